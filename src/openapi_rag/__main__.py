@@ -1,0 +1,3 @@
+from openapi_rag.cli import cli
+
+cli()

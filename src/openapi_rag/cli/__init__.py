@@ -1,0 +1,28 @@
+"""The `openapi-rag` command line.
+
+\b
+Quick start:
+  openapi-rag inspect specs/               # what is in a folder of API descriptions
+  openapi-rag index specs/ --index idx/    # build a searchable index
+  openapi-rag search "create a playlist" --index idx/
+"""
+
+from __future__ import annotations
+
+import click
+
+from openapi_rag import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, help=__doc__)
+@click.version_option(__version__, prog_name="openapi-rag")
+def cli() -> None:
+    pass
+
+
+def _register() -> None:
+    # Each command group lives in its own module; importing it attaches the commands to `cli`.
+    from openapi_rag.cli import inspect_cmd  # noqa: F401
+
+
+_register()

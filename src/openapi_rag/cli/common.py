@@ -1,0 +1,52 @@
+"""Helpers shared by the CLI commands: JSON output, error reporting."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from openapi_rag.errors import OpenAPIRagError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def print_json(data: Any) -> None:
+    """Print one JSON document to stdout."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def print_json_line(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, default=str))
+
+
+def err(message: str) -> None:
+    """Status and warnings go to stderr so stdout carries results only."""
+    click.echo(message, err=True)
+
+
+def progress_enabled() -> bool:
+    return os.environ.get("OPENAPI_RAG_NO_PROGRESS", "") == "" and sys.stderr.isatty()
+
+
+def handle_errors(func: F) -> F:
+    """Turn library errors into one-line `Error: ...` messages (exit 1).
+
+    `OPENAPI_RAG_RAISE_ERRORS=1` re-raises with the traceback instead.
+    """
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except OpenAPIRagError as exc:
+            if os.environ.get("OPENAPI_RAG_RAISE_ERRORS"):
+                raise
+            raise click.ClickException(str(exc)) from exc
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,1 @@
+"""`$ref` handling: JSON pointers, bundling of multi-file documents, the reference graph, inlining."""

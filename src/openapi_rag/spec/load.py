@@ -1,0 +1,184 @@
+"""Load API descriptions into `Service` records: parse → detect format → bundle → convert → clean → extract."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from openapi_rag.errors import SpecError, UnsupportedSpecVersion
+from openapi_rag.model import Problem, Service
+from openapi_rag.refs.bundle import bundle
+from openapi_rag.spec.discover import discover
+from openapi_rag.spec.extract import extract_service
+from openapi_rag.spec.parse import load_file
+from openapi_rag.spec.swagger2 import convert_swagger2
+
+logger = logging.getLogger(__name__)
+
+FORMATS = ("swagger2", "oas30", "oas31", "oas32", "postman")
+
+
+@dataclass
+class LoadFailure:
+    file: str
+    error: str
+    where: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "error": self.error, "where": self.where}
+
+
+@dataclass
+class LoadResult:
+    services: list[Service] = field(default_factory=list)
+    failed: list[LoadFailure] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+
+def detect_format(doc: Any, file: Path) -> str:
+    """`swagger2`, `oas30`, `oas31`, `oas32` or `postman`; raises when it is none of them."""
+    if not isinstance(doc, dict):
+        raise UnsupportedSpecVersion(
+            f"top level is a {type(doc).__name__}, not an object with an `openapi` or `swagger` key", file=file
+        )
+    if "openapi" in doc:
+        version = str(doc["openapi"])
+        for prefix, name in (("3.0", "oas30"), ("3.1", "oas31"), ("3.2", "oas32")):
+            if version.startswith(prefix):
+                return name
+        raise UnsupportedSpecVersion(f"OpenAPI version {version!r} is not supported (3.0–3.2 are)",
+                                     file=file, where="/openapi")
+    if "swagger" in doc:
+        if str(doc["swagger"]).startswith("2"):
+            return "swagger2"
+        raise UnsupportedSpecVersion(f"Swagger version {doc['swagger']!r} is not supported (2.0 is)",
+                                     file=file, where="/swagger")
+    from openapi_rag.convert.postman import is_postman_collection
+
+    if is_postman_collection(doc):
+        return "postman"
+    keys = ", ".join(list(doc)[:5]) or "none"
+    raise UnsupportedSpecVersion(
+        f"not an API description: no top-level `openapi` or `swagger` key (keys: {keys})", file=file
+    )
+
+
+# Titles that say nothing about the service; the file name is a better id then (TMDB's title is "API").
+_GENERIC_TITLES = {"", "api", "apis", "openapi", "swagger", "rest-api", "web-api", "openapi-spec"}
+
+
+def slugify(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug[:60].strip("-")
+
+
+def default_service_id(title: str, path: Path) -> str:
+    slug = slugify(title)
+    if slug in _GENERIC_TITLES:
+        stem = path.stem if path.stem.lower() not in ("openapi", "swagger", "spec", "api") else path.parent.name
+        slug = slugify(stem) or "api"
+    return slug
+
+
+def load_service(
+    path: str | Path,
+    *,
+    clean: Iterable[str] | None = None,
+    count_tokens: Callable[[str], int] | None = None,
+    service_id: str | None = None,
+) -> Service:
+    """Load one API description (any supported format) into a `Service`.
+
+    Args:
+        path: the entry document (JSON or YAML); relative `$ref`s are read from beside it.
+        clean: names of cleaning steps to apply (see `openapi_rag.clean`), none by default.
+        count_tokens: counts tokens for the cleaning report; a simple counter when omitted.
+        service_id: the id to give the service; derived from the title when omitted.
+
+    Raises:
+        SpecError: the file cannot be read, parsed, or is not an API description.
+    """
+    path = Path(path)
+    warnings: list[str] = []
+    doc = load_file(path, warnings)
+    fmt = detect_format(doc, path)
+    problems = [Problem(w, file=str(path)) for w in warnings]
+    if fmt == "postman":
+        from openapi_rag.convert.postman import postman_to_openapi
+
+        doc = postman_to_openapi(doc, source=str(path))
+    if "paths" not in doc and not doc.get("webhooks"):
+        raise SpecError("missing required top-level `paths`", file=path, where="/paths")
+    section = ("definitions",) if fmt == "swagger2" else ("components", "schemas")
+    bundled = bundle(path, doc, section)
+    problems += bundled.problems
+    document = convert_swagger2(bundled.document) if fmt == "swagger2" else bundled.document
+    cleaning: dict[str, int] = {}
+    steps = list(clean or [])
+    if steps:
+        from openapi_rag.clean import clean_document
+
+        document, cleaning = clean_document(document, steps, count_tokens)
+    info = document.get("info") if isinstance(document.get("info"), dict) else {}
+    title = info.get("title") if isinstance(info.get("title"), str) else ""
+    service = extract_service(
+        document,
+        service_id=service_id or default_service_id(title, path),
+        file=str(path),
+        format=fmt,
+        problems=problems,
+    )
+    service.files = bundled.files
+    service.cleaning = cleaning
+    return service
+
+
+def load_services(
+    paths: Iterable[str | Path],
+    *,
+    clean: Iterable[str] | None = None,
+    count_tokens: Callable[[str], int] | None = None,
+    progress: Callable[[Path], None] | None = None,
+) -> LoadResult:
+    """Load every API description under `paths` (files or folders, searched recursively).
+
+    One bad document never stops the rest: it is recorded in `failed` with the reason. Service ids
+    are made unique across the result (`title-slug`, `title-slug-2`, ...).
+    """
+    result = LoadResult()
+    steps = list(clean or [])
+    taken: set[str] = set()
+    for file in discover(paths):
+        try:
+            service = load_service(file, clean=steps, count_tokens=count_tokens)
+        except SpecError as exc:
+            result.failed.append(LoadFailure(str(file), exc.reason, exc.where))
+        except Exception as exc:  # one broken document must not stop a corpus
+            if os.environ.get("OPENAPI_RAG_RAISE_ERRORS"):
+                raise
+            logger.exception("unexpected error loading %s", file)
+            result.failed.append(LoadFailure(str(file), f"internal error: {type(exc).__name__}: {exc}"))
+        else:
+            service.id = _unique(service.id, taken)
+            for op in service.operations:
+                op.service = service.id
+            result.services.append(service)
+        if progress is not None:
+            progress(file)
+    return result
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name}-{n}", n + 1
+    taken.add(candidate)
+    return candidate
