@@ -54,6 +54,12 @@ KEEP_KEYS = frozenset(
         "$dynamicAnchor",
         "openapi",
         "swagger",
+        # Swagger 2 leftovers, in case a converter keeps them: media types and hosts, not prose.
+        "consumes",
+        "produces",
+        "schemes",
+        "host",
+        "basePath",
         "jsonSchemaDialect",
         "operationId",
         "operationRef",

@@ -66,7 +66,8 @@ def strip_html(text: str) -> str:
 
         new = _TAG.sub(tag, new)
     if "&" in new:
-        new = _ENTITY.sub(lambda m: html.unescape(m.group()), new)
+        # `&nbsp;` becomes a plain space: a no-break space only splits tokens oddly.
+        new = _ENTITY.sub(lambda m: html.unescape(m.group()).replace("\xa0", " "), new)
     if new == text:
         return text
     new = _BLANK_LINES.sub("\n\n", _TRAILING.sub("", _SPACES.sub(" ", new)))

@@ -22,7 +22,7 @@ def cli() -> None:
 
 def _register() -> None:
     # Each command group lives in its own module; importing it attaches the commands to `cli`.
-    from openapi_rag.cli import inspect_cmd  # noqa: F401
+    from openapi_rag.cli import bench_cmd, convert_cmd, demo_cmd, inspect_cmd  # noqa: F401
 
 
 _register()

@@ -13,6 +13,7 @@ from typing import Any
 # Beyond this many array items the rest add nothing but time (response dumps can be large).
 MAX_ARRAY_SAMPLE = 100
 MAX_DEPTH = 32
+_STRUCTURAL = {"type", "properties", "items", "format", "oneOf", "nullable"}
 
 _FORMATS = (
     ("date-time", re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$")),
@@ -106,6 +107,9 @@ def merge_schemas(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         merged = {"oneOf": unique}
     if nullable:
         merged["nullable"] = True
+    for key, value in (*b.items(), *a.items()):  # keep descriptions and x- flags, a's first
+        if key not in _STRUCTURAL:
+            merged[key] = value
     return merged
 
 

@@ -112,12 +112,6 @@ def group_by_key(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]
     return groups
 
 
-def field_schema(entries: list[dict[str, Any]], item: dict[str, Any]) -> dict[str, Any]:
-    """Schema and flags shared by query parameters and form fields built from `group_by_key` groups."""
-    schema: dict[str, Any] = {"type": "array", "items": item} if len(entries) > 1 else dict(item)
-    return schema
-
-
 def describe_entries(entries: list[dict[str, Any]]) -> str:
     return next((text_of(e.get("description")) for e in entries if text_of(e.get("description"))), "")
 
@@ -133,3 +127,26 @@ def entries_example(entries: list[dict[str, Any]]) -> Any:
     if not values:
         return None
     return values if len(entries) > 1 else values[0]
+
+
+def field_parameters(entries: list[dict[str, Any]], location: str) -> list[dict[str, Any]]:
+    """Query or header entries → optional parameters.
+
+    Disabled entries are kept (they usually document optional parameters) and flagged with
+    `x-postman-disabled: true`; a name given several times becomes an array parameter.
+    """
+    params = []
+    for name, group in group_by_key(entries).items():
+        param: dict[str, Any] = {"name": name, "in": location, "required": False}
+        description = describe_entries(group)
+        if description:
+            param["description"] = description
+        item = {"type": "string"}
+        param["schema"] = {"type": "array", "items": item} if len(group) > 1 else item
+        example = entries_example(group)
+        if example is not None:
+            param["example"] = example
+        if all_disabled(group):
+            param["x-postman-disabled"] = True
+        params.append(param)
+    return params

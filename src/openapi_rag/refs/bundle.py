@@ -49,7 +49,7 @@ class _Bundler:
     def __init__(self, entry: Path, document: dict[str, Any], section: tuple[str, ...]):
         self.entry = os.path.abspath(entry)
         self.docs: dict[str, Any] = {self.entry: document}
-        self.failed_files: set[str] = set()
+        self.failed_files: dict[str, str] = {}  # file -> why it cannot be read
         self.section = section
         self.prefix = "#/" + "/".join(section) + "/"
         self.names: dict[Key, str] = {}
@@ -82,8 +82,7 @@ class _Bundler:
         try:
             data = load_file(Path(file))
         except SpecError as exc:
-            self.failed_files.add(file)
-            self.report(f"referenced file cannot be read: {exc}", once="file:" + file)
+            self.failed_files[file] = exc.reason + (f" at {exc.where}" if exc.where else "")
             return None
         self.docs[file] = data
         return data
@@ -97,8 +96,8 @@ class _Bundler:
         file = os.path.normpath(os.path.join(os.path.dirname(base), file_part)) if file_part else base
         doc = self.doc(file)
         if doc is None:
-            self.report(f"dangling $ref {ref!r}: file {self._rel(file)} not found or unreadable",
-                        once=f"dangling:{file}")
+            why = self.failed_files.get(file, "cannot be read")
+            self.report(f"dangling $ref {ref!r}: file {self._rel(file)}: {why}", once=f"dangling:{file}")
             return None
         try:
             return (file, pointer), jp.resolve(doc, pointer)
@@ -118,6 +117,10 @@ class _Bundler:
         name = self.names.get(key)
         if name is not None:
             return name
+        key, body = self.skip_aliases(key, body)
+        name = self.names.get(key)
+        if name is not None:
+            return name
         tokens = [jp.unescape(t) for t in key[1].lstrip("/").split("/") if t]
         if not tokens:
             name = Path(key[0]).stem
@@ -132,6 +135,19 @@ class _Bundler:
         self.used_names.add(name)
         self.queue.append((name, body, key[0]))
         return name
+
+    def skip_aliases(self, key: Key, body: Any) -> tuple[Key, Any]:
+        """Follow `{$ref: ...}`-only nodes to the schema they stand for (an unnamed alias needs no name)."""
+        seen = {key}
+        while isinstance(body, dict) and set(body) == {"$ref"} and isinstance(body["$ref"], str):
+            if key in self.names or jp.is_remote(jp.split_ref(body["$ref"])[0]):
+                break
+            found = self.lookup(body["$ref"], key[0])
+            if found is None or found[0] in seen:
+                break
+            key, body = found
+            seen.add(key)
+        return key, body
 
     # ---- rewriting ------------------------------------------------------------------------
     def rewrite(self, node: Any, base: str, in_schema: bool, depth: int) -> Any:

@@ -70,4 +70,4 @@ def _walk(root: Path) -> list[Path]:
             path = Path(dirpath) / name
             if path.suffix.lower() in SPEC_SUFFIXES and is_entry_document(path):
                 out.append(path)
-    return out
+    return sorted(out)

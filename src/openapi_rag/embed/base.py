@@ -1,0 +1,130 @@
+"""The `Embedder` base class every embedding model implements."""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from openapi_rag.errors import EmbedderError
+
+__all__ = ["Embedder", "normalize_rows"]
+
+
+class Embedder(ABC):
+    """Turns texts into L2-normalised float32 vectors.
+
+    Subclasses set the class attributes (or assign them in ``__init__``) and implement one method,
+    `_embed_batch`. The base class adds batching by length, order restoring and progress.
+
+    Example::
+
+        embedder = get_embedder("minilm")
+        vectors = embedder.embed_many(["list playlists", "delete a card"])  # shape (2, 384)
+    """
+
+    model_id: str = ""  # a name `get_embedder` accepts, recorded in indexes and cache keys
+    dimensions: int | None = None  # None until known (remote models learn it from the first reply)
+    max_tokens: int = 512  # input longer than this is truncated (local) or refused (remote)
+    batch_size: int = 32
+    needs_key: bool = False
+    key_env_var: str | None = None
+
+    @abstractmethod
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        """Embed one batch: a float32 array of shape ``(len(texts), dimensions)``, rows L2-normalised."""
+
+    @property
+    def cache_key(self) -> str:
+        """What identifies this embedder's vectors in a cache (model id plus options that change them)."""
+        return self.model_id
+
+    def embed(self, text: str) -> np.ndarray:
+        """The vector of one text, shape ``(dimensions,)``."""
+        return self._checked_batch([text])[0]
+
+    def embed_many(
+        self, texts: Iterable[str], *, show_progress: bool = False, batch_size: int | None = None
+    ) -> np.ndarray:
+        """Vectors of ``texts`` in their order, shape ``(len(texts), dimensions)``.
+
+        Texts are embedded in batches of similar length (less padding), then put back in order.
+        """
+        texts = list(texts)
+        out: np.ndarray | None = None
+        with _progress(len(texts), show_progress) as advance:
+            for indices, vectors in self.iter_batches(texts, batch_size=batch_size):
+                if out is None:
+                    out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
+                out[indices] = vectors
+                advance(len(indices))
+        if out is None:
+            return np.empty((0, self.dimensions or 0), dtype=np.float32)
+        return out
+
+    def iter_batches(
+        self, texts: Sequence[str], *, batch_size: int | None = None
+    ) -> Iterator[tuple[list[int], np.ndarray]]:
+        """Yield ``(indices into texts, vectors)`` batch by batch, longest texts first.
+
+        Longest first so that the slowest, most memory-hungry batch comes at once, not at 99%.
+        """
+        size = batch_size or self.batch_size
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
+        for start in range(0, len(order), size):
+            indices = order[start : start + size]
+            yield indices, self._checked_batch([texts[i] for i in indices])
+
+    def _checked_batch(self, texts: list[str]) -> np.ndarray:
+        vectors = np.asarray(self._embed_batch(texts), dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+            raise EmbedderError(
+                f"{self.model_id} returned {vectors.shape[0] if vectors.ndim else 0} vectors "
+                f"for {len(texts)} texts"
+            )
+        if self.dimensions is not None and vectors.shape[1] != self.dimensions:
+            raise EmbedderError(
+                f"{self.model_id} returned vectors of {vectors.shape[1]} dimensions, "
+                f"expected {self.dimensions}"
+            )
+        return vectors
+
+    def close(self) -> None:
+        """Release resources (network clients); the base class holds none."""
+
+    def __enter__(self) -> Embedder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.model_id} dims={self.dimensions}>"
+
+
+def normalize_rows(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit L2 norm, as float32 (all-zero rows stay zero)."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-12)
+
+
+class _progress:
+    """A tqdm bar on stderr, or a no-op; ``OPENAPI_RAG_NO_PROGRESS`` turns bars off everywhere."""
+
+    def __init__(self, total: int, enabled: bool, desc: str = "embedding") -> None:
+        self._bar = None
+        if enabled and not os.environ.get("OPENAPI_RAG_NO_PROGRESS"):
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=desc, unit="text", leave=False)
+
+    def __enter__(self) -> Callable[[int], None]:
+        bar = self._bar
+        return bar.update if bar is not None else (lambda n: None)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()

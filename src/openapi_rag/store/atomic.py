@@ -1,0 +1,122 @@
+"""Atomic replacement of a directory, so an interrupted save never destroys the last good index.
+
+`atomic_dir(target)` yields an empty temporary directory next to `target`; when the block ends
+without error, every file in it is fsynced and it is swapped in:
+
+1. `target` is renamed to `.<name>.bak` (the previous version, if any),
+2. the temporary directory is renamed to `target`,
+3. the parent directory is fsynced and the backup deleted.
+
+A crash before step 1 leaves `target` untouched (the temporary directory is garbage that the next
+save removes). A crash between steps 1 and 2 leaves no `target` but a complete `.<name>.bak`:
+`resolve_dir(target)` (called by every loader) renames it back. Concurrent saves to the same
+target from several processes are not supported.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from openapi_rag.errors import IndexNotFound
+
+logger = logging.getLogger(__name__)
+
+_TMP_INFIX = ".tmp-"
+
+
+def backup_path(target: Path) -> Path:
+    """Where the previous version of `target` sits during a swap."""
+    return target.parent / f".{target.name}.bak"
+
+
+def _fsync_path(path: Path) -> None:
+    # Directories need an fsync too, or a crash can lose the names of files that were written.
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_tree(root: Path) -> None:
+    """fsync every file and directory under `root` (inclusive), deepest first."""
+    for dirpath, _dirnames, filenames in os.walk(root, topdown=False):
+        for name in filenames:
+            _fsync_path(Path(dirpath) / name)
+        _fsync_path(Path(dirpath))
+
+
+def _remove_stale_temps(target: Path, keep: Path) -> None:
+    for stale in target.parent.glob(f".{target.name}{_TMP_INFIX}*"):
+        if stale != keep and stale.is_dir():
+            shutil.rmtree(stale, ignore_errors=True)
+
+
+@contextmanager
+def atomic_dir(target: str | Path) -> Iterator[Path]:
+    """Write a directory atomically.
+
+    Example:
+        >>> with atomic_dir("my-index") as tmp:   # doctest: +SKIP
+        ...     (tmp / "data.json").write_text("{}")
+
+    Args:
+        target: the directory to create or replace.
+
+    Yields:
+        An empty directory on the same file system as `target`; write everything into it.
+    """
+    target = Path(target).absolute()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # os.mkdir, unlike tempfile.mkdtemp (0700), honours the umask, so the swapped-in directory
+    # gets the same permissions as one made by mkdir.
+    tmp = target.parent / f".{target.name}{_TMP_INFIX}{os.getpid()}-{secrets.token_hex(4)}"
+    os.mkdir(tmp)
+    try:
+        yield tmp
+        fsync_tree(tmp)
+        backup = backup_path(target)
+        if target.exists():
+            if backup.exists():
+                # Left by a crash after a completed swap; `target` is the newer copy.
+                shutil.rmtree(backup)
+            os.rename(target, backup)
+        os.rename(tmp, target)
+        _fsync_path(target.parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    shutil.rmtree(backup, ignore_errors=True)
+    _remove_stale_temps(target, keep=target)
+
+
+def resolve_dir(directory: str | Path, *, required: tuple[str, ...] = ()) -> Path:
+    """The directory to load from, restoring the backup of a save that was cut off mid-swap.
+
+    Args:
+        directory: the directory a store or index was saved to.
+        required: file names that must exist in it.
+
+    Raises:
+        IndexNotFound: neither the directory nor a backup of it exists, or a required file is missing.
+    """
+    path = Path(directory)
+    backup = backup_path(path.absolute())
+    if not path.exists() and backup.is_dir():
+        logger.warning("restoring %s from %s (an earlier save was interrupted)", path, backup)
+        os.rename(backup, path)
+    if not path.is_dir():
+        raise IndexNotFound(f"No index found at {path}: build one with `openapi-rag index`")
+    missing = [name for name in required if not (path / name).exists()]
+    if missing:
+        raise IndexNotFound(
+            f"{path} is not a complete index (missing {', '.join(missing)}): "
+            "rebuild it with `openapi-rag index`"
+        )
+    return path

@@ -1,0 +1,27 @@
+"""Shared test fixtures: isolation of the user's environment and the location of ../shared/data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = (REPO / ".." / "shared" / "data").resolve()
+
+
+def shared_data(*parts: str) -> Path:
+    """A path under ../shared/data, skipping the test when the shared data is not there (a fresh clone)."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} not present (../shared/data is only beside the repository in CI)")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path_factory.mktemp("openapi-rag-home")
+    monkeypatch.setenv("OPENAPI_RAG_HOME", str(home))
+    monkeypatch.setenv("OPENAPI_RAG_NO_PROGRESS", "1")
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(var, raising=False)
