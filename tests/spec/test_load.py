@@ -156,3 +156,10 @@ def test_operation_identity_is_method_and_path(name):
         assert op.id == f"{op.method} {op.path}"
         assert op.qualified_id == f"{service.id} {op.method} {op.path}"
         assert op.service == service.id
+
+
+def test_postman_collections_load_as_services():
+    collection = Path(__file__).parents[1] / "convert" / "fixtures" / "petstore_v21.postman_collection.json"
+    service = load_service(collection)
+    assert service.format == "postman"
+    assert service.operations and all(op.id == f"{op.method} {op.path}" for op in service.operations)

@@ -37,9 +37,9 @@ from openapi_rag.clean.urls import DEFAULT_URL_DENY, UrlDeny, make_url_cleaner, 
 
 __all__ = [
     "CLEAN_STEPS",
+    "CleanStep",
     "DEFAULT_STEPS",
     "DEFAULT_URL_DENY",
-    "CleanStep",
     "TokenCounter",
     "UrlDeny",
     "clean_document",

@@ -40,7 +40,9 @@ _PIPE_ROW = re.compile(r"^.*\|.*$", re.MULTILINE)
 _CELL_SPLIT = re.compile(r"[ \t]*(?<!\\)\|[ \t]*")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 
-_IMAGE = re.compile(r"!\[[^\]\n]*\](?:\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+\"[^\"\n]*\")?\)|\[[^\]\n]*\])")
+_IMAGE = re.compile(
+    r"!\[[^\]\n]*\](?:\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+\"[^\"\n]*\")?\)|\[[^\]\n]*\])[ \t]*"
+)
 _LINK = re.compile(r"\[([^\[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+\"[^\"\n]*\")?\)")
 _REF_LINK = re.compile(r"\[([^\[\]\n]+)\]\[[^\[\]\n]*\]")
 _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)>")

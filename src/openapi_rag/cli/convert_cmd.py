@@ -51,8 +51,8 @@ def postman_cmd(collection: Path, output: Path | None, format_: str | None) -> N
     from openapi_rag.convert import is_postman_collection, postman_to_openapi
     from openapi_rag.model import Problem
 
-    if format_ is None:
-        format_ = _FORMATS.get(output.suffix.lower()) if output else "yaml"
+    if format_ is None and output is not None:
+        format_ = _FORMATS.get(output.suffix.lower())
         if format_ is None:
             raise click.UsageError(
                 f"cannot tell the format of {output.name!r}: use .yaml or .json, or --format"
@@ -66,7 +66,7 @@ def postman_cmd(collection: Path, output: Path | None, format_: str | None) -> N
     document = postman_to_openapi(data, source=str(collection), problems=problems)
     for problem in problems:
         err(f"warning: {problem}")
-    text = _dump(document, format_)
+    text = _dump(document, format_ or "yaml")
     if output is None:
         click.echo(text, nl=False)
     else:
@@ -112,4 +112,5 @@ class _NoAliasDumper(yaml.SafeDumper):
 def _dump(document: dict[str, Any], format_: str) -> str:
     if format_ == "json":
         return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
-    return yaml.dump(document, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100)
+    text: str = yaml.dump(document, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100)
+    return text

@@ -107,9 +107,10 @@ def merge_schemas(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         merged = {"oneOf": unique}
     if nullable:
         merged["nullable"] = True
-    for key, value in (*b.items(), *a.items()):  # keep descriptions and x- flags, a's first
-        if key not in _STRUCTURAL:
-            merged[key] = value
+    if "oneOf" not in merged:  # keep descriptions and x- flags (a's win); oneOf options keep their own
+        for key, value in (*b.items(), *a.items()):
+            if key not in _STRUCTURAL:
+                merged[key] = value
     return merged
 
 

@@ -183,9 +183,7 @@ class _Converter:
                 if variant is not None:
                     self.variants.append(variant)
             else:
-                raise self.ctx.error(
-                    "an item needs a `request` (request) or an `item` list (folder)", item_where
-                )
+                raise self.ctx.error("an item needs `request` (a request) or `item` (a folder)", item_where)
 
     def _variant(
         self, item: dict[str, Any], name: str, folders: list[str], security: list[Requirement], where: str

@@ -94,9 +94,17 @@ def _strip_comments(text: str) -> str:
     return "".join(out)
 
 
-def text_content(media_type: str, text: str, ctx: Context, where: str, what: str) -> Content:
-    """A body given as text: JSON media types get a parsed example and an inferred schema."""
-    if is_json(media_type):
+def text_content(media_type: str | None, text: str, ctx: Context, where: str, what: str) -> Content:
+    """A body given as text: JSON media types get a parsed example and an inferred schema.
+
+    Without a media type, a body that parses as a JSON object or array is JSON, anything else text.
+    """
+    if media_type is None:
+        ok, value = parse_json_example(text)
+        if ok and isinstance(value, (dict, list)):
+            return Content("application/json", infer_schema(value), value, True)
+        media_type = "text/plain"
+    elif is_json(media_type):
         ok, value = parse_json_example(text)
         if ok:
             return Content(media_type, infer_schema(value), value, True)
@@ -122,7 +130,7 @@ def request_content(body: Any, headers: list[dict[str, Any]], ctx: Context, wher
         options = body.get("options")
         raw_options = options.get("raw") if isinstance(options, dict) else None
         language = raw_options.get("language") if isinstance(raw_options, dict) else None
-        media_type = declared or _LANGUAGES.get(str(language)) or _sniff(raw)
+        media_type = declared or _LANGUAGES.get(str(language))
         return text_content(media_type, raw, ctx, where, "request body")
     if mode in ("urlencoded", "formdata"):
         fields = key_values(body.get(mode), f"body.{mode}", ctx, where)
@@ -137,11 +145,6 @@ def request_content(body: Any, headers: list[dict[str, Any]], ctx: Context, wher
     if mode is not None:
         ctx.warn(f"request body mode {mode!r} is not supported; body left out", where)
     return None
-
-
-def _sniff(text: str) -> str:
-    ok, value = parse_json_example(text)
-    return "application/json" if ok and isinstance(value, (dict, list)) else "text/plain"
 
 
 def _form_content(media_type: str, fields: list[dict[str, Any]], *, files: bool) -> Content:
@@ -194,7 +197,7 @@ def saved_response(response: Any, ctx: Context, where: str) -> SavedResponse:
     content = None
     if isinstance(body, str) and body.strip():
         language = _LANGUAGES.get(str(response.get("_postman_previewlanguage")))
-        media_type = media_type_of(header_value(headers, "Content-Type")) or language or _sniff(body)
+        media_type = media_type_of(header_value(headers, "Content-Type")) or language
         label = f"saved response {name!r}" if name else "saved response"
         content = text_content(media_type, body, ctx, where, label)
     return SavedResponse(code, name, content)

@@ -21,11 +21,12 @@ from openapi_rag.convert.postman_values import (
     variable_map,
 )
 
-_SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+_SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*|\{\{[^{}]+\}\})://")
 # Postman variable types (`string`, `number`, `boolean`, `any`, ...) → schema type.
 _VARIABLE_TYPES = {"number": "number", "boolean": "boolean", "integer": "integer"}
-# An undefined variable standing first in a server URL holds scheme and host: give it a usable
-# default. Elsewhere (`https://{{region}}.example.com`) the default is the variable's name.
+# An undefined variable standing first in a server URL holds scheme and host (or, before `://`,
+# the scheme): give it a usable default. Elsewhere (`https://{{region}}.example.com`) the default
+# is the variable's name, a visible placeholder.
 _LEADING_DEFAULT = "http://localhost"
 
 
@@ -124,7 +125,11 @@ def build_server(base: str, collection_vars: dict[str, dict[str, Any]]) -> Serve
 
     def to_template(match: re.Match[str]) -> str:
         name = match.group(1)
-        default = _LEADING_DEFAULT if match.start() == 0 else name  # a visible placeholder
+        if match.start() == 0:
+            scheme_only = resolved.startswith("://", match.end())
+            default = "https" if scheme_only else _LEADING_DEFAULT
+        else:
+            default = name  # a visible placeholder
         description = f"Postman variable {{{{{name}}}}}, not defined in the collection"
         variables.setdefault(name, (name, default, description))
         return "{" + name + "}"

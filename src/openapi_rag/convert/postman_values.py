@@ -24,8 +24,11 @@ class Context:
         self.problems.append(Problem(message, where=where or None, file=self.source))
 
     def error(self, message: str, where: str | None = None) -> ConvertError:
-        parts = [p for p in (self.source, f"item {where!r}" if where else None) if p]
-        return ConvertError(f"{': '.join(parts)}: {message}" if parts else message)
+        parts = [p for p in (self.source, where) if p]
+        error = ConvertError(f"{': '.join(parts)}: {message}" if parts else message)
+        # Same context attributes as SpecError, so callers can turn it into a Problem.
+        error.file, error.where, error.reason = self.source, where, message  # type: ignore[attr-defined]
+        return error
 
 
 def text_of(description: Any) -> str:
@@ -57,7 +60,7 @@ def key_values(value: Any, what: str, ctx: Context, where: str) -> list[dict[str
     for entry in value:
         if not isinstance(entry, dict):
             raise ctx.error(f"{what} entry must be an object, got {type(entry).__name__}", where)
-        if entry.get("key") is None:  # `?flag` without a name, or an empty row
+        if entry.get("key") in (None, ""):  # `?=x` without a name, or an empty row
             continue
         entries.append(entry)
     return entries

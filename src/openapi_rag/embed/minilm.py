@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,11 @@ from openapi_rag.tokens import minilm_tokenizer_path
 __all__ = ["MiniLMEmbedder", "minilm_model_path", "register_embedders"]
 
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+
+# Only the first 256 tokens are embedded; tokenizing a 4 MB text to keep 256 of them takes seconds,
+# so texts are cut first. 256 tokens span more than this only with >100-character runs of whitespace
+# or unknown "words" between them.
+_MAX_CHARS = 32 * 1024
 
 
 def minilm_model_path() -> Path:
@@ -40,9 +45,13 @@ def minilm_model_path() -> Path:
 class MiniLMEmbedder(Embedder):
     """all-MiniLM-L6-v2 (384 dimensions) as int8 ONNX. Loads lazily on the first batch.
 
+    Batches are cut by a token budget (texts x padded length), not a fixed count: short texts go
+    many to a run (per-run overhead dominates them), long ones few (a 64 x 256-token batch makes
+    ONNX Runtime allocate ~3 GB).
+
     Args:
-        batch_size: texts per ONNX run. 32 keeps memory low: a 64 x 256-token batch alone makes
-            ONNX Runtime allocate ~3 GB.
+        batch_size: most texts per ONNX run.
+        batch_tokens: most padded tokens per ONNX run; bounds memory.
         threads: intra-op threads; 0 lets ONNX Runtime use every physical core.
         model_path: another ONNX export of the same model (tests, experiments).
     """
@@ -51,8 +60,18 @@ class MiniLMEmbedder(Embedder):
     dimensions = 384
     max_tokens = 256
 
-    def __init__(self, *, batch_size: int = 32, threads: int = 0, model_path: str | Path | None = None):
+    def __init__(
+        self,
+        *,
+        batch_size: int = 128,
+        batch_tokens: int = 16 * 256,
+        threads: int = 0,
+        model_path: str | Path | None = None,
+    ):
+        if batch_size < 1 or batch_tokens < self.max_tokens:
+            raise ValueError(f"need batch_size >= 1 and batch_tokens >= {self.max_tokens}")
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
         self._threads = threads
         self._model_path = Path(model_path) if model_path is not None else None
         self._session: Any = None
@@ -67,14 +86,12 @@ class MiniLMEmbedder(Embedder):
             from tokenizers import Tokenizer
 
             tokenizer = Tokenizer.from_file(str(minilm_tokenizer_path()))
+            tokenizer.no_padding()  # padding is done per batch in numpy
             tokenizer.enable_truncation(max_length=self.max_tokens)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest in the batch
 
             options = ort.SessionOptions()
             options.intra_op_num_threads = self._threads
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            # The arena keeps the largest batch's buffers forever; without it memory follows the batch.
-            options.enable_cpu_mem_arena = False
             options.log_severity_level = 3
             path = self._model_path or minilm_model_path()
             session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
@@ -85,12 +102,43 @@ class MiniLMEmbedder(Embedder):
             self._tokenizer = tokenizer
             self._session = session
 
+    def iter_batches(
+        self, texts: Sequence[str], *, batch_size: int | None = None
+    ) -> Iterator[tuple[list[int], np.ndarray]]:
+        """Like `Embedder.iter_batches`, but sorted by token count and cut by the token budget."""
+        if self._session is None:
+            self._load()
+        most = batch_size or self.batch_size
+        lengths = self._token_lengths(texts)
+        order = sorted(range(len(texts)), key=lambda i: lengths[i], reverse=True)
+        batch: list[int] = []
+        for i in order:
+            # Longest first, so the batch's first text sets its padded length.
+            if batch and (len(batch) >= most or (len(batch) + 1) * lengths[batch[0]] > self.batch_tokens):
+                yield batch, self._checked_batch([texts[j] for j in batch])
+                batch = []
+            batch.append(i)
+        if batch:
+            yield batch, self._checked_batch([texts[j] for j in batch])
+
+    def _token_lengths(self, texts: Sequence[str]) -> list[int]:
+        """Tokens each text becomes (truncated, special tokens included), without keeping encodings."""
+        encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
+        out: list[int] = []
+        for start in range(0, len(texts), 1024):
+            out.extend(len(e.ids) for e in encode([t[:_MAX_CHARS] for t in texts[start : start + 1024]]))
+        return out
+
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         if self._session is None:
             self._load()
-        encodings = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
+        rows = [e.ids for e in encode([t[:_MAX_CHARS] for t in texts])]
+        ids = np.zeros((len(rows), max(map(len, rows))), dtype=np.int64)  # [PAD] is id 0
+        mask = np.zeros_like(ids)
+        for r, row in enumerate(rows):
+            ids[r, : len(row)] = row
+            mask[r, : len(row)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)

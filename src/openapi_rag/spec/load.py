@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from openapi_rag.errors import SpecError, UnsupportedSpecVersion
+from openapi_rag.errors import ConvertError, SpecError, UnsupportedSpecVersion
 from openapi_rag.model import Problem, Service
 from openapi_rag.refs.bundle import bundle
 from openapi_rag.spec.discover import discover
@@ -114,7 +114,10 @@ def load_service(
     if fmt == "postman":
         from openapi_rag.convert.postman import postman_to_openapi
 
-        doc = postman_to_openapi(doc, source=str(path))
+        try:
+            doc = postman_to_openapi(doc, source=str(path), problems=problems)
+        except ConvertError as exc:
+            raise SpecError(str(exc), file=path) from exc
     if "paths" not in doc and not doc.get("webhooks"):
         raise SpecError("missing required top-level `paths`", file=path, where="/paths")
     section = ("definitions",) if fmt == "swagger2" else ("components", "schemas")

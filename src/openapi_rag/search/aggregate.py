@@ -1,0 +1,99 @@
+"""Chunk hits → operation hits.
+
+An operation appears once, at the score of its best chunk. A chunk covering several operations
+(a document window) credits each of them. Chunks that are not about operations (kinds `schema`,
+`errors`, `security`, or chunks listing no operation) are returned separately as linked hits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from openapi_rag.model import Chunk
+from openapi_rag.search.results import Hit, OperationHit
+
+LINK_KINDS = frozenset({"schema", "errors", "security"})
+"""Chunk kinds that describe a service's parts rather than operations."""
+
+
+def is_operation_hit(hit: Hit) -> bool:
+    """Whether the hit's chunk stands for operations (and so credits them)."""
+    return hit.kind not in LINK_KINDS and bool(hit.operations)
+
+
+def summary_of(chunk: Chunk | None, op_id: str) -> str:
+    """An operation's summary from chunk metadata.
+
+    Chunkers record it as `metadata["summaries"][op_id]` (any chunk) or `metadata["summary"]`
+    (a chunk covering exactly one operation).
+    """
+    if chunk is None:
+        return ""
+    summaries = chunk.metadata.get("summaries")
+    if isinstance(summaries, Mapping) and summaries.get(op_id):
+        return str(summaries[op_id])
+    if len(chunk.operations) == 1 and chunk.metadata.get("summary"):
+        return str(chunk.metadata["summary"])
+    return ""
+
+
+def _best(current: float | None, new: float | None) -> float | None:
+    if new is None:
+        return current
+    return new if current is None else max(current, new)
+
+
+def aggregate_operations(
+    hits: Sequence[Hit], chunks: Mapping[str, Chunk] | None = None
+) -> tuple[list[OperationHit], list[Hit]]:
+    """Group ranked chunk hits by operation.
+
+    Args:
+        hits: chunk hits, any order.
+        chunks: the hits' chunks by id, for operation summaries (optional).
+
+    Returns:
+        `(operations, linked)`: operations by score descending, then service and `METHOD /path`;
+        linked (non-operation) hits by score descending, then chunk id.
+    """
+    chunks = chunks or {}
+    ordered = sorted(hits, key=lambda h: (-h.score, h.chunk_id))
+    grouped: dict[tuple[str, str], dict] = {}
+    linked: list[Hit] = []
+    for hit in ordered:
+        if not is_operation_hit(hit):
+            linked.append(hit)
+            continue
+        for op_id in dict.fromkeys(hit.operations):
+            entry = grouped.get((hit.service, op_id))
+            if entry is None:  # the first (best) chunk for this operation
+                grouped[(hit.service, op_id)] = {
+                    "score": hit.score,
+                    "summary": summary_of(chunks.get(hit.chunk_id), op_id),
+                    "chunk_ids": [hit.chunk_id],
+                    "dense_score": hit.dense_score,
+                    "bm25_score": hit.bm25_score,
+                }
+                continue
+            entry["chunk_ids"].append(hit.chunk_id)
+            entry["summary"] = entry["summary"] or summary_of(chunks.get(hit.chunk_id), op_id)
+            entry["dense_score"] = _best(entry["dense_score"], hit.dense_score)
+            entry["bm25_score"] = _best(entry["bm25_score"], hit.bm25_score)
+    operations = []
+    for (service, op_id), entry in grouped.items():
+        method, _, path = op_id.partition(" ")
+        operations.append(
+            OperationHit(
+                service=service,
+                method=method,
+                path=path,
+                id=op_id,
+                score=entry["score"],
+                summary=entry["summary"],
+                chunk_ids=tuple(entry["chunk_ids"]),
+                dense_score=entry["dense_score"],
+                bm25_score=entry["bm25_score"],
+            )
+        )
+    operations.sort(key=lambda op: (-op.score, op.service, op.id))
+    return operations, linked

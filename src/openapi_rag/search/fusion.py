@@ -1,0 +1,48 @@
+"""Rank fusion of several ranked lists."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openapi_rag.store.base import Ranked, rank
+
+RRF_K = 60
+
+
+def reciprocal_rank_fusion(
+    ranked_lists: Sequence[Ranked],
+    *,
+    weights: Sequence[float] | None = None,
+    k: int = RRF_K,
+) -> Ranked:
+    """Fuse ranked lists by reciprocal rank fusion.
+
+    Each id scores `sum_i weights[i] / (k + rank_i(id))` over the lists it appears in, with ranks
+    starting at 1; the input scores are ignored, only positions count, so lists on different scales
+    (cosine, BM25) combine without normalisation. G. V. Cormack, C. L. A. Clarke and S. Büttcher,
+    "Reciprocal rank fusion outperforms Condorcet and individual rank learning methods", SIGIR 2009,
+    where k = 60.
+
+    Example:
+        >>> reciprocal_rank_fusion([[("a", 0.9), ("b", 0.8)], [("b", 12.0), ("c", 3.0)]])
+        [('b', 0.03252247488101534), ('a', 0.01639344262295082), ('c', 0.016129032258064516)]
+
+    Args:
+        ranked_lists: lists of `(id, score)`, best first; an id should appear once per list.
+        weights: one weight per list (default 1 each).
+        k: the rank constant; larger values flatten the difference between top and lower ranks.
+
+    Returns:
+        `(id, fused score)` by fused score descending, then id.
+    """
+    if weights is None:
+        weights = [1.0] * len(ranked_lists)
+    if len(weights) != len(ranked_lists):
+        raise ValueError(f"got {len(weights)} weights for {len(ranked_lists)} ranked lists")
+    if k < 0:
+        raise ValueError("k must be >= 0")
+    fused: dict[str, float] = {}
+    for weight, ranked in zip(weights, ranked_lists, strict=True):
+        for position, (item_id, _score) in enumerate(ranked, start=1):
+            fused[item_id] = fused.get(item_id, 0.0) + weight / (k + position)
+    return rank(fused.items())

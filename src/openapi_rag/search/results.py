@@ -1,0 +1,102 @@
+"""Search result records: small frozen dataclasses that serialise with `dataclasses.asdict`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from openapi_rag.model import Chunk
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One chunk returned by a search.
+
+    Attributes:
+        chunk_id: the chunk's id.
+        score: the ranking score of the mode used (cosine for dense, BM25 for bm25, RRF for hybrid);
+            for a chunk pulled in by link expansion, the score of the hit that pulled it in.
+        service: the chunk's service.
+        kind: endpoint | schema | errors | security | document.
+        operations: `METHOD /path` ids the chunk covers.
+        dense_score: cosine similarity, when the dense retriever returned the chunk.
+        bm25_score: BM25 score, when the lexical retriever returned the chunk.
+        linked_from: for link-expanded chunks, the id of the hit chunk that referenced it.
+    """
+
+    chunk_id: str
+    score: float
+    service: str = ""
+    kind: str = ""
+    operations: tuple[str, ...] = ()
+    dense_score: float | None = None
+    bm25_score: float | None = None
+    linked_from: str | None = None
+
+    @classmethod
+    def of(cls, chunk: Chunk, score: float, **extra: Any) -> Hit:
+        """A hit for `chunk`, copying its service, kind and operations."""
+        return cls(
+            chunk_id=chunk.id,
+            score=score,
+            service=chunk.service,
+            kind=chunk.kind,
+            operations=tuple(chunk.operations),
+            **extra,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class OperationHit:
+    """One operation (service + `METHOD /path`), at the score of its best chunk.
+
+    Attributes:
+        service, method, path: the operation's identity; `id` is `METHOD /path`.
+        score: the best score among the chunks crediting it (same scale as `Hit.score`).
+        summary: the operation's summary when the chunk metadata carries one.
+        chunk_ids: every chunk that credited it, best first.
+        dense_score, bm25_score: the best of those over its chunks (None when no chunk had one).
+        linked: chunks pulled in by link expansion (schemas, errors, security), in order.
+    """
+
+    service: str
+    method: str
+    path: str
+    id: str
+    score: float
+    summary: str = ""
+    chunk_ids: tuple[str, ...] = ()
+    dense_score: float | None = None
+    bm25_score: float | None = None
+    linked: tuple[Hit, ...] = field(default=())
+
+    @property
+    def qualified_id(self) -> str:
+        return f"{self.service} {self.id}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SearchResults:
+    """What one query returns.
+
+    Attributes:
+        operations: ranked operations, each once.
+        linked: non-operation chunks the query matched directly (schema, errors, security, or
+            documentation not tied to an operation), ranked, after the same cut as `operations`.
+        chunks: the ranked chunk hits the operations were aggregated from (for chunk-level evaluation).
+        mode: dense | bm25 | hybrid.
+    """
+
+    operations: tuple[OperationHit, ...]
+    linked: tuple[Hit, ...] = ()
+    chunks: tuple[Hit, ...] = ()
+    mode: str = "hybrid"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
