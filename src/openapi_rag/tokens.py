@@ -100,9 +100,7 @@ def _canonical(name: str) -> str:
     for canonical, (aliases, _) in _TOKENIZERS.items():
         if name == canonical or name in aliases:
             return canonical
-    valid = ", ".join(
-        f"{n} (alias {', '.join(a)})" if a else n for n, (a, _) in sorted(_TOKENIZERS.items())
-    )
+    valid = ", ".join(f"{n} (alias {', '.join(a)})" if a else n for n, (a, _) in sorted(_TOKENIZERS.items()))
     raise UnknownTokenizer(f"Unknown tokenizer {name!r}. Valid names: {valid}")
 
 

@@ -90,10 +90,15 @@ def test_select(chunks: list[Chunk], flt: ChunkFilter, expected: list[str]) -> N
 
 
 @pytest.mark.parametrize("index_type", ["flat", "hnsw"])
-@pytest.mark.parametrize("exact_limit", [20_000, 0])  # 0 forces FAISS's own ID selector
+@pytest.mark.parametrize(
+    ("subset_limit", "exact_limit"),
+    [(4096, 20_000), (0, 20_000), (0, 0)],
+    ids=["numpy-subset", "flat-scan-with-selector", "index-with-selector"],
+)
 def test_filter_applies_before_the_top_k_cut(
-    chunks: list[Chunk], index_type: str, exact_limit: int, monkeypatch: pytest.MonkeyPatch
+    chunks: list[Chunk], index_type: str, subset_limit: int, exact_limit: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(faiss_store_module, "SUBSET_SEARCH_LIMIT", subset_limit)
     monkeypatch.setattr(faiss_store_module, "EXACT_FILTER_LIMIT", exact_limit)
     vectors = np.array(
         [[1, 0, 0, 0], [0.9, 0.1, 0, 0], [0.8, 0.2, 0, 0], [0, 1, 0, 0], [0.1, 0.9, 0, 0], [0, 0, 1, 0]],
@@ -280,3 +285,17 @@ def test_options_are_validated() -> None:
         FaissStore(DIM, index_type="ivf")
     with pytest.raises(ValueError, match="hnsw_m must be a positive integer"):
         FaissStore(DIM, hnsw_m=0)
+
+
+def test_metadata_must_be_json(make_chunk: Callable[..., Chunk]) -> None:
+    store = FaissStore(DIM)
+    with pytest.raises(ValueError, match="chunk 'bad' has metadata that is not JSON"):
+        store.add(["bad"], axis_vectors(1), [make_chunk("bad", when=object())])
+    assert len(store) == 0 and store.search(axis_vectors(1), k=1) == [[]]
+
+
+def test_the_store_keeps_its_own_copy_of_the_vectors(chunks: list[Chunk]) -> None:
+    vectors = axis_vectors(2)
+    store = build(chunks[:2], vectors, normalize=False)
+    vectors[:] = 0
+    assert store.get_vectors(["a1"]) == pytest.approx(axis_vectors(1))

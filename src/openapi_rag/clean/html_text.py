@@ -35,7 +35,11 @@ _ALWAYS = frozenset(
 _SPACED = frozenset({"td", "th"})
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_SCRIPT = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+_BLOCK_OPEN = re.compile(r"<(script|style)\b[^>]*>", re.IGNORECASE)
+_BLOCK_CLOSE = {
+    "script": re.compile(r"</script\s*>", re.IGNORECASE),
+    "style": re.compile(r"</style\s*>", re.IGNORECASE),
+}
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)((?:\s[^<>]*?)?)(/?)>")
 _CLOSING = re.compile(r"</([A-Za-z][A-Za-z0-9]*)\s*>")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -44,13 +48,36 @@ _TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 
+def _drop_code_blocks(text: str) -> str:
+    """`text` without `<script>`/`<style>` elements and their content.
+
+    A loop rather than one `<script>.*?</script>` pattern: with many unclosed openings that
+    pattern rescans the rest of the text from each of them.
+    """
+    parts: list[str] = []
+    pos = 0
+    unclosed: set[str] = set()  # kinds with no closing tag left: skip their openings
+    for opening in _BLOCK_OPEN.finditer(text):
+        kind = opening.group(1).lower()
+        if opening.start() < pos or kind in unclosed:
+            continue
+        closing = _BLOCK_CLOSE[kind].search(text, opening.end())
+        if closing is None:
+            unclosed.add(kind)
+            continue
+        parts.append(text[pos : opening.start()])
+        pos = closing.end()
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
 def strip_html(text: str) -> str:
     """`text` without HTML markup and with entities unescaped (the same object if there was none)."""
     if "<" not in text and "&" not in text:
         return text
     new = text
     if "<" in text:
-        new = _SCRIPT.sub("", _COMMENT.sub("", new))
+        new = _drop_code_blocks(_COMMENT.sub("", new))
         closed = {name.lower() for name in _CLOSING.findall(new)}
 
         def tag(match: re.Match[str]) -> str:

@@ -38,7 +38,7 @@ _TABLE_DELIM = re.compile(
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.MULTILINE)
 _PIPE_ROW = re.compile(r"^.*\|.*$", re.MULTILINE)
 _CELL_SPLIT = re.compile(r"[ \t]*(?<!\\)\|[ \t]*")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.{1,2000}?)(?<!`)\1(?!`)", re.DOTALL)
 
 _IMAGE = re.compile(
     r"!\[[^\]\n]*\](?:\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+\"[^\"\n]*\")?\)|\[[^\]\n]*\])[ \t]*"
@@ -46,13 +46,14 @@ _IMAGE = re.compile(
 _LINK = re.compile(r"\[([^\[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+\"[^\"\n]*\")?\)")
 _REF_LINK = re.compile(r"\[([^\[\]\n]+)\]\[[^\[\]\n]*\]")
 _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)>")
+# Spans are bounded (500 characters, one line) so a line full of unmatched `**` stays linear.
 _EMPHASIS = re.compile(
     r"(?P<url>https?://[^\s<>\"'`]+)"
-    r"|(?<![\w*])\*\*(?=\S)(?P<s1>[^\n]+?)(?<=\S)\*\*(?![\w*])"
-    r"|(?<!\w)__(?=\S)(?P<s2>[^\n]+?)(?<=\S)__(?!\w)"
-    r"|(?<![\w*])\*(?=[^\s*])(?P<e1>[^\n*]+?)(?<=[^\s*])\*(?![\w*])"
-    r"|(?<![\w_])_(?=[^\s_])(?P<e2>[^\n_]+?)(?<=[^\s_])_(?![\w_])"
-    r"|~~(?=\S)(?P<del>[^\n]+?)(?<=\S)~~"
+    r"|(?<![\w*])\*\*(?=\S)(?P<s1>[^\n]{1,500}?)(?<=\S)\*\*(?![\w*])"
+    r"|(?<!\w)__(?=\S)(?P<s2>[^\n]{1,500}?)(?<=\S)__(?!\w)"
+    r"|(?<![\w*])\*(?=[^\s*])(?P<e1>[^\n*]{1,500}?)(?<=[^\s*])\*(?![\w*])"
+    r"|(?<![\w_])_(?=[^\s_])(?P<e2>[^\n_]{1,500}?)(?<=[^\s_])_(?![\w_])"
+    r"|~~(?=\S)(?P<del>[^\n]{1,500}?)(?<=\S)~~"
 )
 _WORD = re.compile(r"[^\W_]")
 _HARD_BREAK = re.compile(r"(?:\\| {2,})$", re.MULTILINE)

@@ -31,18 +31,19 @@ class CleanStep:
 
 
 # Steps run in this order: document steps first (so text steps do not clean, and take credit for,
-# text about to be dropped), then text steps, base64 before markdown so `_` and `*` inside
-# payloads are not read as emphasis, HTML before markdown because HTML tags wrap markdown text.
+# text about to be dropped), then text steps, base64 before markdown so `_` inside URL-safe
+# payloads is not read as emphasis, HTML before markdown because HTML tags wrap markdown text.
 _STEPS = (
-    CleanStep("errors", "document", "drop 4xx/5xx responses (and `default` when a success is declared)",
-              apply=drop_error_responses),
+    CleanStep(
+        "errors", "document", "drop 4xx/5xx (and error-only `default`) responses", apply=drop_error_responses
+    ),
     CleanStep("headers", "document", "drop `headers` of 2xx responses", apply=drop_success_headers),
     CleanStep("examples", "document", "drop `example`/`examples` values everywhere", apply=drop_examples),
     CleanStep("base64", "text", "replace data URIs and long base64 runs by <base64>", transform=strip_base64),
     CleanStep("html", "text", "strip HTML tags and comments, unescape entities", transform=strip_html),
     CleanStep("markdown", "text", "drop markdown markup, keep the words", transform=strip_markdown),
     CleanStep("urls", "text", "remove deny-listed URLs (shorteners, Postman)", transform=remove_urls),
-)  # fmt: skip
+)
 
 CLEAN_STEPS: dict[str, CleanStep] = {step.name: step for step in _STEPS}
 

@@ -64,10 +64,14 @@ _GONE_BETWEEN = re.compile(r"[ \t]*\x00(?:[ \t]*\x00)*[ \t]*")
 def _split_bare(url: str) -> tuple[str, str]:
     """A bare URL without the punctuation that ends its sentence, and that punctuation."""
     end = len(url)
+    unbalanced = url.count(")") - url.count("(")  # a `)` closing a parenthesis opened in the URL stays
     while end:
         last = url[end - 1]
-        if last in _TRAIL or (last == ")" and url.count(")", 0, end) > url.count("(", 0, end)):
+        if last in _TRAIL:
             end -= 1
+        elif last == ")" and unbalanced > 0:
+            end -= 1
+            unbalanced -= 1
         else:
             break
     return url[:end], url[end:]
@@ -121,6 +125,7 @@ def make_url_cleaner(deny: UrlDeny = DEFAULT_URL_DENY) -> Callable[[str], str]:
         return _GONE + tail if denied(url) else match.group()
 
     def remove_urls(text: str) -> str:
+        """`text` without the denied URLs (the same object if it named none)."""
         if "://" not in text and "www." not in text.lower():
             return text
         new = _FIND.sub(replace, text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class Embedder(ABC):
         """
         texts = list(texts)
         out: np.ndarray | None = None
-        with _progress(len(texts), show_progress) as advance:
+        with progress_bar(len(texts), show_progress) as advance:
             for indices, vectors in self.iter_batches(texts, batch_size=batch_size):
                 if out is None:
                     out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
@@ -91,7 +92,7 @@ class Embedder(ABC):
             )
         return vectors
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook, most embedders hold nothing to release
         """Release resources (network clients); the base class holds none."""
 
     def __enter__(self) -> Embedder:
@@ -111,20 +112,16 @@ def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.maximum(norms, 1e-12)
 
 
-class _progress:
-    """A tqdm bar on stderr, or a no-op; ``OPENAPI_RAG_NO_PROGRESS`` turns bars off everywhere."""
+@contextmanager
+def progress_bar(total: int, enabled: bool, desc: str = "embedding") -> Iterator[Callable[[int], None]]:
+    """Yield ``advance(n)`` for a tqdm bar on stderr, or a no-op.
 
-    def __init__(self, total: int, enabled: bool, desc: str = "embedding") -> None:
-        self._bar = None
-        if enabled and not os.environ.get("OPENAPI_RAG_NO_PROGRESS"):
-            from tqdm import tqdm
+    ``OPENAPI_RAG_NO_PROGRESS`` turns bars off everywhere.
+    """
+    if not enabled or os.environ.get("OPENAPI_RAG_NO_PROGRESS"):
+        yield lambda n: None
+        return
+    from tqdm import tqdm
 
-            self._bar = tqdm(total=total, desc=desc, unit="text", leave=False)
-
-    def __enter__(self) -> Callable[[int], None]:
-        bar = self._bar
-        return bar.update if bar is not None else (lambda n: None)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.close()
+    with tqdm(total=total, desc=desc, unit="text", leave=False) as bar:
+        yield bar.update

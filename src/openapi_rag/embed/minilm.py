@@ -53,6 +53,7 @@ class MiniLMEmbedder(Embedder):
         batch_size: most texts per ONNX run.
         batch_tokens: most padded tokens per ONNX run; bounds memory.
         threads: intra-op threads; 0 lets ONNX Runtime use every physical core.
+        memory_arena: let ONNX Runtime keep freed buffers for reuse (faster, more memory).
         model_path: another ONNX export of the same model (tests, experiments).
     """
 
@@ -66,6 +67,7 @@ class MiniLMEmbedder(Embedder):
         batch_size: int = 128,
         batch_tokens: int = 16 * 256,
         threads: int = 0,
+        memory_arena: bool = True,
         model_path: str | Path | None = None,
     ):
         if batch_size < 1 or batch_tokens < self.max_tokens:
@@ -73,6 +75,7 @@ class MiniLMEmbedder(Embedder):
         self.batch_size = batch_size
         self.batch_tokens = batch_tokens
         self._threads = threads
+        self._memory_arena = memory_arena
         self._model_path = Path(model_path) if model_path is not None else None
         self._session: Any = None
         self._tokenizer: Any = None
@@ -91,10 +94,13 @@ class MiniLMEmbedder(Embedder):
 
             options = ort.SessionOptions()
             options.intra_op_num_threads = self._threads
+            options.enable_cpu_mem_arena = self._memory_arena
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             options.log_severity_level = 3
             path = self._model_path or minilm_model_path()
-            session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(
+                str(path), sess_options=options, providers=["CPUExecutionProvider"]
+            )
             outputs = [o.name for o in session.get_outputs()]
             if outputs[0] != "last_hidden_state":
                 raise EmbedderError(f"{path}: expected a `last_hidden_state` output, found {outputs}")

@@ -83,7 +83,9 @@ class OpenAIEmbedder(Embedder):
             or os.environ.get("OPENAI_BASE_URL")
             or OPENAI_BASE_URL
         ).rstrip("/")
-        self.api_key = api_key or os.environ.get("OPENAPI_RAG_EMBED_API_KEY") or os.environ.get("OPENAI_API_KEY")
+        self.api_key = (
+            api_key or os.environ.get("OPENAPI_RAG_EMBED_API_KEY") or os.environ.get("OPENAI_API_KEY")
+        )
         self.needs_key = urlsplit(self.base_url).hostname == urlsplit(OPENAI_BASE_URL).hostname
         if self.needs_key and not self.api_key:
             raise NeedsKey(

@@ -43,8 +43,9 @@ class _Entry:
 
     @property
     def display(self) -> str:
-        shown = f"{self.name}:<model>" if self.family else self.name
-        return f"{shown} (alias {', '.join(self.aliases)})" if self.aliases else shown
+        suffix = ":<model>" if self.family else ""
+        shown = self.name + suffix
+        return f"{shown} (alias {', '.join(a + suffix for a in self.aliases)})" if self.aliases else shown
 
 
 _entries: dict[str, _Entry] = {}

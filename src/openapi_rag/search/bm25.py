@@ -36,6 +36,7 @@ FORMAT = "openapi-rag-bm25"
 FORMAT_VERSION = 1
 BM25_JSON = "bm25.json"
 IDS_JSON = "ids.json"
+_BM25S_PARAMS = "params.index.json"  # bm25s's own file; absent when the corpus had no token
 
 
 class BM25Index:
@@ -52,7 +53,7 @@ class BM25Index:
     def __init__(self, ids: Sequence[str], model: Any, tokenizer: ApiTokenizer):
         self._ids = list(ids)
         self._position = {chunk_id: pos for pos, chunk_id in enumerate(self._ids)}
-        self._model = model  # a bm25s.BM25, or None for an empty corpus
+        self._model = model  # a bm25s.BM25, or None when the corpus has no token at all
         self.tokenizer = tokenizer
 
     @classmethod
@@ -80,12 +81,13 @@ class BM25Index:
         if len(set(ids)) != len(ids):
             raise ValueError("chunk ids must be unique")
         tokenizer = tokenizer or ApiTokenizer()
+        corpus_tokens = tokenizer.tokenize_many(texts)
         model = None
-        if ids:
+        if any(corpus_tokens):  # bm25s cannot index a corpus without a single token
             import bm25s  # imported here: it costs ~0.5 s and dense-only searches never need it
 
             model = bm25s.BM25(k1=k1, b=b, method=method)
-            model.index(tokenizer.tokenize_many(texts), show_progress=False)
+            model.index(corpus_tokens, show_progress=False)
         return cls(ids, model, tokenizer)
 
     @classmethod
@@ -109,9 +111,7 @@ class BM25Index:
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every document for `query`, aligned with `ids()` (0 where nothing matches)."""
-        if self._model is None:
-            return np.zeros(0, dtype=np.float32)
-        token_ids = self._model.get_tokens_ids(self.tokenizer(query))
+        token_ids = self._model.get_tokens_ids(self.tokenizer(query)) if self._model is not None else []
         if not token_ids:
             return np.zeros(len(self._ids), dtype=np.float32)
         return np.asarray(self._model.get_scores_from_ids(token_ids), dtype=np.float32)
@@ -182,7 +182,7 @@ class BM25Index:
             )
         ids = json.loads((path / IDS_JSON).read_text(encoding="utf-8"))
         model = None
-        if ids:
+        if (path / _BM25S_PARAMS).exists():
             import bm25s
 
             model = bm25s.BM25.load(path, mmap=mmap, show_progress=False)

@@ -47,10 +47,12 @@ class Searcher:
 
     Args:
         store: the chunks and their vectors.
-        bm25: BM25 index over the same chunk ids (needed for modes bm25 and hybrid).
+        bm25: BM25 index over the same chunk ids (needed for modes bm25 and hybrid); a ValueError
+            says when the two disagree.
         rrf_k: the RRF rank constant (60 after Cormack et al. 2009).
         dense_weight, bm25_weight: RRF weights of the two lists in hybrid mode.
-        fetch_factor: chunks fetched per retriever for k operations: max(50, k * fetch_factor).
+        fetch_factor, min_fetch: chunks fetched per retriever for k operations:
+            max(min_fetch, k * fetch_factor), doubled while too few operations come out.
     """
 
     def __init__(
@@ -62,13 +64,20 @@ class Searcher:
         dense_weight: float = 1.0,
         bm25_weight: float = 1.0,
         fetch_factor: int = 5,
+        min_fetch: int = 50,
     ):
+        if bm25 is not None and (len(bm25) != len(store) or set(bm25.ids()) != set(store.ids())):
+            raise ValueError(
+                "the BM25 index and the store hold different chunks: rebuild the BM25 index after "
+                "changing the store, e.g. BM25Index.from_chunks(store.chunks())"
+            )
         self.store = store
         self.bm25 = bm25
         self.rrf_k = rrf_k
         self.dense_weight = dense_weight
         self.bm25_weight = bm25_weight
         self.fetch_factor = max(1, fetch_factor)
+        self.min_fetch = max(1, min_fetch)
 
     def search(
         self,
@@ -97,7 +106,7 @@ class Searcher:
         """
         self._check(query, query_vector, mode, threshold)
         allowed = None if filter is None or filter.is_empty else self.store.select(filter)
-        fetch = max(50, k * self.fetch_factor)
+        fetch = max(self.min_fetch, k * self.fetch_factor)
         while True:
             hits, chunks, exhausted = self._chunk_hits(
                 query, query_vector, mode, fetch, threshold, filter, allowed
@@ -127,7 +136,9 @@ class Searcher:
         """Rank chunks (not operations) for one query; arguments as in `search`."""
         self._check(query, query_vector, mode, threshold)
         allowed = None if filter is None or filter.is_empty else self.store.select(filter)
-        hits, _, _ = self._chunk_hits(query, query_vector, mode, k, threshold, filter, allowed)
+        # Fetch as deep as `search` does, so both rank chunks alike (RRF depends on list depth).
+        fetch = max(self.min_fetch, k * self.fetch_factor)
+        hits, _, _ = self._chunk_hits(query, query_vector, mode, fetch, threshold, filter, allowed)
         return hits if threshold is not None else hits[:k]
 
     # ---- internals -----------------------------------------------------------------------------

@@ -1,0 +1,103 @@
+"""Averaging per-query scores the way the paper does: per domain, then over domains.
+
+Every domain weighs the same in the overall mean, whatever its number of queries. Spread is
+reported across domains (sample standard deviation and coefficient of variation of the domain
+means); a dataset with a single domain (RestBench) reports it across queries instead, and says so
+in the ``spread_over`` column.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from openapi_rag.bench.metrics import f1_score, nanmean, std_cv
+from openapi_rag.bench.retrievers import RunConfig
+from openapi_rag.bench.runner import K, QueryResult, k_label, k_order
+
+MEAN_METRICS = ("recall", "precision", "mrr", "ndcg", "tokens", "retrieved")
+
+SUMMARY_COLUMNS = (
+    "dataset", "strategy", "embedder", "mode", "k",
+    "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved",
+    "n_queries", "n_domains", "empty",
+    "recall_std", "recall_cv", "precision_std", "precision_cv", "f1_std", "f1_cv", "spread_over",
+)  # fmt: skip
+
+DOMAIN_COLUMNS = (
+    "dataset", "strategy", "embedder", "mode", "k", "domain",
+    "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved", "n_queries",
+)  # fmt: skip
+
+
+def _values(results: Sequence[QueryResult], metric: str) -> list[float]:
+    if metric == "tokens":
+        return [float(r.tokens) for r in results]
+    return [float(getattr(r.scores, metric)) for r in results]
+
+
+def _means(results: Sequence[QueryResult]) -> dict[str, float]:
+    means = {m: nanmean(_values(results, m)) for m in MEAN_METRICS}
+    means["f1"] = f1_score(means["recall"], means["precision"])
+    return means
+
+
+def _by_config_k(results: Sequence[QueryResult]) -> dict[tuple[RunConfig, K], list[QueryResult]]:
+    groups: dict[tuple[RunConfig, K], list[QueryResult]] = defaultdict(list)
+    for r in results:
+        groups[(r.config, r.k)].append(r)
+    return groups
+
+
+def _by_domain(results: Sequence[QueryResult]) -> dict[str, list[QueryResult]]:
+    out: dict[str, list[QueryResult]] = defaultdict(list)
+    for r in results:
+        out[r.domain].append(r)
+    return out
+
+
+def _head(r: QueryResult) -> dict[str, Any]:
+    return {"dataset": r.dataset, **r.config.to_dict(), "k": k_label(r.k)}
+
+
+def domain_rows(results: Sequence[QueryResult]) -> list[dict[str, Any]]:
+    """One row per configuration, k and domain: the means over that domain's queries."""
+    rows = []
+    for (_cfg, _k), items in _sorted(_by_config_k(results)):
+        for domain, members in _by_domain(items).items():
+            rows.append({**_head(items[0]), "domain": domain, **_means(members), "n_queries": len(members)})
+    return rows
+
+
+def summary_rows(results: Sequence[QueryResult]) -> list[dict[str, Any]]:
+    """One row per configuration and k: the mean over domains of the per-domain means."""
+    rows = []
+    for (_cfg, _k), items in _sorted(_by_config_k(results)):
+        domains = _by_domain(items)
+        per_domain = [_means(members) for members in domains.values()]
+        row: dict[str, Any] = {**_head(items[0])}
+        for metric in MEAN_METRICS:
+            row[metric] = nanmean(d[metric] for d in per_domain)
+        row["f1"] = f1_score(row["recall"], row["precision"])
+        row["n_queries"] = len(items)
+        row["n_domains"] = len(domains)
+        row["empty"] = sum(1 for r in items if r.scores.retrieved == 0)
+        if len(domains) > 1:
+            spread = {m: [d[m] for d in per_domain] for m in ("recall", "precision", "f1")}
+            row["spread_over"] = "domains"
+        else:
+            spread = {m: _values(items, m) for m in ("recall", "precision", "f1")}
+            row["spread_over"] = "queries"
+        for metric, values in spread.items():
+            row[f"{metric}_std"], row[f"{metric}_cv"] = std_cv(values)
+        rows.append({c: row[c] for c in SUMMARY_COLUMNS})
+    return rows
+
+
+def _sorted(
+    groups: dict[tuple[RunConfig, K], list[QueryResult]],
+) -> list[tuple[tuple[RunConfig, K], list[QueryResult]]]:
+    # Grid order (as first seen) for configurations, ascending k with "auto" last.
+    order = {cfg: i for i, cfg in enumerate(dict.fromkeys(cfg for cfg, _ in groups))}
+    return sorted(groups.items(), key=lambda item: (order[item[0][0]], k_order(item[0][1])))

@@ -1,0 +1,269 @@
+"""Loaders for the benchmark formats `openapi-rag eval --dataset ...` reads.
+
+- ``restbench``: ``specs/*.json`` (or YAML) and ``datasets/*.json`` holding
+  ``[{"query": ..., "solution": ["METHOD /path", ...]}]``. One index over every spec, as in the
+  paper, and one domain: the mean runs over all queries.
+- ``socbench-d``: ``socbenchd_N/NN-domain/NN-Service/openapi.json`` with
+  ``NN-domain/queries.json`` = ``{"queries": [{"query", "endpoints": [...]}]}``. One index per domain
+  of each instance; PATH may be one instance or a folder holding several (``socbenchd_1`` ...).
+  Queries are averaged per domain (instances pooled), then over domains.
+- ``jsonl``: a folder of API descriptions and ``queries.jsonl`` with lines
+  ``{"query": ..., "expected": ["METHOD /path" | "SERVICE METHOD /path", ...], "group": optional,
+  "id": optional}``. Queries of a group get their own index over the descriptions under
+  ``PATH/<group>/`` when that folder exists, else over every description in PATH; the group is also
+  the domain averaged over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from openapi_rag.bench.dataset import Dataset, GoldIssue, Group, Query
+from openapi_rag.bench.gold import GoldResolver, resolve_query_gold
+from openapi_rag.errors import OpenAPIRagError
+from openapi_rag.model import Service
+
+DATASET_KINDS = ("restbench", "socbench-d", "jsonl")
+
+
+class DatasetError(OpenAPIRagError):
+    """A benchmark folder is missing files or holds malformed queries."""
+
+
+def load_dataset(kind: str, path: str | Path | Sequence[str | Path]) -> Dataset:
+    """Load a benchmark of the given kind.
+
+    Args:
+        kind: one of `DATASET_KINDS`.
+        path: the benchmark folder (for ``socbench-d``, also a list of instance folders).
+
+    Raises:
+        DatasetError: unknown kind, missing folder or files, malformed queries.
+    """
+    paths = [Path(p) for p in ([path] if isinstance(path, str | Path) else path)]
+    if not paths:
+        raise DatasetError("no dataset path given: pass --data PATH")
+    for p in paths:
+        if not p.exists():
+            raise DatasetError(f"{p}: no such file or folder")
+    if kind == "restbench":
+        return _one(paths, kind, load_restbench)
+    if kind == "socbench-d":
+        return load_socbench_d(paths)
+    if kind == "jsonl":
+        return _one(paths, kind, load_jsonl)
+    raise DatasetError(f"unknown dataset kind {kind!r}; choose one of {', '.join(DATASET_KINDS)}")
+
+
+def _one(paths: list[Path], kind: str, loader: Any) -> Dataset:
+    if len(paths) != 1:
+        raise DatasetError(f"the {kind} format takes one folder, got {len(paths)}")
+    dataset: Dataset = loader(paths[0])
+    return dataset
+
+
+# --------------------------------------------------------------------------- shared helpers
+
+
+def _load_specs(files: Sequence[Path]) -> tuple[list[Service], list[str]]:
+    from openapi_rag.spec import load_services
+
+    result = load_services(files)
+    return result.services, [f"{f.file}: {f.error}" for f in result.failed]
+
+
+def _fingerprint(files: Sequence[Path], services: Sequence[Service]) -> str:
+    digest = hashlib.sha256()
+    for file in sorted(files):
+        digest.update(file.name.encode())
+        digest.update(hashlib.sha256(file.read_bytes()).digest())
+    for service in services:
+        digest.update(service.id.encode())
+        for op in service.operations:
+            digest.update(op.id.encode())
+    return digest.hexdigest()[:16]
+
+
+def _build_group(
+    name: str, files: Sequence[Path], raw_queries: Sequence[tuple[str, str, Sequence[str], str]]
+) -> tuple[Group, list[GoldIssue], list[str]]:
+    """A group from its description files and `(query_id, text, gold, domain)` tuples."""
+    services, failures = _load_specs(files)
+    resolver = GoldResolver(services)
+    issues: list[GoldIssue] = []
+    queries = []
+    for query_id, text, gold_raw, domain in raw_queries:
+        gold, found = resolve_query_gold(query_id, gold_raw, resolver)
+        issues += found
+        if not gold:
+            issues.append(
+                GoldIssue(
+                    query_id,
+                    "",
+                    "no-gold",
+                    "the query lists no expected endpoint; "
+                    "recall is undefined and it is left out of recall means",
+                    "warning",
+                )
+            )
+        queries.append(Query(id=query_id, text=text, gold=gold, group=name, domain=domain))
+    group = Group(name=name, services=services, queries=queries, fingerprint=_fingerprint(files, services))
+    return group, issues, failures
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DatasetError(f"{path}: cannot read JSON: {exc}") from exc
+
+
+def _spec_files(folder: Path) -> list[Path]:
+    from openapi_rag.spec import discover
+
+    return discover([folder])
+
+
+# --------------------------------------------------------------------------- RestBench
+
+
+def load_restbench(path: str | Path) -> Dataset:
+    """RestBench: every spec under ``specs/`` in one index, the queries of ``datasets/*.json``."""
+    root = Path(path)
+    specs_dir, data_dir = root / "specs", root / "datasets"
+    if not specs_dir.is_dir() or not data_dir.is_dir():
+        raise DatasetError(f"{root}: a RestBench folder holds specs/ and datasets/ (see RestBench on GitHub)")
+    files = _spec_files(specs_dir)
+    if not files:
+        raise DatasetError(f"{specs_dir}: no API description found")
+    raw: list[tuple[str, str, Sequence[str], str]] = []
+    for data_file in sorted(data_dir.glob("*.json")):
+        items = _read_json(data_file)
+        if not isinstance(items, list):
+            raise DatasetError(f"{data_file}: expected a list of {{query, solution}} objects")
+        for n, item in enumerate(items, 1):
+            text, gold = _fields(item, data_file, n, "query", "solution")
+            raw.append((f"{data_file.stem}-{n:03d}", text, gold, "restbench"))
+    if not raw:
+        raise DatasetError(f"{data_dir}: no queries found")
+    group, issues, failures = _build_group("restbench", files, raw)
+    return Dataset(name="restbench", kind="restbench", groups=[group], issues=issues, load_failures=failures)
+
+
+def _fields(item: Any, file: Path, n: int, text_key: str, gold_key: str) -> tuple[str, list[str]]:
+    if not isinstance(item, dict) or not isinstance(item.get(text_key), str):
+        raise DatasetError(f"{file}: entry {n} has no {text_key!r} string")
+    gold = item.get(gold_key, [])
+    if not isinstance(gold, list) or not all(isinstance(g, str) for g in gold):
+        raise DatasetError(f"{file}: entry {n}: {gold_key!r} must be a list of strings")
+    return item[text_key], gold
+
+
+# --------------------------------------------------------------------------- SOCBench-D
+
+
+def _is_domain(folder: Path) -> bool:
+    return folder.is_dir() and (folder / "queries.json").is_file()
+
+
+def _instances(paths: Sequence[Path]) -> list[Path]:
+    out: list[Path] = []
+    for path in paths:
+        if any(_is_domain(d) for d in path.iterdir() if d.is_dir()):
+            out.append(path)
+            continue
+        nested = sorted(
+            (d for d in path.iterdir() if d.is_dir() and any(_is_domain(x) for x in d.iterdir())),
+            key=_natural,
+        )
+        if not nested:
+            raise DatasetError(f"{path}: no SOCBench-D domain folders (NN-domain/queries.json) found")
+        out += nested
+    return out
+
+
+def _natural(path: Path) -> list[Any]:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name)]
+
+
+def load_socbench_d(paths: str | Path | Sequence[str | Path]) -> Dataset:
+    """SOCBench-D: one index per domain of each instance; queries averaged per domain."""
+    path_list = [Path(p) for p in ([paths] if isinstance(paths, str | Path) else paths)]
+    groups: list[Group] = []
+    issues: list[GoldIssue] = []
+    failures: list[str] = []
+    for instance in _instances(path_list):
+        for domain_dir in sorted((d for d in instance.iterdir() if _is_domain(d)), key=_natural):
+            files = [f for d in sorted(domain_dir.iterdir()) if d.is_dir() for f in _spec_files(d)]
+            doc = _read_json(domain_dir / "queries.json")
+            items = doc.get("queries") if isinstance(doc, dict) else None
+            if not isinstance(items, list):
+                raise DatasetError(f'{domain_dir / "queries.json"}: expected {{"queries": [...]}}')
+            name = f"{instance.name}/{domain_dir.name}"
+            domain = re.sub(r"^\d+-", "", domain_dir.name)
+            raw: list[tuple[str, str, Sequence[str], str]] = []
+            for n, item in enumerate(items, 1):
+                text, gold = _fields(item, domain_dir / "queries.json", n, "query", "endpoints")
+                raw.append((f"{name}/q{n:02d}", text, gold, domain))
+            group, found, failed = _build_group(name, files, raw)
+            groups.append(group)
+            issues += found
+            failures += failed
+    return Dataset(name="socbench-d", kind="socbench-d", groups=groups, issues=issues, load_failures=failures)
+
+
+# --------------------------------------------------------------------------- generic JSONL
+
+
+def load_jsonl(path: str | Path) -> Dataset:
+    """Users' own catalogs: descriptions in a folder and ``queries.jsonl`` beside them."""
+    root = Path(path)
+    queries_file = root / "queries.jsonl" if root.is_dir() else root
+    if root.is_file():
+        root = root.parent
+    if not queries_file.is_file():
+        raise DatasetError(f'{root}: no queries.jsonl (lines of {{"query", "expected": [...], "group"}})')
+    by_group: dict[str, list[tuple[str, str, Sequence[str], str]]] = {}
+    seen_ids: dict[str, int] = {}
+    for n, line in enumerate(queries_file.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise DatasetError(f"{queries_file}:{n}: not JSON: {exc}") from exc
+        text, gold = _fields(item, queries_file, n, "query", "expected")
+        group = item.get("group")
+        if group is not None and not isinstance(group, str):
+            raise DatasetError(f"{queries_file}:{n}: 'group' must be a string")
+        group = group or "all"
+        query_id = str(item.get("id") or f"line-{n:04d}")
+        if query_id in seen_ids:
+            raise DatasetError(f"{queries_file}:{n}: query id {query_id!r} also on line {seen_ids[query_id]}")
+        seen_ids[query_id] = n
+        by_group.setdefault(group, []).append((query_id, text, gold, group))
+    if not by_group:
+        raise DatasetError(f"{queries_file}: no queries")
+    all_files = _spec_files(root)
+    if not all_files:
+        raise DatasetError(f"{root}: no API description found beside queries.jsonl")
+    groups, issues, failures = [], [], []
+    for name, raw in by_group.items():
+        sub = root / name
+        files = _spec_files(sub) if name != "all" and sub.is_dir() else all_files
+        group, found, failed = _build_group(name, files, raw)
+        groups.append(group)
+        issues += found
+        failures += failed
+    return Dataset(
+        name=f"jsonl:{root.resolve().name}",
+        kind="jsonl",
+        groups=groups,
+        issues=issues,
+        load_failures=sorted(set(failures)),
+    )

@@ -1,0 +1,168 @@
+"""`ref-linked`: small endpoint chunks that name their schemas, plus chunks for what they link to.
+
+Per service:
+
+- one chunk per operation, written like `ref-inline` but with schemas named, not expanded
+  (`depth` 0 by default), and `metadata["schemas"]` listing the schemas it references;
+- one chunk per component schema: its fields, types, required flags, descriptions and a
+  "used in" line (`metadata`: `schema`, `refs`, `used_by_operations`, `used_by_schemas`);
+- one chunk for the error responses the operations share (`errors`), if there are any;
+- one chunk for authentication (`security`): schemes, scopes, who needs what, if declared.
+
+Schema, error and security chunks cover no operation themselves (`operations` is empty): search
+pulls them in through the endpoint chunks' metadata instead of letting a widely used `Error`
+schema stand for every operation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openapi_rag.chunking.base import TextUnit
+from openapi_rag.chunking.describe import MAX_LISTED, is_error_code, media_schema, schema_blocks
+from openapi_rag.chunking.ref_inline import RefInlineStrategy
+from openapi_rag.chunking.render import SchemaRenderer, collapse, first_sentence
+from openapi_rag.chunking.split import Block
+from openapi_rag.model import Chunk, Service
+from openapi_rag.refs.graph import schema_refs
+
+
+class RefLinkedStrategy(RefInlineStrategy):
+    """Endpoint chunks naming their schemas, plus schema, error and security chunks."""
+
+    name = "ref-linked"
+    depth_default = 0
+
+    def chunk_service(self, service: Service) -> list[Chunk]:
+        units = self.endpoint_units(service) + self.schema_units(service)
+        units += [u for u in (self.errors_unit(service), self.security_unit(service)) if u is not None]
+        return self.fit_units(service, units)
+
+    def schema_units(self, service: Service) -> list[TextUnit]:
+        renderer = SchemaRenderer(service.schemas, 0)
+        units = []
+        for name, schema in service.schemas.items():
+            header, blocks = schema_blocks(service, schema, renderer)
+            meta = self.base_metadata(service)
+            meta.update(
+                schema=name,
+                refs=list(schema.refs),
+                used_by_operations=list(schema.used_by_operations),
+                used_by_schemas=list(schema.used_by_schemas),
+            )
+            units.append(TextUnit(f"schema:{name}", "schema", header, blocks, [], meta))
+        return units
+
+    def errors_unit(self, service: Service) -> TextUnit | None:
+        """The error responses of all operations, each with the operations that declare it."""
+        renderer = SchemaRenderer(service.schemas, 0)
+        groups: dict[tuple[str, str, str], list[str]] = {}
+        names: set[str] = set()
+        for op in service.operations:
+            codes = list(op.responses)
+            for code, response in op.responses.items():
+                if not is_error_code(code, codes):
+                    continue
+                response = response if isinstance(response, dict) else {}
+                _, schema = media_schema(response.get("content"))
+                label = renderer.inline(schema) if schema is not None else ""
+                names |= schema_refs(schema) & service.schemas.keys()
+                key = (code, first_sentence(response.get("description"), 100), label)
+                groups.setdefault(key, []).append(op.id)
+        if not groups:
+            return None
+        total = len(service.operations)
+        lines = []
+        for (code, description, label), op_ids in sorted(groups.items(), key=lambda g: (g[0][0], -len(g[1]))):
+            line = f"- {code}" + (f" {description}" if description else "") + (f": {label}" if label else "")
+            if len(op_ids) == total and total > 1:
+                where = "all operations"
+            elif len(op_ids) <= 3:
+                where = ", ".join(op_ids)
+            else:
+                where = f"{len(op_ids)} operations"
+            lines.append(f"{line} — in {where}")
+        used = {op_id for op_ids in groups.values() for op_id in op_ids}
+        meta = self.base_metadata(service)
+        meta.update(
+            schemas=sorted(names),
+            codes=sorted({code for code, _, _ in groups}),
+            used_by_operations=[op.id for op in service.operations if op.id in used],
+        )
+        header = f"{collapse(service.title)} – error responses"
+        return TextUnit("errors", "errors", header, [Block("", lines, "\n")], [], meta)
+
+    def security_unit(self, service: Service) -> TextUnit | None:
+        """Security schemes, scopes, the default requirement and the operations that differ."""
+        declared = [op for op in service.operations if op.security is not None]
+        if not service.security_schemes and not service.security and not declared:
+            return None
+        lines = []
+        for name, scheme in service.security_schemes.items():
+            lines += _scheme_lines(str(name), scheme if isinstance(scheme, dict) else {})
+        if service.security:
+            lines.append(f"- default requirement: {_requirements(service.security)}")
+        by_requirement: dict[str, list[str]] = {}
+        secured = []
+        for op in service.operations:
+            effective = op.security if op.security is not None else service.security
+            if effective and all(req for req in effective):
+                secured.append(op.id)
+            if op.security is not None and op.security != service.security:
+                by_requirement.setdefault(_requirements(op.security), []).append(op.id)
+        for requirement, op_ids in by_requirement.items():
+            listed = op_ids[:MAX_LISTED] + (
+                [f"and {len(op_ids) - MAX_LISTED} more"] if len(op_ids) > MAX_LISTED else []
+            )
+            lines.append(f"- {requirement} for: {', '.join(listed)}")
+        meta = self.base_metadata(service)
+        meta.update(schemes=list(service.security_schemes), used_by_operations=secured)
+        header = f"{collapse(service.title)} – authentication and security"
+        return TextUnit("security", "security", header, [Block("", lines, "\n")], [], meta)
+
+
+def _requirements(requirements: list[dict[str, Any]]) -> str:
+    """`a (scope1, scope2) or b and c`; an empty requirement means no authentication."""
+    alternatives = []
+    for req in requirements:
+        if not isinstance(req, dict) or not req:
+            alternatives.append("no authentication")
+            continue
+        alternatives.append(
+            " and ".join(
+                f"{name} ({', '.join(str(s) for s in scopes)})"
+                if isinstance(scopes, list) and scopes
+                else str(name)
+                for name, scopes in req.items()
+            )
+        )
+    return " or ".join(alternatives) if alternatives else "no authentication"
+
+
+def _scheme_lines(name: str, scheme: dict[str, Any]) -> list[str]:
+    kind = str(scheme.get("type", ""))
+    if kind == "apiKey":
+        what = f"API key in {scheme.get('in', '?')} `{scheme.get('name', '?')}`"
+    elif kind == "http":
+        what = f"HTTP {scheme.get('scheme', '')} authentication".replace("  ", " ")
+        if scheme.get("bearerFormat"):
+            what += f" ({scheme['bearerFormat']})"
+    elif kind == "oauth2":
+        flows = scheme.get("flows") if isinstance(scheme.get("flows"), dict) else {}
+        what = "OAuth 2" + (f" ({', '.join(flows)} flow)" if flows else "")
+    elif kind == "openIdConnect":
+        what = f"OpenID Connect ({scheme.get('openIdConnectUrl', '')})"
+    elif kind == "mutualTLS":
+        what = "mutual TLS"
+    else:
+        what = kind or "unknown scheme"
+    description = first_sentence(scheme.get("description"), 150)
+    lines = [f"- {name}: {what}" + (f" — {description}" if description else "")]
+    if kind == "oauth2":
+        scopes: dict[str, str] = {}
+        for flow in (scheme.get("flows") or {}).values():
+            if isinstance(flow, dict) and isinstance(flow.get("scopes"), dict):
+                for scope, text in flow["scopes"].items():
+                    scopes.setdefault(str(scope), first_sentence(text, 100))
+        lines += [f"- scope {scope}" + (f": {text}" if text else "") for scope, text in scopes.items()]
+    return lines

@@ -1,0 +1,186 @@
+"""`openapi-rag eval`: endpoint retrieval on RestBench, SOCBench-D or a user's query set."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import click
+
+from openapi_rag.bench.loaders import DATASET_KINDS
+from openapi_rag.cli import cli
+from openapi_rag.cli.common import err, handle_errors, print_json, progress_enabled
+
+
+def _split(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _check_extras(plots: bool) -> None:
+    """Fail before a long run, not after it, when the figures cannot be drawn."""
+    import importlib.util
+
+    from openapi_rag.errors import MissingDependency
+
+    if plots and importlib.util.find_spec("matplotlib") is None:
+        raise MissingDependency(
+            'The figures need matplotlib: pip install "openapi-rag[eval]", or pass --no-plots'
+        )
+    if importlib.util.find_spec("scipy") is None:
+        err(
+            "warning: scipy is not installed, so the report has no Friedman p-values: "
+            'pip install "openapi-rag[eval]"'
+        )
+
+
+def _jsonable(value: Any) -> Any:
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+@cli.command("eval")
+@click.option(
+    "--dataset", "kind", type=click.Choice(DATASET_KINDS), required=True, help="Benchmark format of --data."
+)
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Benchmark folder (socbench-d: an instance, a folder of instances, or --data repeated).",
+)
+@click.option(
+    "--strategies",
+    default="endpoint",
+    show_default=True,
+    help="Chunking strategies, comma-separated, or `all`.",
+)
+@click.option("--embedders", default="default", show_default=True, help="Embedding models, comma-separated.")
+@click.option("--modes", default="dense", show_default=True, help="Search modes: dense, bm25, hybrid.")
+@click.option(
+    "--k",
+    "k_values",
+    default="5,10,20",
+    show_default=True,
+    help="Cut-offs, comma-separated; `auto` lets the retriever choose the result size.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for results, report, plots and the resumable cache.",
+)
+@click.option("--compare-paper", is_flag=True, help="Put the paper's published numbers beside ours.")
+@click.option("--no-plots", is_flag=True, help="Skip the PNG figures (no matplotlib needed).")
+@click.option(
+    "--retriever",
+    "retriever_spec",
+    default=None,
+    metavar="MODULE:FACTORY",
+    help="Evaluate your own retriever: a callable (services, config) -> Retriever.",
+)
+@click.option("--json", "json_", is_flag=True, help="Print the summary as JSON.")
+@handle_errors
+def eval_cmd(
+    kind: str,
+    data: tuple[Path, ...],
+    strategies: str,
+    embedders: str,
+    modes: str,
+    k_values: str,
+    out_dir: Path,
+    compare_paper: bool,
+    no_plots: bool,
+    retriever_spec: str | None,
+    json_: bool,
+) -> None:
+    """Measure endpoint retrieval over a grid of strategies, embedders, modes and k.
+
+    Results are cached per (dataset, strategy, embedder, mode) in OUT/cache: an interrupted run
+    resumes, and a re-run with more k values, modes or strategies only computes what is new.
+
+    \b
+    Examples:
+      openapi-rag eval --dataset restbench --data ../shared/data/restbench --out out/rb
+      openapi-rag eval --dataset socbench-d --data socbench-d/ --strategies endpoint,thin \\
+          --modes dense,bm25,hybrid --k 5,10,20,auto --out out/soc --compare-paper
+      openapi-rag eval --dataset jsonl --data my-catalog/ --out out/mine
+    """
+    from openapi_rag.bench import grid, load_dataset, parse_ks, run_eval, write_report
+    from openapi_rag.bench.retrievers import IndexRetrieverFactory, available_strategies, load_factory
+
+    try:
+        ks = parse_ks(_split(k_values))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--k") from exc
+    names = _split(strategies)
+    if names == ["all"]:
+        names = available_strategies()
+    elif "all" in names:
+        raise click.UsageError("--strategies: `all` cannot be combined with other names")
+    mode_names = _split(modes)
+    if retriever_spec is None:
+        from openapi_rag.search import MODES
+
+        unknown = [m for m in mode_names if m not in MODES]
+        if unknown:
+            raise click.BadParameter(
+                f"unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}", param_hint="--modes"
+            )
+    try:
+        configs = grid(names, _split(embedders), mode_names)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    _check_extras(plots=not no_plots)
+    factory = load_factory(retriever_spec) if retriever_spec else IndexRetrieverFactory()
+
+    dataset = load_dataset(kind, list(data))
+    info = dataset.describe()
+    err(
+        f"{dataset.name}: {info['queries']} queries, {info['groups']} index(es), "
+        f"{info['operations']} operations; "
+        f"{len(configs)} configuration(s) × k {', '.join('auto' if k is None else str(k) for k in ks)}"
+    )
+    for failure in dataset.load_failures:
+        err(f"warning: not loaded: {failure}")
+    if dataset.unmatched():
+        err(
+            f"warning: {len(dataset.unmatched())} gold entries match no operation; they count as misses "
+            f"(listed in {out_dir / 'gold_issues.csv'})"
+        )
+    try:
+        result = run_eval(dataset, configs, factory, out_dir, ks, show_progress=progress_enabled())
+    except KeyboardInterrupt:
+        err(
+            f"interrupted; what was retrieved is cached in {out_dir / 'cache'}: "
+            "run the same command to resume"
+        )
+        raise click.exceptions.Exit(130) from None
+    files = write_report(result, out_dir, compare_paper=compare_paper, plots=not no_plots)
+    from openapi_rag.bench.aggregate import summary_rows
+
+    summary = summary_rows(result.results)
+    if json_:
+        print_json(
+            {
+                "dataset": info,
+                "searched": result.searched,
+                "reused": result.reused,
+                "summary": [{k: _jsonable(v) for k, v in row.items()} for row in summary],
+                "files": {name: str(path) for name, path in files.items()},
+            }
+        )
+        return
+    click.echo(
+        f"{'strategy':<16} {'embedder':<14} {'mode':<7} {'k':>4}  {'recall':>6} {'prec':>6} {'F1':>6} "
+        f"{'MRR':>6} {'nDCG':>6} {'tokens':>7}"
+    )
+    for row in summary:
+        values = " ".join(f"{row[m]:>6.3f}" for m in ("recall", "precision", "f1", "mrr", "ndcg"))
+        click.echo(
+            f"{row['strategy']:<16} {row['embedder']:<14} {row['mode']:<7} {row['k']:>4}  {values} "
+            f"{row['tokens']:>7.0f}"
+        )
+    err(f"searched {result.searched}, reused {result.reused} from the cache; report: {files['report']}")
