@@ -9,11 +9,11 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e . pytest ruff
+	$(BIN)/python -m pip install --quiet -e ".[eval]" pytest ruff
 	touch $(STAMP)
 
 demo: $(STAMP)
-	OPENAPI_RAG_HOME=$(CURDIR)/.openapi-rag $(BIN)/openapi-rag demo
+	$(BIN)/openapi-rag demo
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests

@@ -7,7 +7,9 @@ Three workloads, each in a fresh process so that peak memory is its own:
 - ``endpoints``: 2,000 endpoint descriptions (method, path, summary, description, parameters) built
   from the RestBench specs in ../shared/data (synthetic ones of similar size when it is absent).
 
-Reported per workload: texts/s (wall clock), CPU seconds per 1,000 texts (steadier than wall clock
+and ``tokens``: counting (and windowing) a ~4 MB document with each tokenizer.
+
+Reported per embedding workload: texts/s (wall clock), CPU seconds per 1,000 texts (steadier than wall clock
 when other processes share the cores), tokens per text, RSS after loading the model, peak RSS.
 
 Usage:
@@ -28,8 +30,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-WORKLOADS = ("short", "long", "endpoints")
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "restbench" / "specs"
+WORKLOADS = ("short", "long", "endpoints", "tokens")
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+SHARED = DATA / "restbench" / "specs"
+BIG_DOCUMENT = DATA / "realworld" / "openai" / "openapi.json"  # 3.4 MB
 
 
 def log(message: str) -> None:
@@ -63,7 +67,9 @@ def endpoint_texts(n: int = 2000) -> list[str]:
                     for p in params
                     if isinstance(p, dict)
                 ]
-                lines += [f"{code}: {r.get('description', '')}" for code, r in op.get("responses", {}).items()]
+                lines += [
+                    f"{code}: {r.get('description', '')}" for code, r in op.get("responses", {}).items()
+                ]
                 base.append("\n".join(line for line in lines if line))
     if not base:
         log(f"{SHARED} not present: synthetic endpoint texts")
@@ -81,15 +87,45 @@ def rss_mb() -> float:
     return float("nan")
 
 
+def run_tokens() -> dict[str, Any]:
+    from openapi_rag.tokens import get_tokenizer, list_tokenizers, windows
+
+    if BIG_DOCUMENT.is_file():
+        text = BIG_DOCUMENT.read_text()
+    else:
+        log(f"{BIG_DOCUMENT} not present: a synthetic 4 MB text")
+        text = "\n".join(endpoint_texts(2000)) * 4
+    out: dict[str, Any] = {"workload": "tokens", "chars": len(text)}
+    for name in list_tokenizers():
+        t0 = time.perf_counter()
+        tok = get_tokenizer(name)
+        loaded = time.perf_counter()
+        count = tok.count(text)
+        counted = time.perf_counter()
+        parts = windows(text, 256, 32, tok)
+        done = time.perf_counter()
+        out[name] = {
+            "load_s": round(loaded - t0, 2),
+            "tokens": count,
+            "count_s": round(counted - loaded, 2),
+            "windows_256_32": len(parts),
+            "windows_s": round(done - counted, 2),
+        }
+    return out
+
+
 def run_workload(name: str, args: argparse.Namespace) -> dict[str, Any]:
     """Runs inside the child process."""
+    if name == "tokens":
+        return run_tokens()
     from openapi_rag.embed import get_embedder
     from openapi_rag.tokens import get_tokenizer
 
     texts = {"short": short_texts, "long": long_texts, "endpoints": endpoint_texts}[name]()
     counts = get_tokenizer("minilm").count_many(texts)
+    options = {"batch_size": args.batch_size, "batch_tokens": args.batch_tokens}
     embedder = get_embedder(
-        "minilm", batch_size=args.batch_size, batch_tokens=args.batch_tokens, memory_arena=not args.no_arena
+        "minilm", memory_arena=not args.no_arena, **{k: v for k, v in options.items() if v is not None}
     )
     t0 = time.perf_counter()
     embedder.embed("warm up")  # loads the model
@@ -111,17 +147,19 @@ def run_workload(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "cpu_s_per_1000": round(cpu / len(texts) * 1000, 2),
         "rss_loaded_mb": round(rss_loaded),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-        "batch_size": args.batch_size,
-        "batch_tokens": args.batch_tokens,
+        "batch_size": embedder.batch_size,
+        "batch_tokens": embedder.batch_tokens,
         "memory_arena": not args.no_arena,
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--workload", choices=WORKLOADS, action="append", help="run only these")
-    parser.add_argument("--batch-size", type=int, default=128, help="most texts per ONNX run")
-    parser.add_argument("--batch-tokens", type=int, default=16 * 256, help="most padded tokens per run")
+    parser.add_argument("--batch-size", type=int, help="most texts per ONNX run (embedder default)")
+    parser.add_argument("--batch-tokens", type=int, help="most padded tokens per run (embedder default)")
     parser.add_argument("--no-arena", action="store_true", help="turn ONNX Runtime's memory arena off")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--child", choices=WORKLOADS, help=argparse.SUPPRESS)
@@ -134,17 +172,34 @@ def main() -> None:
     for name in args.workload or WORKLOADS:
         log(f"{name} ... (load average {os.getloadavg()[0]:.2f})")
         child = [sys.executable, __file__, "--child", name]
-        child += ["--batch-size", str(args.batch_size), "--batch-tokens", str(args.batch_tokens)]
+        for flag, value in (("--batch-size", args.batch_size), ("--batch-tokens", args.batch_tokens)):
+            child += [flag, str(value)] if value is not None else []
         child += ["--no-arena"] if args.no_arena else []
         out = subprocess.run(child, check=True, capture_output=True, text=True).stdout
         results.append(json.loads(out))
     if args.json:
         print(json.dumps({"cpus": os.cpu_count(), "results": results}, indent=2))
         return
-    columns = ["workload", "texts", "tokens_mean", "texts_per_s", "cpu_s_per_1000", "rss_loaded_mb", "peak_rss_mb"]
-    print("\t".join(columns))
+    columns = [
+        "workload",
+        "texts",
+        "tokens_mean",
+        "texts_per_s",
+        "cpu_s_per_1000",
+        "rss_loaded_mb",
+        "peak_rss_mb",
+    ]
+    if any(row["workload"] != "tokens" for row in results):
+        print("\t".join(columns))
     for row in results:
-        print("\t".join(str(row[c]) for c in columns))
+        if row["workload"] != "tokens":
+            print("\t".join(str(row[c]) for c in columns))
+    for row in results:
+        if row["workload"] == "tokens":
+            print(f"\ntokenizers on a {row['chars']:,}-character document:")
+            for name, figures in row.items():
+                if isinstance(figures, dict):
+                    print(f"  {name}: " + ", ".join(f"{k}={v}" for k, v in figures.items()))
 
 
 if __name__ == "__main__":

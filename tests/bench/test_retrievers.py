@@ -30,7 +30,7 @@ class _Index:
     def __init__(self) -> None:
         self.calls: list[tuple[str, object, str]] = []
 
-    def search(self, query, k, mode):
+    def search(self, query, k, mode, expand=True):
         self.calls.append((query, k, mode))
         return [_Hit("svc", "GET /a", 0.9, 12), _Hit("svc", "POST /b", 0.5)]
 

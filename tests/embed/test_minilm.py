@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from openapi_rag.embed import get_embedder
+from openapi_rag.embed import EmbedderError, get_embedder
 from openapi_rag.embed.minilm import MiniLMEmbedder, minilm_model_path
 
 
@@ -63,5 +63,5 @@ def test_batches_respect_the_token_budget(minilm):
 
 
 def test_bad_batch_settings_are_refused():
-    with pytest.raises(ValueError, match="batch_tokens >= 256"):
+    with pytest.raises(EmbedderError, match="batch_tokens >= 256"):
         MiniLMEmbedder(batch_tokens=100)

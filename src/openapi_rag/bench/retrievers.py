@@ -96,17 +96,23 @@ class IndexRetriever:
         self.mode = mode
 
     def search(self, query: str, k: int | None) -> list[RetrievedOp]:
-        results = self.index.search(query, k="auto" if k is None else k, mode=self.mode)
+        results = self.index.search(query, k="auto" if k is None else k, mode=self.mode, expand=False)
         hits = getattr(results, "operations", results)
         return [
-            RetrievedOp(
-                service=hit.service,
-                id=hit.id,
-                score=float(hit.score),
-                tokens=int(getattr(hit, "tokens", 0) or 0),
-            )
+            RetrievedOp(service=hit.service, id=hit.id, score=float(hit.score), tokens=self._tokens(hit))
             for hit in hits
         ]
+
+    def _tokens(self, hit: Any) -> int:
+        """Tokens of the context handed on for a hit: the chunks it was found by."""
+        tokens = getattr(hit, "tokens", None)
+        if tokens is not None:
+            return int(tokens)
+        store = getattr(self.index, "store", None)
+        chunk_ids = list(getattr(hit, "chunk_ids", ()) or ())
+        if store is None or not chunk_ids:
+            return 0
+        return sum(int(chunk.tokens) for chunk in store.get(chunk_ids))
 
 
 def build_index(services: list[Service], config: RunConfig) -> Any:

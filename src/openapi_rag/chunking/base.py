@@ -78,8 +78,8 @@ class Strategy(ABC):
             )
         if self.size > self.limit:
             logger.warning(
-                "chunk size %d exceeds the %s model's input of %d tokens: longer chunks are truncated "
-                "when embedded",
+                "Warning: chunk size %d is more than the %s model's input of %d tokens; the embedder "
+                "truncates longer chunks",
                 self.size,
                 self.tokenizer.name,
                 self.limit,

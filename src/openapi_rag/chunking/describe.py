@@ -5,13 +5,17 @@ An operation reads::
     Campaigns API – campaigns – POST /campaigns: Create a campaign
     Creates a campaign for the current account.
     parameters: account (path, string, required): The account id; dryRun (query, boolean)
-    requestBody: CreateCampaignRequest (object) — campaign: Campaign (see schema), startDate: string (date), ...
+    requestBody: CreateCampaignRequest (object) — campaign: Campaign (see schema), startDate: string (date)
     response 201 (Created): Campaign (see schema)
     errors: 400 Bad request; 404 Not found
+    security: oauth (campaigns:write)
+
+(the security line only where the operation's requirement differs from the service's default).
 
 A component schema reads::
 
-    Campaigns API – schema Campaign (object): A marketing campaign.
+    Campaigns API – schema Campaign (object)
+    A marketing campaign.
     - id: string (uuid), required — Unique id
     - owner: User (see schema)
     used in: POST /campaigns, GET /campaigns/{id}
@@ -68,7 +72,27 @@ def operation_blocks(service: Service, op: Operation, renderer: SchemaRenderer) 
             blocks.append(_response(code, response, renderer))
     if errors:
         blocks.append(Block("errors: ", errors, "; "))
+    if op.security is not None and op.security != service.security:
+        blocks.append(Block("security: ", [requirements_text(op.security)]))
     return context_line(service, op), blocks
+
+
+def requirements_text(requirements: list[dict[str, Any]]) -> str:
+    """`a (scope1, scope2) or b and c`; an empty requirement means no authentication."""
+    alternatives = []
+    for req in requirements:
+        if not isinstance(req, dict) or not req:
+            alternatives.append("no authentication")
+            continue
+        alternatives.append(
+            " and ".join(
+                f"{name} ({', '.join(str(s) for s in scopes)})"
+                if isinstance(scopes, list) and scopes
+                else str(name)
+                for name, scopes in req.items()
+            )
+        )
+    return " or ".join(alternatives) if alternatives else "no authentication"
 
 
 def _parameter(param: Any, renderer: SchemaRenderer) -> str:
@@ -78,7 +102,8 @@ def _parameter(param: Any, renderer: SchemaRenderer) -> str:
     if param.deprecated:
         facts.append("deprecated")
     text = f"{param.name} ({', '.join(facts)})"
-    description = collapse(param.description)
+    # Some providers (Spotify) describe a parameter inside its schema.
+    description = collapse(param.description) or collapse((param.schema or {}).get("description"))
     return f"{text}: {description}" if description else text
 
 
@@ -132,13 +157,14 @@ def schema_blocks(service: Service, schema: Schema, renderer: SchemaRenderer) ->
         if items:
             blocks.append(Block("", [f"- {i}" for i in items], "\n"))
     if schema.used_by_operations:
-        blocks.append(Block("used in: ", _listed(schema.used_by_operations), ", "))
+        blocks.append(Block("used in: ", capped(schema.used_by_operations), ", "))
     if schema.used_by_schemas:
-        blocks.append(Block("used by schemas: ", _listed(schema.used_by_schemas), ", "))
+        blocks.append(Block("used by schemas: ", capped(schema.used_by_schemas), ", "))
     return f"{collapse(service.title)} – schema {schema.name} ({label})", blocks
 
 
-def _listed(names: list[str]) -> list[str]:
+def capped(names: list[str]) -> list[str]:
+    """At most `MAX_LISTED` names, then `and N more`."""
     if len(names) <= MAX_LISTED:
         return list(names)
     return [*names[:MAX_LISTED], f"and {len(names) - MAX_LISTED} more"]

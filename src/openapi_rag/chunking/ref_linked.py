@@ -6,8 +6,8 @@ Per service:
   (`depth` 0 by default), and `metadata["schemas"]` listing the schemas it references;
 - one chunk per component schema: its fields, types, required flags, descriptions and a
   "used in" line (`metadata`: `schema`, `refs`, `used_by_operations`, `used_by_schemas`);
-- one chunk for the error responses the operations share (`errors`), if there are any;
-- one chunk for authentication (`security`): schemes, scopes, who needs what, if declared.
+- one chunk for the error responses that several operations share (`errors`), if any;
+- one chunk for authentication (`security`): schemes, scopes, default, open operations.
 
 Schema, error and security chunks cover no operation themselves (`operations` is empty): search
 pulls them in through the endpoint chunks' metadata instead of letting a widely used `Error`
@@ -19,7 +19,13 @@ from __future__ import annotations
 from typing import Any
 
 from openapi_rag.chunking.base import TextUnit
-from openapi_rag.chunking.describe import MAX_LISTED, is_error_code, media_schema, schema_blocks
+from openapi_rag.chunking.describe import (
+    capped,
+    is_error_code,
+    media_schema,
+    requirements_text,
+    schema_blocks,
+)
 from openapi_rag.chunking.ref_inline import RefInlineStrategy
 from openapi_rag.chunking.render import SchemaRenderer, collapse, first_sentence
 from openapi_rag.chunking.split import Block
@@ -54,10 +60,10 @@ class RefLinkedStrategy(RefInlineStrategy):
         return units
 
     def errors_unit(self, service: Service) -> TextUnit | None:
-        """The error responses of all operations, each with the operations that declare it."""
+        """The error responses that operations share, each with the operations that declare it."""
         renderer = SchemaRenderer(service.schemas, 0)
         groups: dict[tuple[str, str, str], list[str]] = {}
-        names: set[str] = set()
+        schemas_of: dict[tuple[str, str, str], set[str]] = {}
         for op in service.operations:
             codes = list(op.responses)
             for code, response in op.responses.items():
@@ -66,12 +72,14 @@ class RefLinkedStrategy(RefInlineStrategy):
                 response = response if isinstance(response, dict) else {}
                 _, schema = media_schema(response.get("content"))
                 label = renderer.inline(schema) if schema is not None else ""
-                names |= schema_refs(schema) & service.schemas.keys()
                 key = (code, first_sentence(response.get("description"), 100), label)
                 groups.setdefault(key, []).append(op.id)
+                schemas_of.setdefault(key, schema_refs(schema) & service.schemas.keys())
+        total = len(service.operations)
+        if total > 1:  # shared ones only: an operation's own errors are in its chunk already
+            groups = {key: op_ids for key, op_ids in groups.items() if len(op_ids) > 1}
         if not groups:
             return None
-        total = len(service.operations)
         lines = []
         for (code, description, label), op_ids in sorted(groups.items(), key=lambda g: (g[0][0], -len(g[1]))):
             line = f"- {code}" + (f" {description}" if description else "") + (f": {label}" if label else "")
@@ -85,7 +93,7 @@ class RefLinkedStrategy(RefInlineStrategy):
         used = {op_id for op_ids in groups.values() for op_id in op_ids}
         meta = self.base_metadata(service)
         meta.update(
-            schemas=sorted(names),
+            schemas=sorted(set().union(*(schemas_of[key] for key in groups))),
             codes=sorted({code for code, _, _ in groups}),
             used_by_operations=[op.id for op in service.operations if op.id in used],
         )
@@ -93,7 +101,10 @@ class RefLinkedStrategy(RefInlineStrategy):
         return TextUnit("errors", "errors", header, [Block("", lines, "\n")], [], meta)
 
     def security_unit(self, service: Service) -> TextUnit | None:
-        """Security schemes, scopes, the default requirement and the operations that differ."""
+        """Security schemes, their scopes, the default requirement, the operations open to all.
+
+        Which operation needs which scopes is in the operation's own chunk (its `security:` line).
+        """
         declared = [op for op in service.operations if op.security is not None]
         if not service.security_schemes and not service.security and not declared:
             return None
@@ -101,42 +112,19 @@ class RefLinkedStrategy(RefInlineStrategy):
         for name, scheme in service.security_schemes.items():
             lines += _scheme_lines(str(name), scheme if isinstance(scheme, dict) else {})
         if service.security:
-            lines.append(f"- default requirement: {_requirements(service.security)}")
-        by_requirement: dict[str, list[str]] = {}
-        secured = []
+            lines.append(f"- default requirement: {requirements_text(service.security)}")
+        secured, open_ops = [], []
         for op in service.operations:
             effective = op.security if op.security is not None else service.security
-            if effective and all(req for req in effective):
-                secured.append(op.id)
-            if op.security is not None and op.security != service.security:
-                by_requirement.setdefault(_requirements(op.security), []).append(op.id)
-        for requirement, op_ids in by_requirement.items():
-            listed = op_ids[:MAX_LISTED] + (
-                [f"and {len(op_ids) - MAX_LISTED} more"] if len(op_ids) > MAX_LISTED else []
-            )
-            lines.append(f"- {requirement} for: {', '.join(listed)}")
+            (secured if effective and all(req for req in effective) else open_ops).append(op.id)
+        if open_ops and (service.security_schemes or service.security):
+            lines.append(f"- no authentication for: {', '.join(capped(open_ops))}")
+        if not lines:
+            return None
         meta = self.base_metadata(service)
         meta.update(schemes=list(service.security_schemes), used_by_operations=secured)
         header = f"{collapse(service.title)} – authentication and security"
         return TextUnit("security", "security", header, [Block("", lines, "\n")], [], meta)
-
-
-def _requirements(requirements: list[dict[str, Any]]) -> str:
-    """`a (scope1, scope2) or b and c`; an empty requirement means no authentication."""
-    alternatives = []
-    for req in requirements:
-        if not isinstance(req, dict) or not req:
-            alternatives.append("no authentication")
-            continue
-        alternatives.append(
-            " and ".join(
-                f"{name} ({', '.join(str(s) for s in scopes)})"
-                if isinstance(scopes, list) and scopes
-                else str(name)
-                for name, scopes in req.items()
-            )
-        )
-    return " or ".join(alternatives) if alternatives else "no authentication"
 
 
 def _scheme_lines(name: str, scheme: dict[str, Any]) -> list[str]:

@@ -51,9 +51,8 @@ def get_strategy(name: str, **params: Any) -> Strategy:
     if accepted is not None:
         unknown = sorted(set(params) - accepted)
         if unknown:
-            raise ValueError(
-                f"Strategy {name!r} takes no parameter {', '.join(unknown)} (it takes: {', '.join(sorted(accepted))})"
-            )
+            takes = ", ".join(sorted(accepted))
+            raise ValueError(f"Strategy {name!r} takes no parameter {', '.join(unknown)} (it takes: {takes})")
     return factory(**params)
 
 

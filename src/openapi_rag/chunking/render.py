@@ -34,8 +34,9 @@ def sentences(text: str) -> list[str]:
 
 
 def first_sentence(text: Any, max_chars: int = 100) -> str:
+    """The first sentence without its full stop, cut at `max_chars` (for text inside a line)."""
     found = sentences(collapse(text))
-    first = found[0] if found else ""
+    first = found[0].removesuffix(".") if found else ""
     return first if len(first) <= max_chars else first[: max_chars - 1].rstrip() + "…"
 
 

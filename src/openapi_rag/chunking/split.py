@@ -63,32 +63,25 @@ def measure(units: Sequence[tuple[str, Sequence[Block]]], tokenizer: Tokenizer) 
         The token count of `join_blocks(header, blocks)` for each unit (exact for additive
         tokenizers, an estimate otherwise).
     """
-    strings: list[str] = []
-    seps: dict[str, int] = {}
+    seps = sorted({block.sep for _, blocks in units for block in blocks})
+    strings = list(seps)
     for header, blocks in units:
         strings.append(header)
         for block in blocks:
             strings.append(block.head)
             strings.extend(block.items)
-            seps.setdefault(block.sep, 0)
-    sep_list = list(seps)
-    counts = iter(tokenizer.count_many(strings + sep_list))
-    totals: list[int] = []
+    counts = iter(tokenizer.count_many(strings))
+    sep_counts = {sep: next(counts) for sep in seps}
     newline = tokenizer.count("\n")
-    consumed: list[tuple[int, list[Block]]] = []
+    totals: list[int] = []
     for header, blocks in units:
         total = next(counts)
+        lines = 1 if header else 0  # empty lines are left out of the text
         for block in blocks:
             block.head_count = next(counts)
             block.item_counts = [next(counts) for _ in block.items]
-        consumed.append((total, list(blocks)))
-    seps.update(zip(sep_list, counts, strict=True))
-    for (header, _), (header_count, blocks) in zip(units, consumed, strict=True):
-        lines = 1 if header else 0
-        total = header_count
-        for block in blocks:
-            block.sep_count = seps[block.sep]
-            if block.head or block.items:
+            block.sep_count = sep_counts[block.sep]
+            if block.text():
                 total += block.count()
                 lines += 1
         totals.append(total + newline * max(lines - 1, 0))
@@ -167,7 +160,7 @@ def fit_blocks(
         return [(text, total)] if additive else recounted([text], size, tokenizer)
     header = shorten(header, size, tokenizer)
     room = size - _header_cost(header, tokenizer)
-    blocks = [b for b in blocks if b.head or b.items]
+    blocks = [b for b in blocks if b.text()]
     if room < _MIN_ROOM:
         return fitted_windows(join_blocks(header, blocks), size, 0, tokenizer)
     newline = tokenizer.count("\n")

@@ -22,7 +22,17 @@ def cli() -> None:
 
 def _register() -> None:
     # Each command group lives in its own module; importing it attaches the commands to `cli`.
-    from openapi_rag.cli import bench_cmd, convert_cmd, demo_cmd, inspect_cmd  # noqa: F401
+    from openapi_rag.cli import (  # noqa: F401
+        bench_chunk_cmd,
+        bench_cmd,
+        chunk_cmd,
+        convert_cmd,
+        demo_cmd,
+        eval_cmd,
+        index_cmd,
+        inspect_cmd,
+        search_cmd,
+    )
 
 
 _register()

@@ -35,7 +35,7 @@ STOPWORDS: frozenset[str] = frozenset(
     what which who whom whose when where why how there here than then so such very too also just
     only any some each other all both more most if else not no yes""".split()
 )
-"""A small English stopword list; deliberately keeps HTTP verbs and words like `new` or `by_id` parts."""
+"""A small list of English function words; HTTP verbs and API words (get, new, list, id) are kept."""
 
 VERB_SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "get": ("get", "fetch", "retrieve", "obtain", "read", "list", "show"),

@@ -9,6 +9,13 @@ from openapi_rag.refs import pointer as jp
 from openapi_rag.refs.graph import build_reference_graph
 
 
+def _flag(value: Any) -> bool:
+    """A boolean field; providers write `"required": "false"` as a string (Spotify), which bool() gets wrong."""
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return bool(value)
+
+
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else "" if value is None else str(value)
 
@@ -82,7 +89,7 @@ def _operations(
                 request_body=op.get("requestBody") if isinstance(op.get("requestBody"), dict) else None,
                 responses={str(code): resp for code, resp in responses.items()},
                 security=op.get("security") if isinstance(op.get("security"), list) else None,
-                deprecated=bool(op.get("deprecated", False)),
+                deprecated=_flag(op.get("deprecated", False)),
                 servers=[s for s in op.get("servers") or [] if isinstance(s, dict)] or item_servers,
                 pointer=ptr,
                 raw=raw,
@@ -105,10 +112,10 @@ def _parameters(
         record = Parameter(
             name=param["name"],
             location=_text(param["in"]),
-            required=bool(param.get("required", False)),
+            required=_flag(param.get("required", False)),
             description=_text(param.get("description")),
             schema=param.get("schema") if isinstance(param.get("schema"), dict) else {},
-            deprecated=bool(param.get("deprecated", False)),
+            deprecated=_flag(param.get("deprecated", False)),
         )
         out.append((record, param))
     return out

@@ -1,0 +1,63 @@
+"""`openapi-rag index`: build or update an index directory."""
+
+from __future__ import annotations
+
+import click
+
+from openapi_rag.cli import cli
+from openapi_rag.cli.common import err, handle_errors, print_json, progress_enabled
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path(),
+              help="Index directory (created or updated).")
+@click.option("-s", "--strategy", default=None, help="Chunking strategy (default: thin; `openapi-rag chunk --help`).")
+@click.option("-e", "--embedder", default=None, help="Embedding model (default: minilm, offline).")
+@click.option("--clean", default=None, help="Cleaning steps, e.g. 'default', 'all', 'html,markdown' (default: none).")
+@click.option("--size", type=int, default=None, help="Chunk size in tokens (strategy default).")
+@click.option("--overlap", type=int, default=None, help="Chunk overlap in tokens (strategy default).")
+@click.option("--index-type", type=click.Choice(["flat", "hnsw"]), default=None,
+              help="Vector index: exact flat (default) or approximate HNSW for very large catalogs.")
+@click.option("--rebuild", is_flag=True, help="Ignore any existing index and build from scratch.")
+@click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
+@handle_errors
+def index(paths: tuple[str, ...], index_dir: str, strategy: str | None, embedder: str | None, clean: str | None,
+          size: int | None, overlap: int | None, index_type: str | None, rebuild: bool, json_: bool) -> None:
+    """Index the API descriptions under PATHS for search.
+
+    Re-running on the same inputs embeds nothing again; changed specs are re-processed, deleted
+    ones removed. An interrupted run leaves the previous index intact.
+
+    \b
+    Examples:
+      openapi-rag index specs/ --index idx/
+      openapi-rag index specs/ --index idx/ --strategy ref-linked --clean default
+    """
+    from openapi_rag.index import build_index
+
+    steps = None
+    if clean is not None:
+        from openapi_rag.clean import parse_steps
+
+        try:
+            steps = parse_steps(clean)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--clean") from exc
+    try:
+        report = build_index(paths, index_dir, strategy=strategy, embedder=embedder, clean=steps, size=size,
+                             overlap=overlap, index_type=index_type, rebuild=rebuild,
+                             show_progress=progress_enabled())
+    except ValueError as exc:  # unknown strategy or bad size/overlap
+        raise click.UsageError(str(exc)) from exc
+    if json_:
+        print_json(report.to_dict())
+    else:
+        click.echo(
+            f"{index_dir}: {len(report.added)} added, {len(report.changed)} changed, {len(report.unchanged)} unchanged, "
+            f"{len(report.removed)} removed, {len(report.failed)} failed; {report.operations} operations in "
+            f"{report.chunks} chunks ({report.chunks_new} new) in {report.seconds} s"
+        )
+    for failure in report.failed:
+        where = f" ({failure['where']})" if failure.get("where") else ""
+        err(f"FAILED {failure['file']}{where}: {failure['error']}")

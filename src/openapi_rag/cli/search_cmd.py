@@ -1,0 +1,136 @@
+"""`openapi-rag search` and `openapi-rag show`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from openapi_rag.cli import cli
+from openapi_rag.cli.common import handle_errors, print_json, print_json_line
+
+
+def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
+    data = hit.to_dict()
+    data["rank"] = rank
+    data["summary"] = (data.get("summary") or "").strip()
+    return data
+
+
+@cli.command()
+@click.argument("query", required=False)
+@click.option("-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path(),
+              help="Index directory built by `openapi-rag index`.")
+@click.option("-k", "k", type=int, default=10, show_default=True, help="How many operations to return.")
+@click.option("-m", "--mode", type=click.Choice(["hybrid", "dense", "bm25"]), default="hybrid", show_default=True)
+@click.option("--threshold", type=float, default=None,
+              help="Return every operation with cosine similarity >= X instead of the top k.")
+@click.option("--service", "services", multiple=True, help="Only these services (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="Only operations with these tags (repeatable).")
+@click.option("--no-expand", is_flag=True, help="Do not attach linked schema/error/security chunks.")
+@click.option("--queries", type=click.File("r"), default=None, help="JSONL file of {\"query\": ...} lines.")
+@click.option("--spec", "spec", type=click.Path(exists=True), default=None,
+              help="Find the services that best match a whole OpenAPI document.")
+@click.option("--json", "json_", is_flag=True, help="Print JSON.")
+@handle_errors
+def search(query: str | None, index_dir: str, k: int, mode: str, threshold: float | None, services: tuple[str, ...],
+           tags: tuple[str, ...], no_expand: bool, queries: Any, spec: str | None, json_: bool) -> None:
+    """Find the operations that answer QUERY.
+
+    \b
+    Examples:
+      openapi-rag search "create a playlist" --index idx/
+      openapi-rag search "refund a payment" --index idx/ -k 5 --mode dense --json
+      openapi-rag search --queries tasks.jsonl --index idx/ --json
+      openapi-rag search --spec generated.yaml --index idx/
+    """
+    from openapi_rag.index import Index
+
+    given = sum(x is not None for x in (query, queries, spec))
+    if given != 1:
+        raise click.UsageError("give exactly one of QUERY, --queries FILE or --spec FILE")
+    index = Index.open(index_dir)
+    if spec is not None:
+        _search_spec(index, Path(spec), threshold, k, json_)
+        return
+    options = dict(k=k, mode=mode, threshold=threshold, service=list(services) or None, tag=list(tags) or None,
+                   expand=not no_expand)
+    try:
+        if queries is not None:
+            for number, line in enumerate(queries, 1):
+                if not line.strip():
+                    continue
+                try:
+                    text = json.loads(line)["query"]
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise click.BadParameter(f"line {number}: expected {{\"query\": \"...\"}}",
+                                             param_hint="--queries") from exc
+                hits = index.search(text, **options)
+                if json_:
+                    print_json_line({"query": text, "results": [hit_dict(h, r) for r, h in enumerate(hits, 1)]})
+                else:
+                    click.echo(f"# {text}")
+                    _print_hits(hits)
+            return
+        hits = index.search(query, **options)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if json_:
+        print_json([hit_dict(h, r) for r, h in enumerate(hits, 1)])
+    else:
+        _print_hits(hits)
+
+
+def _print_hits(hits: list[Any]) -> None:
+    if not hits:
+        click.echo("no operations found")
+    for rank, hit in enumerate(hits, 1):
+        summary = (hit.summary or "").strip().splitlines()[0] if (hit.summary or "").strip() else ""
+        click.echo(f"{rank:3}. {hit.score:.4f}  {hit.service}  {hit.id}  {summary}")
+        for linked in hit.linked:
+            click.echo(f"       ↳ {linked.kind}: {linked.chunk_id}")
+
+
+def _search_spec(index: Any, spec: Path, threshold: float | None, k: int, json_: bool) -> None:
+    from openapi_rag.index.spec_query import DEFAULT_SPEC_THRESHOLD, match_spec
+
+    threshold = DEFAULT_SPEC_THRESHOLD if threshold is None else threshold
+    result = match_spec(index, spec, threshold=threshold, k=k)
+    if json_:
+        print_json(result)
+        return
+    matches = result["matches"]
+    passing = [m for m in matches if m["passes"]]
+    for rank, m in enumerate(matches, 1):
+        mark = "✓" if m["passes"] else " "
+        click.echo(f"{rank:3}. {mark} {m['score']:.3f}  {m['service']}  ({m['covered']}/{m['query_operations']} "
+                   f"operations matched)")
+    if not passing:
+        click.echo(f"No existing service matches {spec} above the threshold {threshold}: generate the service.")
+
+
+@cli.command()
+@click.argument("operation")
+@click.option("-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path())
+@click.option("--service", default=None, help="The service, when the path exists in several.")
+@click.option("--depth", type=int, default=3, show_default=True, help="How deep schemas are expanded.")
+@click.option("--json", "json_", is_flag=True, help="Print JSON (the default output is YAML).")
+@handle_errors
+def show(operation: str, index_dir: str, service: str | None, depth: int, json_: bool) -> None:
+    """Print OPERATION ("METHOD /path") in full, schemas resolved.
+
+    \b
+    Example:
+      openapi-rag show "POST /users/{user_id}/playlists" --index idx/
+    """
+    from openapi_rag.index import Index
+
+    detail = Index.open(index_dir).show(operation, service=service, depth=depth)
+    if json_:
+        print_json(detail)
+    else:
+        import yaml
+
+        click.echo(yaml.safe_dump(detail, sort_keys=False, allow_unicode=True, width=110).rstrip())

@@ -1,0 +1,312 @@
+"""`Index`: chunks of loaded services, embedded and stored, searchable by dense, BM25 or hybrid search.
+
+    >>> from openapi_rag import Index, load_services
+    >>> index = Index.build(load_services(["specs/"]).services)          # doctest: +SKIP
+    >>> index.save("idx/")                                               # doctest: +SKIP
+    >>> index = Index.open("idx/")                                       # doctest: +SKIP
+    >>> [hit.id for hit in index.search("create a playlist", k=3)]       # doctest: +SKIP
+    ['POST /users/{user_id}/playlists', ...]
+
+On disk an index is a directory: `manifest.json` (settings and sources), `store/` (FAISS vectors and
+chunk texts), `bm25/` (the lexical index) and `services/` (each service's bundled description, for
+`show`). It is always written as a whole into a temporary sibling and swapped in, so an interrupted
+build leaves the previous index readable.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from openapi_rag.chunking import get_strategy
+from openapi_rag.embed import DEFAULT_EMBEDDER, Embedder, EmbeddingCache, embed_with_cache, get_embedder
+from openapi_rag.errors import IndexMismatch, IndexNotFound, OpenAPIRagError
+from openapi_rag.index.manifest import MANIFEST_JSON, Manifest, Source
+from openapi_rag.model import Chunk, Service
+from openapi_rag.refs.inline import resolved_operation
+from openapi_rag.search import Searcher
+from openapi_rag.search.bm25 import BM25Index
+from openapi_rag.search.results import OperationHit, SearchResults
+from openapi_rag.spec.extract import extract_service
+from openapi_rag.store import FaissStore
+from openapi_rag.store.atomic import atomic_dir, resolve_dir
+from openapi_rag.store.filters import ChunkFilter
+
+DEFAULT_STRATEGY = "thin"
+SERVICES_DIR = "services"
+
+
+class OperationNotFound(OpenAPIRagError):
+    """`show` was asked for an operation the index does not hold."""
+
+
+def service_record(service: Service) -> dict[str, Any]:
+    """What `show` needs to rebuild a service without re-reading its files."""
+    return {
+        "id": service.id,
+        "title": service.title,
+        "file": service.file,
+        "format": service.format,
+        "document": service.document,
+    }
+
+
+def service_from_record(record: dict[str, Any]) -> Service:
+    return extract_service(
+        record["document"], service_id=record["id"], file=record["file"], format=record["format"], problems=[]
+    )
+
+
+class Index:
+    """A searchable index of API operations. Build with `build`, open with `open`."""
+
+    def __init__(
+        self,
+        *,
+        manifest: Manifest,
+        store: FaissStore,
+        bm25: BM25Index,
+        embedder: Embedder | None = None,
+        services: dict[str, dict[str, Any]] | None = None,
+        directory: Path | None = None,
+    ):
+        self.manifest = manifest
+        self.store = store
+        self.bm25 = bm25
+        self._embedder = embedder
+        self._records = services or {}  # service id -> record (in memory, or loaded from disk lazily)
+        self.directory = directory
+        self.searcher = Searcher(store, bm25)
+
+    # ---- building ---------------------------------------------------------------------------
+    @classmethod
+    def build(
+        cls,
+        services: Iterable[Service],
+        *,
+        strategy: str = DEFAULT_STRATEGY,
+        embedder: str | Embedder | None = None,
+        clean: Sequence[str] = (),
+        size: int | None = None,
+        overlap: int | None = None,
+        index_type: str = "flat",
+        cache: bool = True,
+        show_progress: bool = False,
+    ) -> Index:
+        """Chunk, embed and index `services` in memory (`save` writes it to disk).
+
+        Args:
+            services: loaded services (`load_services(...).services`).
+            strategy: chunking strategy name (`openapi_rag.chunking.list_strategies()`).
+            embedder: embedder name or object (`openapi_rag.embed.list_embedders()`); minilm when None.
+            clean: the cleaning steps the services were loaded with (recorded in the manifest).
+            size, overlap: chunk size and overlap in tokens (strategy defaults when None).
+            index_type: "flat" (exact) or "hnsw" (approximate, for very large corpora).
+            cache: reuse and fill the on-disk embedding cache.
+            show_progress: progress bars on stderr.
+        """
+        services = list(services)
+        model = embedder if isinstance(embedder, Embedder) else get_embedder(embedder or DEFAULT_EMBEDDER)
+        chunker = get_strategy(strategy, size=size, overlap=overlap)
+        chunks = chunker.chunk(services)
+        vectors = embed_chunks(model, chunks, cache=cache, show_progress=show_progress)
+        store = FaissStore(vectors.shape[1] if len(chunks) else _dimensions(model), index_type=index_type)
+        if chunks:
+            store.add([c.id for c in chunks], vectors, chunks)
+        manifest = Manifest(
+            strategy=strategy,
+            strategy_params=chunker.params,
+            embedder=model.model_id,
+            dimensions=store.dimensions,
+            clean=list(clean),
+            store={"index_type": index_type},
+        )
+        by_service: dict[str, list[str]] = {}
+        for chunk in chunks:
+            by_service.setdefault(chunk.service, []).append(chunk.id)
+        for service in services:
+            manifest.sources[service.file] = Source(
+                file=service.file,
+                fingerprint="",
+                files=[],
+                service=service.id,
+                chunks=by_service.get(service.id, []),
+                operations=len(service.operations),
+            )
+        return cls(
+            manifest=manifest,
+            store=store,
+            bm25=BM25Index.from_chunks(chunks),
+            embedder=model,
+            services={s.id: service_record(s) for s in services},
+        )
+
+    # ---- persistence ------------------------------------------------------------------------
+    def save(self, directory: str | Path) -> None:
+        """Write the whole index to `directory`, atomically."""
+        directory = Path(directory)
+        with atomic_dir(directory) as tmp:
+            self.store.save(tmp / "store", atomic=False)
+            self.bm25.save(tmp / "bm25", atomic=False)
+            (tmp / SERVICES_DIR).mkdir()
+            for service_id in self.manifest_service_ids():
+                record = self.service_record(service_id)
+                path = tmp / SERVICES_DIR / f"{service_id}.json"
+                path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")), "utf-8")
+            self.manifest.write(tmp)  # last: a directory without a manifest is never taken for an index
+        self.directory = directory
+
+    @classmethod
+    def open(cls, directory: str | Path, *, embedder: str | Embedder | None = None) -> Index:
+        """Open an index written by `save` or `openapi-rag index`.
+
+        Args:
+            directory: the index directory.
+            embedder: only to check or supply an object; the index's own embedder is used by default.
+
+        Raises:
+            IndexNotFound: no index there.
+            IndexMismatch: `embedder` is not the one the index was built with.
+        """
+        path = resolve_dir(directory, required=(MANIFEST_JSON,))
+        manifest = Manifest.read(path)
+        model = None
+        if embedder is not None:
+            model = get_embedder(embedder) if isinstance(embedder, str) else embedder
+            if model.model_id != manifest.embedder:
+                raise IndexMismatch(
+                    f"{path} was built with embedder {manifest.embedder!r}, not {model.model_id!r}: "
+                    "search it without --embedder, or rebuild it with `openapi-rag index --embedder ...`"
+                )
+        store = FaissStore.load(path / "store")
+        bm25 = BM25Index.load(path / "bm25")
+        return cls(manifest=manifest, store=store, bm25=bm25, embedder=model, directory=path)
+
+    # ---- services ---------------------------------------------------------------------------
+    def manifest_service_ids(self) -> list[str]:
+        return [source.service for source in self.manifest.sources.values()]
+
+    def service_record(self, service_id: str) -> dict[str, Any]:
+        record = self._records.get(service_id)
+        if record is None:
+            if self.directory is None:
+                raise OperationNotFound(f"no service {service_id!r} in this index")
+            path = self.directory / SERVICES_DIR / f"{service_id}.json"
+            if not path.exists():
+                raise OperationNotFound(
+                    f"no service {service_id!r} in {self.directory}; services: {', '.join(self.manifest_service_ids())}"
+                )
+            record = json.loads(path.read_text("utf-8"))
+            self._records[service_id] = record
+        return record
+
+    def service(self, service_id: str) -> Service:
+        """The loaded `Service` (rebuilt from the stored bundled description)."""
+        return service_from_record(self.service_record(service_id))
+
+    # ---- querying ---------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = get_embedder(self.manifest.embedder)
+        return self._embedder
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: str = "hybrid",
+        threshold: float | None = None,
+        service: str | Sequence[str] | None = None,
+        tag: str | Sequence[str] | None = None,
+        expand: bool = True,
+    ) -> list[OperationHit]:
+        """The best operations for `query`: each once, at its best chunk's score.
+
+        Args:
+            query: what the caller wants to do, in natural language.
+            k: how many operations (ignored with `threshold`).
+            mode: "hybrid" (default), "dense" or "bm25".
+            threshold: every operation whose best chunk has cosine similarity >= this, instead of k.
+            service, tag: restrict to these services / tags.
+            expand: attach linked schema, error and security chunks (with `ref-linked` indexes).
+        """
+        return list(self.search_results(query, k=k, mode=mode, threshold=threshold, service=service, tag=tag,
+                                        expand=expand).operations)
+
+    def search_results(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: str = "hybrid",
+        threshold: float | None = None,
+        service: str | Sequence[str] | None = None,
+        tag: str | Sequence[str] | None = None,
+        expand: bool = True,
+    ) -> SearchResults:
+        """Like `search`, with the chunk-level hits and linked chunks too."""
+        vector = self.embedder.embed(query) if mode != "bm25" else None
+        flt = ChunkFilter.of(services=service, tags=tag) if (service or tag) else None
+        return self.searcher.search(
+            query, vector, mode=mode, k=k, threshold=threshold, filter=flt, expand=expand
+        )
+
+    def show(self, operation: str, *, service: str | None = None, depth: int = 3) -> dict[str, Any]:
+        """The operation `METHOD /path` in full with its schemas resolved (what an agent fetches).
+
+        Raises:
+            OperationNotFound: no such operation, or it exists in several services and `service`
+                was not given (the message lists them).
+        """
+        method, _, path = operation.strip().partition(" ")
+        wanted = f"{method.upper()} {path.strip()}"
+        candidates = [service] if service else self.manifest_service_ids()
+        found = []
+        for service_id in candidates:
+            svc = self.service(service_id)
+            op = svc.operation(wanted)
+            if op is not None:
+                found.append((svc, op))
+        if not found:
+            where = f"service {service!r}" if service else "this index"
+            raise OperationNotFound(f"no operation {wanted!r} in {where}; search for it with `openapi-rag search`")
+        if len(found) > 1:
+            names = ", ".join(s.id for s, _ in found)
+            raise OperationNotFound(f"{wanted!r} exists in several services ({names}): pass --service")
+        svc, op = found[0]
+        return resolved_operation(op, svc, max_depth=depth)
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+
+def _dimensions(model: Embedder) -> int:
+    if model.dimensions is None:
+        return int(model.embed("dimension probe").shape[0])
+    return int(model.dimensions)
+
+
+def embed_chunks(
+    model: Embedder, chunks: Sequence[Chunk], *, cache: bool = True, show_progress: bool = False
+) -> np.ndarray:
+    """Vectors of the chunks' `embed_text`, through the on-disk cache when `cache`."""
+    texts = [c.embed_text for c in chunks]
+    if not texts:
+        return np.zeros((0, _dimensions(model)), dtype=np.float32)
+    if not cache:
+        return model.embed_many(texts, show_progress=show_progress)
+    with EmbeddingCache(model.cache_key) as store:
+        return embed_with_cache(model, texts, store, show_progress=show_progress)
+
+
+def open_or_none(directory: Path) -> Index | None:
+    try:
+        return Index.open(directory)
+    except IndexNotFound:
+        return None
