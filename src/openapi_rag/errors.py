@@ -1,17 +1,17 @@
 """Exceptions raised by openapi-rag.
 
-    OpenAPIRagError
-    ├── SpecError                 a description could not be loaded (carries file and location)
-    │   ├── SpecNotFound
-    │   ├── SpecParseError        invalid JSON/YAML, bad characters, duplicate anchors
-    │   └── UnsupportedSpecVersion  not OpenAPI 3.x / Swagger 2.0 / Postman
-    ├── ConvertError              a Postman collection or other source could not be converted
-    ├── EmbedderError
-    │   ├── UnknownEmbedder
-    │   ├── NeedsKey
-    │   └── MissingDependency
-    ├── IndexNotFound
-    └── IndexMismatch
+OpenAPIRagError
+├── SpecError                 a description could not be loaded (carries file and location)
+│   ├── SpecNotFound
+│   ├── SpecParseError        invalid JSON/YAML, bad characters, duplicate anchors
+│   └── UnsupportedSpecVersion  not OpenAPI 3.x / Swagger 2.0 / Postman
+├── ConvertError              a Postman collection or other source could not be converted
+├── EmbedderError
+│   ├── UnknownEmbedder
+│   ├── NeedsKey
+│   └── MissingDependency
+├── IndexNotFound
+└── IndexMismatch
 """
 
 from __future__ import annotations

@@ -11,8 +11,11 @@ import pytest
 from openapi_rag.errors import SpecError, SpecParseError, UnsupportedSpecVersion
 from openapi_rag.spec import load_service, load_services
 
-GOOD = {"openapi": "3.0.3", "info": {"title": "Good", "version": "1"},
-        "paths": {"/ok": {"get": {"summary": "ok", "responses": {"200": {"description": "ok"}}}}}}
+GOOD = {
+    "openapi": "3.0.3",
+    "info": {"title": "Good", "version": "1"},
+    "paths": {"/ok": {"get": {"summary": "ok", "responses": {"200": {"description": "ok"}}}}},
+}
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -39,8 +42,11 @@ def test_invalid_yaml_names_line_and_column(tmp_path):
 
 
 def test_duplicate_yaml_anchor_names_both_places(tmp_path):
-    path = write(tmp_path, "anchors.yaml",
-                 "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths: {}\na: &x 1\nb: &x 2\n")
+    path = write(
+        tmp_path,
+        "anchors.yaml",
+        "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths: {}\na: &x 1\nb: &x 2\n",
+    )
     with pytest.raises(SpecParseError) as exc:
         load_service(path)
     assert "duplicate anchor" in exc.value.reason
@@ -71,7 +77,9 @@ def test_not_utf8(tmp_path):
 
 
 def test_missing_paths(tmp_path):
-    path = write(tmp_path, "nopaths.json", json.dumps({"openapi": "3.0.0", "info": {"title": "x", "version": "1"}}))
+    path = write(
+        tmp_path, "nopaths.json", json.dumps({"openapi": "3.0.0", "info": {"title": "x", "version": "1"}})
+    )
     with pytest.raises(SpecError) as exc:
         load_service(path)
     assert exc.value.where == "/paths" and "missing required top-level `paths`" in exc.value.reason
@@ -122,13 +130,19 @@ def test_one_bad_spec_never_stops_the_corpus(tmp_path):
 def test_a_4mb_spec_loads_quickly(tmp_path):
     paths = {
         f"/resource{i}/{{id}}": {
-            "get": {"summary": f"Get resource {i}", "description": "x" * 3000,
-                    "responses": {"200": {"description": "ok"}}},
+            "get": {
+                "summary": f"Get resource {i}",
+                "description": "x" * 3000,
+                "responses": {"200": {"description": "ok"}},
+            },
         }
         for i in range(1300)
     }
-    path = write(tmp_path, "big.json", json.dumps({"openapi": "3.0.0", "info": {"title": "Big", "version": "1"},
-                                                   "paths": paths}))
+    path = write(
+        tmp_path,
+        "big.json",
+        json.dumps({"openapi": "3.0.0", "info": {"title": "Big", "version": "1"}, "paths": paths}),
+    )
     assert path.stat().st_size > 4_000_000
     start = time.perf_counter()
     service = load_service(path)
@@ -138,11 +152,27 @@ def test_a_4mb_spec_loads_quickly(tmp_path):
 
 def test_deeply_nested_refs_do_not_blow_the_stack(tmp_path):
     # A chain of 3,000 schemas each naming the next: bundling works from a queue, not recursion.
-    schemas = {f"S{i}": {"type": "object", "properties": {"next": {"$ref": f"#/components/schemas/S{i + 1}"}}}
-               for i in range(3000)}
+    schemas = {
+        f"S{i}": {"type": "object", "properties": {"next": {"$ref": f"#/components/schemas/S{i + 1}"}}}
+        for i in range(3000)
+    }
     schemas["S3000"] = {"$ref": "#/components/schemas/S0"}
-    doc = {"openapi": "3.0.0", "info": {"title": "Chain", "version": "1"}, "components": {"schemas": schemas},
-           "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {
-               "application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}}}}
+    doc = {
+        "openapi": "3.0.0",
+        "info": {"title": "Chain", "version": "1"},
+        "components": {"schemas": schemas},
+        "paths": {
+            "/a": {
+                "get": {
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}},
+                        }
+                    }
+                }
+            }
+        },
+    }
     service = load_service(write(tmp_path, "chain.json", json.dumps(doc)))
     assert len(service.operations[0].reachable_schemas) == 3001

@@ -25,7 +25,9 @@ def test_multi_file_refs_are_bundled_into_named_schemas():
     assert set(service.schemas) == {"Pet", "Error", "Remote", "a/b~c", "owner", "new-pet"}
     assert service.schemas["Pet"].schema["required"] == ["id", "name"]
     assert service.schemas["Pet"].schema["properties"]["owner"] == {"$ref": "#/components/schemas/owner"}
-    assert service.schemas["owner"].schema["properties"]["pets"]["items"] == {"$ref": "#/components/schemas/Pet"}
+    assert service.schemas["owner"].schema["properties"]["pets"]["items"] == {
+        "$ref": "#/components/schemas/Pet"
+    }
     # Non-schema refs (path item, parameter, response) are inlined.
     list_pets = service.operation("GET /pets")
     assert list_pets.operation_id == "listPets"
@@ -38,10 +40,14 @@ def test_multi_file_refs_are_bundled_into_named_schemas():
     # Refs where the spec allows none (info and tag descriptions) are inlined and reported.
     assert service.description == "A pet store split over several files."
     assert service.tags == [{"name": "pets", "description": "Everything about pets"}]
-    assert any("non-standard $ref" in p.message and p.where == "/tags/0/description" for p in service.problems)
+    assert any(
+        "non-standard $ref" in p.message and p.where == "/tags/0/description" for p in service.problems
+    )
     # Remote refs are not fetched but reported.
-    assert any("remote $ref not fetched: https://example.com/schemas/remote.yaml" in p.message
-               for p in service.problems)
+    assert any(
+        "remote $ref not fetched: https://example.com/schemas/remote.yaml" in p.message
+        for p in service.problems
+    )
     assert len(service.files) == 7
 
 
@@ -60,7 +66,11 @@ def test_reference_graph_is_transitive_and_inverse():
     assert get_pet.schema_refs == ["Error", "Pet"]
     assert get_pet.reachable_schemas == ["Error", "Pet", "owner"]
     assert service.operation("POST /pets").reachable_schemas == ["new-pet"]
-    assert sorted(service.schemas["owner"].used_by_operations) == ["GET /odd", "GET /pets", "GET /pets/{petId}"]
+    assert sorted(service.schemas["owner"].used_by_operations) == [
+        "GET /odd",
+        "GET /pets",
+        "GET /pets/{petId}",
+    ]
     assert service.schemas["owner"].used_by_schemas == ["Pet"]
     assert service.schemas["Pet"].used_by_schemas == ["owner"]
 
@@ -92,12 +102,17 @@ def test_swagger2_is_converted_to_the_openapi3_model():
     assert set(service.schemas) == {"Order", "Item", "Error"}
     assert service.schemas["Order"].schema["properties"]["coupon"] == {"type": "string", "nullable": True}
     assert service.security_schemes["key"] == {"type": "apiKey", "name": "X-Key", "in": "header"}
-    assert service.security_schemes["oauth"]["flows"]["authorizationCode"]["tokenUrl"] == "https://a.example.com/token"
+    assert (
+        service.security_schemes["oauth"]["flows"]["authorizationCode"]["tokenUrl"]
+        == "https://a.example.com/token"
+    )
 
     listing = service.operation("GET /orders")
     status = listing.parameters[0]
     assert (status.name, status.location, status.schema) == (
-        "status", "query", {"type": "array", "items": {"type": "string"}}
+        "status",
+        "query",
+        {"type": "array", "items": {"type": "string"}},
     )
     assert listing.raw["parameters"][0]["style"] == "form"
     ok = listing.responses["200"]
@@ -115,7 +130,9 @@ def test_swagger2_is_converted_to_the_openapi3_model():
     assert [(p.name, p.required, p.schema) for p in get.parameters] == [
         ("orderId", True, {"type": "integer", "format": "int64"})
     ]
-    assert get.responses["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert get.responses["404"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Error"
+    }
     assert get.reachable_schemas == ["Error", "Item", "Order"]
 
     upload = service.operation("POST /orders/{orderId}/receipt")
@@ -133,7 +150,10 @@ def test_path_level_parameters_merge_and_are_overridden():
     get = service.operation("GET /users/{id}")
     assert [(p.name, p.description) for p in get.parameters] == [("id", ""), ("verbose", "path-level")]
     delete = service.operation("DELETE /users/{id}")
-    assert [(p.name, p.description) for p in delete.parameters] == [("id", ""), ("verbose", "operation-level")]
+    assert [(p.name, p.description) for p in delete.parameters] == [
+        ("id", ""),
+        ("verbose", "operation-level"),
+    ]
     assert delete.raw["parameters"][1]["schema"] == {"type": "integer"}
     # OpenAPI 3.2's QUERY method is an operation too.
     assert service.operation("QUERY /users/{id}") is not None

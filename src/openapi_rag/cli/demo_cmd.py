@@ -17,8 +17,15 @@ DEMO_QUERIES = (
 
 
 @cli.command()
-@click.option("-i", "--index", "index_dir", default="demo-index", show_default=True, type=click.Path(),
-              help="Where to build the demo index.")
+@click.option(
+    "-i",
+    "--index",
+    "index_dir",
+    default="demo-index",
+    show_default=True,
+    type=click.Path(),
+    help="Where to build the demo index.",
+)
 @click.option("-k", "k", default=3, show_default=True, help="Results per query.")
 @handle_errors
 def demo(index_dir: str, k: int) -> None:

@@ -10,20 +10,45 @@ from openapi_rag.cli.common import err, handle_errors, print_json, progress_enab
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path(),
-              help="Index directory (created or updated).")
-@click.option("-s", "--strategy", default=None, help="Chunking strategy (default: thin; `openapi-rag chunk --help`).")
+@click.option(
+    "-i",
+    "--index",
+    "index_dir",
+    required=True,
+    envvar="OPENAPI_RAG_INDEX",
+    type=click.Path(),
+    help="Index directory (created or updated).",
+)
+@click.option(
+    "-s", "--strategy", default=None, help="Chunking strategy (default: thin; `openapi-rag chunk --help`)."
+)
 @click.option("-e", "--embedder", default=None, help="Embedding model (default: minilm, offline).")
-@click.option("--clean", default=None, help="Cleaning steps, e.g. 'default', 'all', 'html,markdown' (default: none).")
+@click.option(
+    "--clean", default=None, help="Cleaning steps, e.g. 'default', 'all', 'html,markdown' (default: none)."
+)
 @click.option("--size", type=int, default=None, help="Chunk size in tokens (strategy default).")
 @click.option("--overlap", type=int, default=None, help="Chunk overlap in tokens (strategy default).")
-@click.option("--index-type", type=click.Choice(["flat", "hnsw"]), default=None,
-              help="Vector index: exact flat (default) or approximate HNSW for very large catalogs.")
+@click.option(
+    "--index-type",
+    type=click.Choice(["flat", "hnsw"]),
+    default=None,
+    help="Vector index: exact flat (default) or approximate HNSW for very large catalogs.",
+)
 @click.option("--rebuild", is_flag=True, help="Ignore any existing index and build from scratch.")
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
 @handle_errors
-def index(paths: tuple[str, ...], index_dir: str, strategy: str | None, embedder: str | None, clean: str | None,
-          size: int | None, overlap: int | None, index_type: str | None, rebuild: bool, json_: bool) -> None:
+def index(
+    paths: tuple[str, ...],
+    index_dir: str,
+    strategy: str | None,
+    embedder: str | None,
+    clean: str | None,
+    size: int | None,
+    overlap: int | None,
+    index_type: str | None,
+    rebuild: bool,
+    json_: bool,
+) -> None:
     """Index the API descriptions under PATHS for search.
 
     Re-running on the same inputs embeds nothing again; changed specs are re-processed, deleted
@@ -45,9 +70,18 @@ def index(paths: tuple[str, ...], index_dir: str, strategy: str | None, embedder
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--clean") from exc
     try:
-        report = build_index(paths, index_dir, strategy=strategy, embedder=embedder, clean=steps, size=size,
-                             overlap=overlap, index_type=index_type, rebuild=rebuild,
-                             show_progress=progress_enabled())
+        report = build_index(
+            paths,
+            index_dir,
+            strategy=strategy,
+            embedder=embedder,
+            clean=steps,
+            size=size,
+            overlap=overlap,
+            index_type=index_type,
+            rebuild=rebuild,
+            show_progress=progress_enabled(),
+        )
     except ValueError as exc:  # unknown strategy or bad size/overlap
         raise click.UsageError(str(exc)) from exc
     if json_:

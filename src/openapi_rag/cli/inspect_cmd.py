@@ -17,10 +17,14 @@ from openapi_rag.inspect import TOKENIZERS, inspect_paths
 @click.option("--json", "json_", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--validate", is_flag=True, help="Run openapi-spec-validator and list its findings per file.")
 @click.option("--tokens", is_flag=True, help="Token counts per document, before and after cleaning.")
-@click.option("--clean", "clean", default=None, help="Cleaning steps for --tokens (default: the default steps).")
+@click.option(
+    "--clean", "clean", default=None, help="Cleaning steps for --tokens (default: the default steps)."
+)
 @click.option("--limit", default=8191, show_default=True, help="Token limit counted against with --tokens.")
 @handle_errors
-def inspect(paths: tuple[str, ...], json_: bool, validate: bool, tokens: bool, clean: str | None, limit: int) -> None:
+def inspect(
+    paths: tuple[str, ...], json_: bool, validate: bool, tokens: bool, clean: str | None, limit: int
+) -> None:
     """Load every API description under PATHS and report what it holds.
 
     \b
@@ -51,7 +55,9 @@ def inspect(paths: tuple[str, ...], json_: bool, validate: bool, tokens: bool, c
 def _print_text(report: dict[str, Any]) -> None:
     for s in report["services"]:
         click.echo(f"{s['title']} {s['version']}  [{s['format']}]  {s['file']}")
-        click.echo(f"  id {s['id']}: {s['operations']} operations, {s['schemas']} schemas, {s['files']} files")
+        click.echo(
+            f"  id {s['id']}: {s['operations']} operations, {s['schemas']} schemas, {s['files']} files"
+        )
         if "tokens" in s:
             counts = ", ".join(f"{n} {c['before']}→{c['after']}" for n, c in s["tokens"].items())
             click.echo(f"  tokens (before→after cleaning): {counts}")

@@ -21,22 +21,51 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
 
 @cli.command()
 @click.argument("query", required=False)
-@click.option("-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path(),
-              help="Index directory built by `openapi-rag index`.")
+@click.option(
+    "-i",
+    "--index",
+    "index_dir",
+    required=True,
+    envvar="OPENAPI_RAG_INDEX",
+    type=click.Path(),
+    help="Index directory built by `openapi-rag index`.",
+)
 @click.option("-k", "k", type=int, default=10, show_default=True, help="How many operations to return.")
-@click.option("-m", "--mode", type=click.Choice(["hybrid", "dense", "bm25"]), default="hybrid", show_default=True)
-@click.option("--threshold", type=float, default=None,
-              help="Return every operation with cosine similarity >= X instead of the top k.")
+@click.option(
+    "-m", "--mode", type=click.Choice(["hybrid", "dense", "bm25"]), default="hybrid", show_default=True
+)
+@click.option(
+    "--threshold",
+    type=float,
+    default=None,
+    help="Return every operation with cosine similarity >= X instead of the top k.",
+)
 @click.option("--service", "services", multiple=True, help="Only these services (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Only operations with these tags (repeatable).")
 @click.option("--no-expand", is_flag=True, help="Do not attach linked schema/error/security chunks.")
-@click.option("--queries", type=click.File("r"), default=None, help="JSONL file of {\"query\": ...} lines.")
-@click.option("--spec", "spec", type=click.Path(exists=True), default=None,
-              help="Find the services that best match a whole OpenAPI document.")
+@click.option("--queries", type=click.File("r"), default=None, help='JSONL file of {"query": ...} lines.')
+@click.option(
+    "--spec",
+    "spec",
+    type=click.Path(exists=True),
+    default=None,
+    help="Find the services that best match a whole OpenAPI document.",
+)
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
 @handle_errors
-def search(query: str | None, index_dir: str, k: int, mode: str, threshold: float | None, services: tuple[str, ...],
-           tags: tuple[str, ...], no_expand: bool, queries: Any, spec: str | None, json_: bool) -> None:
+def search(
+    query: str | None,
+    index_dir: str,
+    k: int,
+    mode: str,
+    threshold: float | None,
+    services: tuple[str, ...],
+    tags: tuple[str, ...],
+    no_expand: bool,
+    queries: Any,
+    spec: str | None,
+    json_: bool,
+) -> None:
     """Find the operations that answer QUERY.
 
     \b
@@ -55,8 +84,14 @@ def search(query: str | None, index_dir: str, k: int, mode: str, threshold: floa
     if spec is not None:
         _search_spec(index, Path(spec), threshold, k, json_)
         return
-    options = dict(k=k, mode=mode, threshold=threshold, service=list(services) or None, tag=list(tags) or None,
-                   expand=not no_expand)
+    options = dict(
+        k=k,
+        mode=mode,
+        threshold=threshold,
+        service=list(services) or None,
+        tag=list(tags) or None,
+        expand=not no_expand,
+    )
     try:
         if queries is not None:
             for number, line in enumerate(queries, 1):
@@ -65,11 +100,14 @@ def search(query: str | None, index_dir: str, k: int, mode: str, threshold: floa
                 try:
                     text = json.loads(line)["query"]
                 except (ValueError, KeyError, TypeError) as exc:
-                    raise click.BadParameter(f"line {number}: expected {{\"query\": \"...\"}}",
-                                             param_hint="--queries") from exc
+                    raise click.BadParameter(
+                        f'line {number}: expected {{"query": "..."}}', param_hint="--queries"
+                    ) from exc
                 hits = index.search(text, **options)
                 if json_:
-                    print_json_line({"query": text, "results": [hit_dict(h, r) for r, h in enumerate(hits, 1)]})
+                    print_json_line(
+                        {"query": text, "results": [hit_dict(h, r) for r, h in enumerate(hits, 1)]}
+                    )
                 else:
                     click.echo(f"# {text}")
                     _print_hits(hits)
@@ -105,10 +143,14 @@ def _search_spec(index: Any, spec: Path, threshold: float | None, k: int, json_:
     passing = [m for m in matches if m["passes"]]
     for rank, m in enumerate(matches, 1):
         mark = "✓" if m["passes"] else " "
-        click.echo(f"{rank:3}. {mark} {m['score']:.3f}  {m['service']}  ({m['covered']}/{m['query_operations']} "
-                   f"operations matched)")
+        click.echo(
+            f"{rank:3}. {mark} {m['score']:.3f}  {m['service']}  ({m['covered']}/{m['query_operations']} "
+            f"operations matched)"
+        )
     if not passing:
-        click.echo(f"No existing service matches {spec} above the threshold {threshold}: generate the service.")
+        click.echo(
+            f"No existing service matches {spec} above the threshold {threshold}: generate the service."
+        )
 
 
 @cli.command()

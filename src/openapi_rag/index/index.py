@@ -236,8 +236,11 @@ class Index:
             service, tag: restrict to these services / tags.
             expand: attach linked schema, error and security chunks (with `ref-linked` indexes).
         """
-        return list(self.search_results(query, k=k, mode=mode, threshold=threshold, service=service, tag=tag,
-                                        expand=expand).operations)
+        return list(
+            self.search_results(
+                query, k=k, mode=mode, threshold=threshold, service=service, tag=tag, expand=expand
+            ).operations
+        )
 
     def search_results(
         self,
@@ -275,7 +278,9 @@ class Index:
                 found.append((svc, op))
         if not found:
             where = f"service {service!r}" if service else "this index"
-            raise OperationNotFound(f"no operation {wanted!r} in {where}; search for it with `openapi-rag search`")
+            raise OperationNotFound(
+                f"no operation {wanted!r} in {where}; search for it with `openapi-rag search`"
+            )
         if len(found) > 1:
             names = ", ".join(s.id for s, _ in found)
             raise OperationNotFound(f"{wanted!r} exists in several services ({names}): pass --service")

@@ -65,7 +65,9 @@ class Manifest:
         return cls(**{k: v for k, v in data.items() if k in known})
 
     def write(self, directory: Path) -> None:
-        (directory / MANIFEST_JSON).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False), "utf-8")
+        (directory / MANIFEST_JSON).write_text(
+            json.dumps(self.to_dict(), indent=1, ensure_ascii=False), "utf-8"
+        )
 
     @classmethod
     def read(cls, directory: Path) -> Manifest:
@@ -81,7 +83,11 @@ class Manifest:
 def check_settings(existing: Manifest, wanted: dict[str, Any], directory: Path) -> None:
     """Refuse to update an index with other settings than it was built with."""
     have = existing.settings()
-    diffs = [f"{key}: index has {have[key]!r}, asked for {wanted[key]!r}" for key in have if have[key] != wanted[key]]
+    diffs = [
+        f"{key}: index has {have[key]!r}, asked for {wanted[key]!r}"
+        for key in have
+        if have[key] != wanted[key]
+    ]
     if diffs:
         raise IndexMismatch(
             f"{directory} was built with other settings ({'; '.join(diffs)}). Use the index's settings, "

@@ -33,8 +33,9 @@ def _operation_vectors(index: Any, service: Service) -> tuple[list[str], np.ndar
     return ids, embed_chunks(index.embedder, chunks)
 
 
-def match_spec(index: Any, spec: str | Path, *, threshold: float = DEFAULT_SPEC_THRESHOLD, k: int = 10
-               ) -> dict[str, Any]:
+def match_spec(
+    index: Any, spec: str | Path, *, threshold: float = DEFAULT_SPEC_THRESHOLD, k: int = 10
+) -> dict[str, Any]:
     """Rank the index's services against the description in `spec`."""
     wanted = load_service(spec)
     query_ids, query_vectors = _operation_vectors(index, wanted)
@@ -47,17 +48,19 @@ def match_spec(index: Any, spec: str | Path, *, threshold: float = DEFAULT_SPEC_
         best = sims.argmax(axis=1)
         scores = sims[np.arange(len(query_ids)), best]
         score = float(scores.mean())
-        matches.append({
-            "service": service_id,
-            "score": round(score, 4),
-            "passes": score >= threshold,
-            "query_operations": len(query_ids),
-            "covered": int((scores >= threshold).sum()),
-            "pairs": [
-                {"query": q, "operation": op_ids[int(b)], "score": round(float(s), 4)}
-                for q, b, s in zip(query_ids, best, scores, strict=True)
-            ],
-        })
+        matches.append(
+            {
+                "service": service_id,
+                "score": round(score, 4),
+                "passes": score >= threshold,
+                "query_operations": len(query_ids),
+                "covered": int((scores >= threshold).sum()),
+                "pairs": [
+                    {"query": q, "operation": op_ids[int(b)], "score": round(float(s), 4)}
+                    for q, b, s in zip(query_ids, best, scores, strict=True)
+                ],
+            }
+        )
     matches.sort(key=lambda m: (-m["score"], m["service"]))
     return {
         "spec": str(spec),

@@ -91,8 +91,12 @@ def build_index(
     chunker = get_strategy(strategy, size=size, overlap=overlap)
     model = get_embedder(embedder_name)
     if old is not None:
-        wanted = {"strategy": strategy, "strategy_params": chunker.params, "embedder": model.model_id,
-                  "clean": clean}
+        wanted = {
+            "strategy": strategy,
+            "strategy_params": chunker.params,
+            "embedder": model.model_id,
+            "clean": clean,
+        }
         check_settings(old, wanted, directory)
 
     entries = [str(p.resolve()) for p in discover(paths)]
@@ -125,8 +129,9 @@ def build_index(
             op.service = service_id
         chunks = chunker.chunk_service(service)
         files = _source_files(entry, service.files)
-        sources[entry] = Source(entry, fingerprint(files), files, service_id, [c.id for c in chunks],
-                                len(service.operations))
+        sources[entry] = Source(
+            entry, fingerprint(files), files, service_id, [c.id for c in chunks], len(service.operations)
+        )
         records[service_id] = service_record(service)
         new_chunks.extend(chunks)
         if previous is not None:

@@ -102,8 +102,11 @@ class _Bundler:
         try:
             return (file, pointer), jp.resolve(doc, pointer)
         except jp.PointerError as exc:
-            self.report(f"dangling $ref {ref!r}: nothing at {exc.where} in {self._rel(file)}",
-                        once=f"dangling:{file}#{pointer}", file=base)
+            self.report(
+                f"dangling $ref {ref!r}: nothing at {exc.where} in {self._rel(file)}",
+                once=f"dangling:{file}#{pointer}",
+                file=base,
+            )
             return None
 
     # ---- naming ---------------------------------------------------------------------------

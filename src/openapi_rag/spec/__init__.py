@@ -3,4 +3,12 @@
 from openapi_rag.spec.discover import discover
 from openapi_rag.spec.load import FORMATS, LoadFailure, LoadResult, detect_format, load_service, load_services
 
-__all__ = ["FORMATS", "LoadFailure", "LoadResult", "detect_format", "discover", "load_service", "load_services"]
+__all__ = [
+    "FORMATS",
+    "LoadFailure",
+    "LoadResult",
+    "detect_format",
+    "discover",
+    "load_service",
+    "load_services",
+]

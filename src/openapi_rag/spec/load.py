@@ -47,20 +47,23 @@ def detect_format(doc: Any, file: Path) -> str:
     """`swagger2`, `oas30`, `oas31`, `oas32` or `postman`; raises when it is none of them."""
     if not isinstance(doc, dict):
         raise UnsupportedSpecVersion(
-            f"top level is a {type(doc).__name__}, not an object with an `openapi` or `swagger` key", file=file
+            f"top level is a {type(doc).__name__}, not an object with an `openapi` or `swagger` key",
+            file=file,
         )
     if "openapi" in doc:
         version = str(doc["openapi"])
         for prefix, name in (("3.0", "oas30"), ("3.1", "oas31"), ("3.2", "oas32")):
             if version.startswith(prefix):
                 return name
-        raise UnsupportedSpecVersion(f"OpenAPI version {version!r} is not supported (3.0–3.2 are)",
-                                     file=file, where="/openapi")
+        raise UnsupportedSpecVersion(
+            f"OpenAPI version {version!r} is not supported (3.0–3.2 are)", file=file, where="/openapi"
+        )
     if "swagger" in doc:
         if str(doc["swagger"]).startswith("2"):
             return "swagger2"
-        raise UnsupportedSpecVersion(f"Swagger version {doc['swagger']!r} is not supported (2.0 is)",
-                                     file=file, where="/swagger")
+        raise UnsupportedSpecVersion(
+            f"Swagger version {doc['swagger']!r} is not supported (2.0 is)", file=file, where="/swagger"
+        )
     from openapi_rag.convert.postman import is_postman_collection
 
     if is_postman_collection(doc):
@@ -83,7 +86,9 @@ def slugify(text: str) -> str:
 def default_service_id(title: str, path: Path) -> str:
     slug = slugify(title)
     if slug in _GENERIC_TITLES:
-        stem = path.stem if path.stem.lower() not in ("openapi", "swagger", "spec", "api") else path.parent.name
+        stem = (
+            path.stem if path.stem.lower() not in ("openapi", "swagger", "spec", "api") else path.parent.name
+        )
         slug = slugify(stem) or "api"
     return slug
 

@@ -72,7 +72,9 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise SpecParseError(
-            f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})", file=path, where=f"line {line}"
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            file=path,
+            where=f"line {line}",
         ) from exc
 
 

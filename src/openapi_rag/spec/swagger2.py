@@ -155,7 +155,9 @@ def _operation(
 def _parameter(param: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in param.items() if k not in _SCHEMA_KEYWORDS and k != "allowEmptyValue"}
     if "schema" not in param:
-        schema = _schema({k: v for k, v in param.items() if k in _SCHEMA_KEYWORDS and k != "collectionFormat"})
+        schema = _schema(
+            {k: v for k, v in param.items() if k in _SCHEMA_KEYWORDS and k != "collectionFormat"}
+        )
         out["schema"] = schema
     fmt = param.get("collectionFormat")
     if fmt == "multi":

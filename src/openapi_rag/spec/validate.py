@@ -26,7 +26,9 @@ _VALIDATORS: dict[str, Any] = {
 }
 
 
-def validate_document(doc: dict[str, Any], format: str, *, base_uri: str = "", max_errors: int = 50) -> list[str]:
+def validate_document(
+    doc: dict[str, Any], format: str, *, base_uri: str = "", max_errors: int = 50
+) -> list[str]:
     """Up to `max_errors` findings, each `message @ location`."""
     validator_cls = _VALIDATORS.get(format)
     if validator_cls is None:
