@@ -41,7 +41,7 @@ def test_text_output_shows_chunks_then_summary(runner: CliRunner) -> None:
     )
     assert "── content:\nGET /campaigns\n{" in out
     assert out.rstrip().endswith(
-        "3 chunks (3 endpoint) from 1 services, 3 operations [strategy fields: size 254, overlap 0, "
+        "3 chunks (3 endpoint) from 1 services, 3 operations [strategy fields: size 1000000, overlap 0, "
         "tokenizer minilm]\n"
         "tokens per chunk: mean 32.0, max 41 (returned content: mean 224.0); 0 over the model's 254\n"
         "chunks per operation: mean 1.0, max 1; 0 operations in no chunk"

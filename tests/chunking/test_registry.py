@@ -45,10 +45,12 @@ def test_unknown_parameter_and_bad_values() -> None:
 def test_defaults_respect_the_model_input() -> None:
     assert get_strategy("whole").params == {"size": 100, "overlap": 0, "tokenizer": "minilm"}
     assert get_strategy("json", size=None, overlap=20).params["overlap"] == 20
-    assert get_strategy("endpoint").size == 254  # 256 minus [CLS] and [SEP]
+    assert get_strategy("endpoint").size == 1_000_000  # one chunk per operation unless asked
+    assert get_strategy("ref-inline").size == 254  # 256 minus [CLS] and [SEP]
     assert get_strategy("ref-inline").params["depth"] == 2
     assert get_strategy("ref-linked").params == {"size": 254, "overlap": 0, "tokenizer": "minilm", "depth": 0}
-    assert get_strategy("thin", tokenizer="o200k_base").size == 128_000
+    assert get_strategy("thin", tokenizer="o200k_base").size == 1_000_000
+    assert get_strategy("ref-linked", tokenizer="o200k_base").size == 128_000
 
 
 def test_a_size_beyond_the_model_warns(caplog: pytest.LogCaptureFixture) -> None:

@@ -76,7 +76,7 @@ class Strategy(ABC):
             raise ValueError(
                 f"chunk size must be larger than overlap >= 0, got size={self.size}, overlap={self.overlap}"
             )
-        if self.size > self.limit:
+        if size is not None and self.size > self.limit:
             logger.warning(
                 "Warning: chunk size %d is more than the %s model's input of %d tokens; the embedder "
                 "truncates longer chunks",

@@ -1,0 +1,171 @@
+"""`openapi-rag bench index|search|scale`: indexing time, search latency and scale figures."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from openapi_rag.cli.bench_cmd import bench, peak_rss_mb
+from openapi_rag.cli.common import handle_errors, print_json
+
+
+def _percentiles(samples_ms: list[float]) -> dict[str, float]:
+    arr = np.asarray(samples_ms)
+    return {"p50_ms": round(float(np.percentile(arr, 50)), 2), "p95_ms": round(float(np.percentile(arr, 95)), 2),
+            "max_ms": round(float(arr.max()), 2), "queries": len(samples_ms)}
+
+
+def benchmark_queries() -> list[str]:
+    """Realistic queries: the RestBench and SOCBench-D tasks when ../shared is there, else built-ins."""
+    here = Path(__file__).resolve()
+    for base in [Path.cwd(), *here.parents]:
+        data = base / ".." / "shared" / "data"
+        if (data / "restbench" / "datasets").is_dir():
+            queries = [q["query"] for f in sorted((data / "restbench" / "datasets").glob("*.json"))
+                       for q in json.loads(f.read_text("utf-8"))]
+            for f in sorted((data / "socbench-d").glob("*/*/queries.json")):
+                queries += [q["query"] for q in json.loads(f.read_text("utf-8"))["queries"]]
+            return queries
+    from openapi_rag.cli.demo_cmd import DEMO_QUERIES
+
+    return list(DEMO_QUERIES) * 20
+
+
+@bench.command("index")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-s", "--strategy", default="thin", show_default=True)
+@click.option("-i", "--index", "index_dir", default=None, help="Index directory (default: a temporary one).")
+@click.option("--warm-cache", is_flag=True, help="Keep the user's embedding cache (default: start cold).")
+@click.option("--json", "json_", is_flag=True)
+@handle_errors
+def bench_index(paths: tuple[str, ...], strategy: str, index_dir: str | None, warm_cache: bool, json_: bool) -> None:
+    """Build an index of PATHS from scratch, then again with nothing changed; report time and memory."""
+    from openapi_rag.index import build_index
+
+    with tempfile.TemporaryDirectory(prefix="openapi-rag-bench-") as tmp:
+        if not warm_cache:
+            os.environ["OPENAPI_RAG_HOME"] = str(Path(tmp) / "home")  # a cold embedding cache
+        target = Path(index_dir) if index_dir else Path(tmp) / "index"
+        first = build_index(paths, target, strategy=strategy, rebuild=True)
+        rss_first = peak_rss_mb()
+        second = build_index(paths, target, strategy=strategy)
+        size = sum(f.stat().st_size for f in target.rglob("*") if f.is_file())
+        report = {
+            "strategy": strategy,
+            "services": len(first.added),
+            "failed": len(first.failed),
+            "operations": first.operations,
+            "chunks": first.chunks,
+            "build_seconds": first.seconds,
+            "peak_rss_mb": round(rss_first, 1),
+            "unchanged_rebuild_seconds": second.seconds,
+            "index_mb": round(size / 1e6, 1),
+        }
+    if json_:
+        print_json(report)
+    else:
+        click.echo(
+            f"{report['services']} services ({report['failed']} failed), {report['operations']} operations, "
+            f"{report['chunks']} chunks [{strategy}]: built in {report['build_seconds']} s, peak memory "
+            f"{report['peak_rss_mb']} MB, index {report['index_mb']} MB; unchanged re-run "
+            f"{report['unchanged_rebuild_seconds']} s"
+        )
+
+
+@bench.command("search")
+@click.option("-i", "--index", "index_dir", required=True, type=click.Path(exists=True))
+@click.option("-m", "--mode", default="hybrid", show_default=True)
+@click.option("-k", "k", default=10, show_default=True)
+@click.option("--limit", default=500, show_default=True, help="Most queries to time.")
+@click.option("--json", "json_", is_flag=True)
+@handle_errors
+def bench_search(index_dir: str, mode: str, k: int, limit: int, json_: bool) -> None:
+    """Time single queries against an index (model loaded, one query at a time)."""
+    from openapi_rag.index import Index
+
+    index = Index.open(index_dir)
+    queries = benchmark_queries()[:limit]
+    index.search(queries[0], k=k, mode=mode)  # load the model and warm caches outside the timing
+    samples = []
+    for query in queries:
+        start = time.perf_counter()
+        index.search(query, k=k, mode=mode)
+        samples.append((time.perf_counter() - start) * 1000)
+    report = {"mode": mode, "k": k, "chunks": len(index), **_percentiles(samples), "peak_rss_mb": round(peak_rss_mb(), 1)}
+    if json_:
+        print_json(report)
+    else:
+        click.echo(f"{report['queries']} queries, {mode}, k={k} over {report['chunks']} chunks: p50 {report['p50_ms']} ms, "
+                   f"p95 {report['p95_ms']} ms, max {report['max_ms']} ms; peak memory {report['peak_rss_mb']} MB")
+
+
+@bench.command("scale")
+@click.option("-i", "--index", "index_dir", required=True, type=click.Path(exists=True),
+              help="A real index whose chunks and vectors are duplicated.")
+@click.option("--operations", "target_ops", default=200_000, show_default=True)
+@click.option("--out", "out_dir", default=None, help="Where to write the synthetic index (default: temporary).")
+@click.option("--json", "json_", is_flag=True)
+@handle_errors
+def bench_scale(index_dir: str, target_ops: int, out_dir: str | None, json_: bool) -> None:
+    """Grow a real index to TARGET operations (copies under new service names, vectors reused), as HNSW.
+
+    What is measured is the store and search, not the embedder: build time, size on disk, peak memory
+    and hybrid query latency.
+    """
+    from openapi_rag.index import Index
+    from openapi_rag.search.bm25 import BM25Index
+    from openapi_rag.store import FaissStore
+
+    base = Index.open(index_dir)
+    ids = base.store.ids()
+    chunks = base.store.get(ids)
+    vectors = np.asarray(base.store.get_vectors(ids), dtype=np.float32)
+    ops_per_copy = sum(s.operations for s in base.manifest.sources.values())
+    copies = max(1, -(-target_ops // max(1, ops_per_copy)))
+    start = time.perf_counter()
+    store = FaissStore(vectors.shape[1], index_type="hnsw")
+    all_chunks: list[Any] = []
+    for copy in range(copies):
+        batch = []
+        for chunk in chunks:
+            clone = type(chunk).from_dict(chunk.to_dict())
+            clone.service = f"{chunk.service}~{copy}"
+            clone.id = f"{chunk.id}~{copy}"
+            batch.append(clone)
+        store.add([c.id for c in batch], vectors, batch)
+        all_chunks.extend(batch)
+    bm25 = BM25Index.from_chunks(all_chunks)
+    del all_chunks
+    manifest = base.manifest
+    manifest.sources = {}
+    synthetic = Index(manifest=manifest, store=store, bm25=bm25, embedder=base.embedder, services={})
+    with tempfile.TemporaryDirectory(prefix="openapi-rag-scale-") as tmp:
+        target = Path(out_dir) if out_dir else Path(tmp) / "index"
+        synthetic.save(target)
+        build_seconds = time.perf_counter() - start
+        size = sum(f.stat().st_size for f in target.rglob("*") if f.is_file())
+        opened = Index.open(target)
+        queries = benchmark_queries()[:300]
+        opened.search(queries[0], k=10)
+        samples = []
+        for query in queries:
+            t0 = time.perf_counter()
+            opened.search(query, k=10)
+            samples.append((time.perf_counter() - t0) * 1000)
+    report = {"operations": ops_per_copy * copies, "chunks": len(ids) * copies, "index_type": "hnsw",
+              "build_seconds": round(build_seconds, 1), "index_mb": round(size / 1e6, 1),
+              "peak_rss_mb": round(peak_rss_mb(), 1), "hybrid": _percentiles(samples)}
+    if json_:
+        print_json(report)
+    else:
+        h = report["hybrid"]
+        click.echo(f"{report['operations']} operations, {report['chunks']} chunks (HNSW): built and saved in "
+                   f"{report['build_seconds']} s, {report['index_mb']} MB on disk, peak memory {report['peak_rss_mb']} MB; "
+                   f"hybrid search p50 {h['p50_ms']} ms, p95 {h['p95_ms']} ms")
