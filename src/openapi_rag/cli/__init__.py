@@ -24,8 +24,8 @@ def _register() -> None:
     # Each command group lives in its own module; importing it attaches the commands to `cli`.
     from openapi_rag.cli import (  # noqa: F401
         bench_chunk_cmd,
-        bench_index_cmd,
         bench_cmd,
+        bench_index_cmd,
         chunk_cmd,
         convert_cmd,
         demo_cmd,

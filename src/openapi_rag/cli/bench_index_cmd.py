@@ -18,8 +18,12 @@ from openapi_rag.cli.common import handle_errors, print_json
 
 def _percentiles(samples_ms: list[float]) -> dict[str, float]:
     arr = np.asarray(samples_ms)
-    return {"p50_ms": round(float(np.percentile(arr, 50)), 2), "p95_ms": round(float(np.percentile(arr, 95)), 2),
-            "max_ms": round(float(arr.max()), 2), "queries": len(samples_ms)}
+    return {
+        "p50_ms": round(float(np.percentile(arr, 50)), 2),
+        "p95_ms": round(float(np.percentile(arr, 95)), 2),
+        "max_ms": round(float(arr.max()), 2),
+        "queries": len(samples_ms),
+    }
 
 
 def benchmark_queries() -> list[str]:
@@ -28,8 +32,11 @@ def benchmark_queries() -> list[str]:
     for base in [Path.cwd(), *here.parents]:
         data = base / ".." / "shared" / "data"
         if (data / "restbench" / "datasets").is_dir():
-            queries = [q["query"] for f in sorted((data / "restbench" / "datasets").glob("*.json"))
-                       for q in json.loads(f.read_text("utf-8"))]
+            queries = [
+                q["query"]
+                for f in sorted((data / "restbench" / "datasets").glob("*.json"))
+                for q in json.loads(f.read_text("utf-8"))
+            ]
             for f in sorted((data / "socbench-d").glob("*/*/queries.json")):
                 queries += [q["query"] for q in json.loads(f.read_text("utf-8"))["queries"]]
             return queries
@@ -45,7 +52,9 @@ def benchmark_queries() -> list[str]:
 @click.option("--warm-cache", is_flag=True, help="Keep the user's embedding cache (default: start cold).")
 @click.option("--json", "json_", is_flag=True)
 @handle_errors
-def bench_index(paths: tuple[str, ...], strategy: str, index_dir: str | None, warm_cache: bool, json_: bool) -> None:
+def bench_index(
+    paths: tuple[str, ...], strategy: str, index_dir: str | None, warm_cache: bool, json_: bool
+) -> None:
     """Build an index of PATHS from scratch, then again with nothing changed; report time and memory."""
     from openapi_rag.index import build_index
 
@@ -98,19 +107,35 @@ def bench_search(index_dir: str, mode: str, k: int, limit: int, json_: bool) -> 
         start = time.perf_counter()
         index.search(query, k=k, mode=mode)
         samples.append((time.perf_counter() - start) * 1000)
-    report = {"mode": mode, "k": k, "chunks": len(index), **_percentiles(samples), "peak_rss_mb": round(peak_rss_mb(), 1)}
+    report = {
+        "mode": mode,
+        "k": k,
+        "chunks": len(index),
+        **_percentiles(samples),
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+    }
     if json_:
         print_json(report)
     else:
-        click.echo(f"{report['queries']} queries, {mode}, k={k} over {report['chunks']} chunks: p50 {report['p50_ms']} ms, "
-                   f"p95 {report['p95_ms']} ms, max {report['max_ms']} ms; peak memory {report['peak_rss_mb']} MB")
+        click.echo(
+            f"{report['queries']} queries, {mode}, k={k} over {report['chunks']} chunks: p50 {report['p50_ms']} ms, "
+            f"p95 {report['p95_ms']} ms, max {report['max_ms']} ms; peak memory {report['peak_rss_mb']} MB"
+        )
 
 
 @bench.command("scale")
-@click.option("-i", "--index", "index_dir", required=True, type=click.Path(exists=True),
-              help="A real index whose chunks and vectors are duplicated.")
+@click.option(
+    "-i",
+    "--index",
+    "index_dir",
+    required=True,
+    type=click.Path(exists=True),
+    help="A real index whose chunks and vectors are duplicated.",
+)
 @click.option("--operations", "target_ops", default=200_000, show_default=True)
-@click.option("--out", "out_dir", default=None, help="Where to write the synthetic index (default: temporary).")
+@click.option(
+    "--out", "out_dir", default=None, help="Where to write the synthetic index (default: temporary)."
+)
 @click.option("--json", "json_", is_flag=True)
 @handle_errors
 def bench_scale(index_dir: str, target_ops: int, out_dir: str | None, json_: bool) -> None:
@@ -159,13 +184,21 @@ def bench_scale(index_dir: str, target_ops: int, out_dir: str | None, json_: boo
             t0 = time.perf_counter()
             opened.search(query, k=10)
             samples.append((time.perf_counter() - t0) * 1000)
-    report = {"operations": ops_per_copy * copies, "chunks": len(ids) * copies, "index_type": "hnsw",
-              "build_seconds": round(build_seconds, 1), "index_mb": round(size / 1e6, 1),
-              "peak_rss_mb": round(peak_rss_mb(), 1), "hybrid": _percentiles(samples)}
+    report = {
+        "operations": ops_per_copy * copies,
+        "chunks": len(ids) * copies,
+        "index_type": "hnsw",
+        "build_seconds": round(build_seconds, 1),
+        "index_mb": round(size / 1e6, 1),
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+        "hybrid": _percentiles(samples),
+    }
     if json_:
         print_json(report)
     else:
         h = report["hybrid"]
-        click.echo(f"{report['operations']} operations, {report['chunks']} chunks (HNSW): built and saved in "
-                   f"{report['build_seconds']} s, {report['index_mb']} MB on disk, peak memory {report['peak_rss_mb']} MB; "
-                   f"hybrid search p50 {h['p50_ms']} ms, p95 {h['p95_ms']} ms")
+        click.echo(
+            f"{report['operations']} operations, {report['chunks']} chunks (HNSW): built and saved in "
+            f"{report['build_seconds']} s, {report['index_mb']} MB on disk, peak memory {report['peak_rss_mb']} MB; "
+            f"hybrid search p50 {h['p50_ms']} ms, p95 {h['p95_ms']} ms"
+        )

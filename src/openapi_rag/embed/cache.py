@@ -8,7 +8,6 @@ interrupted run keeps every batch it finished and never leaves a half-written ve
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import sqlite3
 import threading
@@ -19,17 +18,13 @@ import numpy as np
 
 from openapi_rag.embed.base import Embedder, progress_bar
 from openapi_rag.errors import EmbedderError
+from openapi_rag.paths import openapi_rag_home
 
 __all__ = ["EmbeddingCache", "default_cache_root", "embed_with_cache", "openapi_rag_home"]
 
 _FORMAT = "1"
 _SQL_VARS = 900  # stay under SQLite's oldest host-parameter limit (999)
 _FLUSH_EVERY = 512  # vectors per write transaction in embed_with_cache
-
-
-def openapi_rag_home() -> Path:
-    """``$OPENAPI_RAG_HOME``, else ``~/.cache/openapi-rag``."""
-    return Path(os.environ.get("OPENAPI_RAG_HOME") or Path.home() / ".cache" / "openapi-rag")
 
 
 def default_cache_root() -> Path:

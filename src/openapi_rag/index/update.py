@@ -27,7 +27,7 @@ from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.spec import discover, load_service
-from openapi_rag.spec.load import default_service_id
+from openapi_rag.spec.load import default_service_id, unique_id
 from openapi_rag.store import FaissStore
 
 
@@ -123,7 +123,7 @@ def build_index(
         if previous is not None:
             service_id = previous.service
         else:
-            service_id = _unique(default_service_id(service.title, Path(entry)), taken)
+            service_id = unique_id(default_service_id(service.title, Path(entry)), taken)
         service.id = service_id
         for op in service.operations:
             op.service = service_id
@@ -180,11 +180,3 @@ def build_index(
     report.written = True
     report.seconds = round(time.perf_counter() - start, 2)
     return report
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, n = name, 2
-    while candidate in taken:
-        candidate, n = f"{name}-{n}", n + 1
-    taken.add(candidate)
-    return candidate

@@ -175,7 +175,7 @@ def load_services(
             logger.exception("unexpected error loading %s", file)
             result.failed.append(LoadFailure(str(file), f"internal error: {type(exc).__name__}: {exc}"))
         else:
-            service.id = _unique(service.id, taken)
+            service.id = unique_id(service.id, taken)
             for op in service.operations:
                 op.service = service.id
             result.services.append(service)
@@ -184,7 +184,8 @@ def load_services(
     return result
 
 
-def _unique(name: str, taken: set[str]) -> str:
+def unique_id(name: str, taken: set[str]) -> str:
+    """`name`, or `name-2`, `name-3`, ... whichever is not in `taken` (which it is added to)."""
     candidate, n = name, 2
     while candidate in taken:
         candidate, n = f"{name}-{n}", n + 1
