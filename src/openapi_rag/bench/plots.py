@@ -48,8 +48,11 @@ def config_labels(configs: Sequence[RunConfig]) -> dict[RunConfig, str]:
 def _colors(n: int) -> list[Any]:
     from matplotlib import colormaps
 
-    cmap = colormaps["tab10" if n <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(n)]
+    if n <= 10:
+        return [colormaps["tab10"](i) for i in range(n)]
+    # Past 20 configurations (8 strategies x 3 modes), tab20 alone would repeat colours.
+    palette = [colormaps[name](i) for name in ("tab20", "tab20b", "tab20c") for i in range(20)]
+    return [palette[i % len(palette)] for i in range(n)]
 
 
 def _marker(k: str, ks: list[str]) -> str:
@@ -106,10 +109,13 @@ def _legends(
         fontsize=8,
         title_fontsize=8,
     )
+    # Below the axes, in one row: beside the configuration legend it would overlap a long one.
+    cutoff_handles = k_handles + (extra or [])
     fig.legend(
-        handles=k_handles + (extra or []),
+        handles=cutoff_handles,
         title="cut-off",
-        loc="outside right lower",
+        loc="outside lower center",
+        ncols=len(cutoff_handles),
         frameon=False,
         fontsize=8,
         title_fontsize=8,

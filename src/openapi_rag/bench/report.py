@@ -179,7 +179,8 @@ def _markdown(
         "Recall and precision are over the de-duplicated retrieved operations (precision divides by the "
         "number of distinct operations returned, at most k); means are taken per domain, then over domains "
         "with equal weight; F1 is the harmonic mean of mean recall and mean precision; tokens are those of "
-        "the retrieved context per query; k' is the mean number of operations returned."
+        "the retrieved context per query (o200k_base, GPT-4o's tokenizer, over the returned content); k' is the "
+        "mean number of operations returned."
     )
 
     blocks.append("## Gold endpoints")

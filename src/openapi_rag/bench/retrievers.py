@@ -24,6 +24,7 @@ from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.model import Service
 
 DEFAULT_EMBEDDER = "default"
+CONTEXT_TOKENIZER = "o200k_base"  # GPT-4o's tokenizer, the one the paper's token counts use
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,8 @@ class IndexRetriever:
         ]
 
     def _tokens(self, hit: Any) -> int:
-        """Tokens of the context handed on for a hit: the chunks it was found by."""
+        """What an LLM pays for a hit: o200k_base (GPT-4o) tokens of the content of the chunks it
+        was found by (the returned content, which for `fields` or LLM strategies is not the embedded text)."""
         tokens = getattr(hit, "tokens", None)
         if tokens is not None:
             return int(tokens)
@@ -112,7 +114,9 @@ class IndexRetriever:
         chunk_ids = list(getattr(hit, "chunk_ids", ()) or ())
         if store is None or not chunk_ids:
             return 0
-        return sum(int(chunk.tokens) for chunk in store.get(chunk_ids))
+        from openapi_rag.tokens import get_tokenizer
+
+        return sum(get_tokenizer(CONTEXT_TOKENIZER).count_many([c.content for c in store.get(chunk_ids)]))
 
 
 def build_index(services: list[Service], config: RunConfig) -> Any:
