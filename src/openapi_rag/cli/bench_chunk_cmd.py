@@ -7,8 +7,8 @@ import time
 import click
 
 from openapi_rag.cli.bench_cmd import bench, peak_rss_mb
-from openapi_rag.cli.chunk_cmd import build_strategy, parse_clean, strategy_names
-from openapi_rag.cli.common import err, handle_errors, print_json
+from openapi_rag.cli.chunk_cmd import build_strategy, strategy_names
+from openapi_rag.cli.common import err, handle_errors, parse_clean, print_json
 
 
 @bench.command("chunk")

@@ -9,7 +9,7 @@ import time
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import handle_errors, print_json
+from openapi_rag.cli.common import handle_errors, parse_clean, print_json
 
 
 def peak_rss_mb() -> float:
@@ -32,11 +32,7 @@ def bench_load(paths: tuple[str, ...], clean: str | None, json_: bool) -> None:
     """Time loading every API description under PATHS (single process) and report peak memory."""
     from openapi_rag.spec import load_services
 
-    steps = None
-    if clean:
-        from openapi_rag.clean import parse_steps
-
-        steps = parse_steps(clean)
+    steps = parse_clean(clean)
     start = time.perf_counter()
     result = load_services(paths, clean=steps)
     seconds = time.perf_counter() - start

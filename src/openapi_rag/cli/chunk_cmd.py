@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, print_json, print_json_line
+from openapi_rag.cli.common import err, handle_errors, parse_clean, print_json, print_json_line
 from openapi_rag.model import Chunk
 
 
@@ -16,18 +16,6 @@ def strategy_names() -> list[str]:
     from openapi_rag.chunking import list_strategies
 
     return list_strategies()
-
-
-def parse_clean(clean: str | None) -> list[str] | None:
-    """`--clean` as step names (None: no cleaning); a bad name is a usage error."""
-    if clean is None:
-        return None
-    from openapi_rag.clean import parse_steps
-
-    try:
-        return parse_steps(clean)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--clean") from exc
 
 
 def build_strategy(

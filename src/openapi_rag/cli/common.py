@@ -50,3 +50,15 @@ def handle_errors(func: F) -> F:
             raise click.ClickException(str(exc)) from exc
 
     return wrapper  # type: ignore[return-value]
+
+
+def parse_clean(clean: str | None) -> list[str] | None:
+    """`--clean` as step names (None when not given); an unknown step is a usage error."""
+    if clean is None:
+        return None
+    from openapi_rag.clean import parse_steps
+
+    try:
+        return parse_steps(clean)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--clean") from exc

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, print_json, progress_enabled
+from openapi_rag.cli.common import err, handle_errors, parse_clean, print_json, progress_enabled
 
 
 @cli.command()
@@ -61,21 +61,13 @@ def index(
     """
     from openapi_rag.index import build_index
 
-    steps = None
-    if clean is not None:
-        from openapi_rag.clean import parse_steps
-
-        try:
-            steps = parse_steps(clean)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--clean") from exc
     try:
         report = build_index(
             paths,
             index_dir,
             strategy=strategy,
             embedder=embedder,
-            clean=steps,
+            clean=parse_clean(clean),
             size=size,
             overlap=overlap,
             index_type=index_type,

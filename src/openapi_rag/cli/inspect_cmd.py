@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, print_json
+from openapi_rag.cli.common import err, handle_errors, parse_clean, print_json
 from openapi_rag.inspect import TOKENIZERS, inspect_paths
 
 
@@ -35,15 +35,7 @@ def inspect(
 
     Exit status is 1 when any document failed to load.
     """
-    steps = None
-    if clean is not None:
-        from openapi_rag.clean import parse_steps
-
-        try:
-            steps = parse_steps(clean)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--clean") from exc
-    report = inspect_paths(paths, validate=validate, tokens=tokens, clean=steps, limit=limit)
+    report = inspect_paths(paths, validate=validate, tokens=tokens, clean=parse_clean(clean), limit=limit)
     if json_:
         print_json(report)
     else:
