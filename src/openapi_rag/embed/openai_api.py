@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,14 +22,13 @@ import numpy as np
 
 from openapi_rag.embed.base import Embedder, normalize_rows
 from openapi_rag.errors import EmbedderError, NeedsKey
+from openapi_rag.http_retry import post_json
 
 __all__ = ["OPENAI_BASE_URL", "OpenAIEmbedder", "register_embedders"]
 
 logger = logging.getLogger(__name__)
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
-_RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
-_MAX_DELAY = 60.0
 
 
 class OpenAIEmbedder(Embedder):
@@ -137,61 +135,23 @@ class OpenAIEmbedder(Embedder):
         return f"{self.base_url}/embeddings"
 
     def _post(self, payload: dict[str, Any]) -> Any:
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        failure = ""
-        for attempt in range(self.max_retries + 1):
-            delay = self.backoff * 2**attempt
-            try:
-                response = self._client.post(self._url, json=payload, headers=headers, timeout=self._timeout)
-            except httpx.TimeoutException:
-                failure = f"timed out after {self._timeout:g} s"
-            except httpx.TransportError as exc:
-                failure = f"could not connect ({exc}); check OPENAPI_RAG_EMBED_BASE_URL and the network"
-            else:
-                status = response.status_code
-                if status < 400:
-                    try:
-                        return response.json()
-                    except ValueError as exc:
-                        raise EmbedderError(f"{self._url}: reply is not JSON") from exc
-                detail = _error_detail(response)
-                if status in (401, 403):
-                    raise EmbedderError(
-                        f"{self._url} refused the API key (HTTP {status}: {detail}): check "
-                        "OPENAPI_RAG_EMBED_API_KEY (or OPENAI_API_KEY)"
-                    )
-                if status not in _RETRY_STATUS:
-                    raise EmbedderError(f"{self._url} rejected the request (HTTP {status}): {detail}")
-                failure = f"HTTP {status}: {detail}"
-                delay = _retry_after(response, default=delay)
-            if attempt < self.max_retries:
-                delay = min(delay, _MAX_DELAY) * (1 + 0.1 * random.random())  # jitter spreads clients out
-                logger.info("%s: %s; retry %d in %.1f s", self._url, failure, attempt + 1, delay)
-                self._sleep(delay)
-        raise EmbedderError(f"{self._url} failed after {self.max_retries + 1} attempts: {failure}")
+        return post_json(
+            self._client,
+            self._url,
+            payload,
+            api_key=self.api_key,
+            timeout=self._timeout,
+            max_retries=self.max_retries,
+            backoff=self.backoff,
+            sleep=self._sleep,
+            error=EmbedderError,
+            key_hint="OPENAPI_RAG_EMBED_API_KEY (or OPENAI_API_KEY)",
+            url_hint="OPENAPI_RAG_EMBED_BASE_URL",
+        )
 
     def close(self) -> None:
         if self._owns_client:
             self._client.close()
-
-
-def _error_detail(response: httpx.Response) -> str:
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    error = body.get("error") if isinstance(body, dict) else None  # {"error": {"message": ...}} or a string
-    message = error.get("message") if isinstance(error, dict) else error
-    if isinstance(message, str) and message:
-        return message
-    return response.text[:200].strip() or response.reason_phrase
-
-
-def _retry_after(response: httpx.Response, *, default: float) -> float:
-    try:
-        return max(0.0, float(response.headers["retry-after"]))
-    except (KeyError, ValueError):
-        return default
 
 
 def register_embedders(register: Callable[..., None]) -> None:

@@ -1,0 +1,79 @@
+"""`openapi-rag discover`: the Discovery Agent."""
+
+from __future__ import annotations
+
+import click
+
+from openapi_rag.cli import cli
+from openapi_rag.cli.common import err, handle_errors, print_json
+
+
+def _k(value: str) -> int | None:
+    if value.strip().lower() == "all":
+        return None
+    try:
+        k = int(value)
+    except ValueError as exc:
+        raise click.BadParameter(f'{value!r} is neither a number nor "all"') from exc
+    if k < 1:
+        raise click.BadParameter("must be at least 1")
+    return k
+
+
+@cli.command()
+@click.argument("task")
+@click.option(
+    "-i",
+    "--index",
+    "index_dir",
+    required=True,
+    envvar="OPENAPI_RAG_INDEX",
+    type=click.Path(),
+    help="Index directory built by `openapi-rag index`.",
+)
+@click.option("-k", "--k", "k", default="10", show_default=True, help='Endpoints per search, or "all".')
+@click.option(
+    "--model",
+    default=None,
+    help="LLM name (default: $OPENAPI_RAG_LLM or local); see `openapi-rag llm check`.",
+)
+@click.option(
+    "--max-steps", type=click.IntRange(1), default=10, show_default=True, help="Most LLM calls for the task."
+)
+@click.option("--json", "json_", is_flag=True, help="Print JSON, with the agent's trace.")
+@handle_errors
+def discover(task: str, index_dir: str, k: str, model: str | None, max_steps: int, json_: bool) -> None:
+    """Let an LLM agent find the endpoints TASK needs, searching the index step by step.
+
+    \b
+    Examples:
+      openapi-rag discover "Add an artist's top tracks to a new playlist" --index idx/
+      openapi-rag discover "Book a flight" --index idx/ --model openai:gpt-4o-mini -k all --json
+
+    Prints one `METHOD /path` a line, then the tokens spent (stderr).
+    """
+    from openapi_rag.agents import DiscoveryAgent
+    from openapi_rag.index import Index
+    from openapi_rag.llm import get_llm
+
+    index = Index.open(index_dir)
+    with get_llm(model) as llm:
+        result = DiscoveryAgent(llm, index, k=_k(k), max_steps=max_steps).run(task)
+    if json_:
+        print_json({"task": task, "model": llm.model_id, **result.to_dict()})
+        return
+    for endpoint in result.endpoints:
+        click.echo(endpoint)
+    reasons = {
+        "finish": "finished",
+        "budget": f"stopped at the step budget ({max_steps})",
+        "loop": "stopped: the model repeated itself",
+        "error": "stopped: the model failed (see --json trace)",
+    }
+    status = reasons.get(result.stop, result.stop)
+    if not result.finished:
+        status += "; endpoints from its searches"
+    err(
+        f"{status} in {result.steps} steps; {result.usage.prompt_tokens} prompt + "
+        f"{result.usage.completion_tokens} completion tokens"
+    )
