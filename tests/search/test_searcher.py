@@ -87,7 +87,9 @@ def searcher() -> Searcher:
     ]
     store = FaissStore(len(CORPUS))
     store.add(IDS, np.eye(len(CORPUS), dtype=np.float32), chunks)
-    return Searcher(store, BM25Index.from_chunks(chunks))
+    # No dependency lifting here: `GET /search` would be lifted as the producer of `{id}`s
+    # (tests/search/test_quality_search.py covers lifting).
+    return Searcher(store, BM25Index.from_chunks(chunks), dependencies=False)
 
 
 def op_ids(results) -> list[str]:  # type: ignore[no-untyped-def]
@@ -117,6 +119,7 @@ def test_bm25_mode(searcher: Searcher) -> None:
 
 
 def test_hybrid_mode_is_rrf_of_both_lists(searcher: Searcher) -> None:
+    searcher.fusion = "rrf"  # the default fusion is min-max (tests/search/test_quality_search.py)
     query = "albums"
     dense = [cid for cid, _ in searcher.store.search(QUERY, k=len(CORPUS))[0]]
     lexical = [cid for cid, _ in searcher.bm25.search(query, k=len(CORPUS))]  # type: ignore[union-attr]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from openapi_rag.chunking.base import Strategy
+from openapi_rag.chunking.compact import CompactStrategy
 from openapi_rag.chunking.document import JsonStrategy, WholeStrategy
 from openapi_rag.chunking.endpoint import EndpointJsonStrategy, EndpointStrategy, FieldsStrategy, ThinStrategy
 from openapi_rag.chunking.ref_inline import RefInlineStrategy
@@ -100,5 +101,7 @@ for _cls in (
     EndpointJsonStrategy,
     RefInlineStrategy,
     RefLinkedStrategy,
+    CompactStrategy,
 ):
     register_strategy(_cls.name, _cls)
+from openapi_rag.chunking import llm_strategies  # noqa: E402, F401  (registers summary and query)

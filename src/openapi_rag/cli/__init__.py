@@ -29,9 +29,11 @@ def _register() -> None:
         chunk_cmd,
         convert_cmd,
         demo_cmd,
+        discover_cmd,
         eval_cmd,
         index_cmd,
         inspect_cmd,
+        llm_cmd,
         search_cmd,
     )
 

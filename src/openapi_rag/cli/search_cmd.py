@@ -12,6 +12,23 @@ from openapi_rag.cli import cli
 from openapi_rag.cli.common import handle_errors, print_json, print_json_line
 
 
+class ResultCount(click.ParamType):
+    """A positive number of results, or "auto" (the index decides from the scores)."""
+
+    name = "N|auto"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int | str:
+        if isinstance(value, int) or str(value).strip().lower() == "auto":
+            return value if isinstance(value, int) else "auto"
+        try:
+            number = int(value)
+        except ValueError:
+            self.fail(f"{value!r} is neither a number nor 'auto'", param, ctx)
+        if number < 1:
+            self.fail("must be at least 1", param, ctx)
+        return number
+
+
 def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
     data = hit.to_dict()
     data["rank"] = rank
@@ -30,7 +47,15 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
     type=click.Path(),
     help="Index directory built by `openapi-rag index`.",
 )
-@click.option("-k", "k", type=int, default=10, show_default=True, help="How many operations to return.")
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    type=ResultCount(),
+    default=10,
+    show_default=True,
+    help='How many operations to return, or "auto": as many as the scores say are relevant.',
+)
 @click.option(
     "-m", "--mode", type=click.Choice(["hybrid", "dense", "bm25"]), default="hybrid", show_default=True
 )
@@ -56,7 +81,7 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
 def search(
     query: str | None,
     index_dir: str,
-    k: int,
+    k: int | str,
     mode: str,
     threshold: float | None,
     services: tuple[str, ...],
@@ -72,6 +97,7 @@ def search(
     Examples:
       openapi-rag search "create a playlist" --index idx/
       openapi-rag search "refund a payment" --index idx/ -k 5 --mode dense --json
+      openapi-rag search "cast of Titanic" --index idx/ --k auto
       openapi-rag search --queries tasks.jsonl --index idx/ --json
       openapi-rag search --spec generated.yaml --index idx/
     """
@@ -82,6 +108,8 @@ def search(
         raise click.UsageError("give exactly one of QUERY, --queries FILE or --spec FILE")
     index = Index.open(index_dir)
     if spec is not None:
+        if not isinstance(k, int):
+            raise click.UsageError("--spec needs a number for -k, not 'auto'")
         _search_spec(index, Path(spec), threshold, k, json_)
         return
     options = dict(

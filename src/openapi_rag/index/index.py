@@ -36,7 +36,7 @@ from openapi_rag.store import FaissStore
 from openapi_rag.store.atomic import atomic_dir, resolve_dir
 from openapi_rag.store.filters import ChunkFilter
 
-DEFAULT_STRATEGY = "thin"
+DEFAULT_STRATEGY = "compact"
 SERVICES_DIR = "services"
 
 
@@ -80,7 +80,8 @@ class Index:
         self._embedder = embedder
         self._records = services or {}  # service id -> record (in memory, or loaded from disk lazily)
         self.directory = directory
-        self.searcher = Searcher(store, bm25)
+        # The embedder is resolved lazily: clause vectors of multi-intent queries need it.
+        self.searcher = Searcher(store, bm25, embed=lambda texts: self.embedder.embed_many(texts))
 
     # ---- building ---------------------------------------------------------------------------
     @classmethod
@@ -219,7 +220,7 @@ class Index:
         self,
         query: str,
         *,
-        k: int = 10,
+        k: int | str = 10,
         mode: str = "hybrid",
         threshold: float | None = None,
         service: str | Sequence[str] | None = None,
@@ -230,7 +231,8 @@ class Index:
 
         Args:
             query: what the caller wants to do, in natural language.
-            k: how many operations (ignored with `threshold`).
+            k: how many operations (ignored with `threshold`), or "auto": as many as the scores
+                say are relevant (`openapi_rag.search.searcher`).
             mode: "hybrid" (default), "dense" or "bm25".
             threshold: every operation whose best chunk has cosine similarity >= this, instead of k.
             service, tag: restrict to these services / tags.
@@ -246,7 +248,7 @@ class Index:
         self,
         query: str,
         *,
-        k: int = 10,
+        k: int | str = 10,
         mode: str = "hybrid",
         threshold: float | None = None,
         service: str | Sequence[str] | None = None,
@@ -254,11 +256,9 @@ class Index:
         expand: bool = True,
     ) -> SearchResults:
         """Like `search`, with the chunk-level hits and linked chunks too."""
-        vector = self.embedder.embed(query) if mode != "bm25" else None
         flt = ChunkFilter.of(services=service, tags=tag) if (service or tag) else None
-        return self.searcher.search(
-            query, vector, mode=mode, k=k, threshold=threshold, filter=flt, expand=expand
-        )
+        # No query vector: the searcher embeds the query and its clauses as it needs them.
+        return self.searcher.search(query, mode=mode, k=k, threshold=threshold, filter=flt, expand=expand)
 
     def show(self, operation: str, *, service: str | None = None, depth: int = 3) -> dict[str, Any]:
         """The operation `METHOD /path` in full with its schemas resolved (what an agent fetches).

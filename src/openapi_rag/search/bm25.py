@@ -36,6 +36,7 @@ FORMAT = "openapi-rag-bm25"
 FORMAT_VERSION = 1
 BM25_JSON = "bm25.json"
 IDS_JSON = "ids.json"
+BM25_TEXT = "bm25_text"  # chunk metadata key: the text to index instead of embed_text
 _BM25S_PARAMS = "params.index.json"  # bm25s's own file; absent when the corpus had no token
 
 
@@ -94,11 +95,19 @@ class BM25Index:
     def from_chunks(
         cls, chunks: Iterable[Chunk], *, field: str = "embed_text", tokenizer: ApiTokenizer | None = None
     ) -> BM25Index:
-        """Index chunks by one of their text fields ("embed_text" or "content")."""
+        """Index chunks by one of their text fields ("embed_text" or "content").
+
+        With "embed_text", a chunk whose `metadata["bm25_text"]` is set (strategy `compact`) is
+        indexed by that text instead: a strategy may embed a short text and match a fuller one.
+        """
         if field not in ("embed_text", "content"):
             raise ValueError(f"field must be 'embed_text' or 'content', not {field!r}")
         chunks = list(chunks)
-        return cls.build([c.id for c in chunks], [getattr(c, field) for c in chunks], tokenizer=tokenizer)
+        texts = [
+            (c.metadata.get(BM25_TEXT) or c.embed_text) if field == "embed_text" else c.content
+            for c in chunks
+        ]
+        return cls.build([c.id for c in chunks], texts, tokenizer=tokenizer)
 
     def __len__(self) -> int:
         return len(self._ids)

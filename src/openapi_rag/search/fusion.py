@@ -46,3 +46,38 @@ def reciprocal_rank_fusion(
         for position, (item_id, _score) in enumerate(ranked, start=1):
             fused[item_id] = fused.get(item_id, 0.0) + weight / (k + position)
     return rank(fused.items())
+
+
+def minmax_fusion(ranked_lists: Sequence[Ranked], *, weights: Sequence[float] | None = None) -> Ranked:
+    """Fuse ranked lists by a weighted sum of min-max normalised scores (convex combination).
+
+    Each list's scores are mapped to [0, 1] (best 1, the list's lowest 0; all 1 when they are
+    equal) and an id scores `sum_i weights[i] * normalised_i(id)`, 0 from a list it is missing
+    from. Unlike RRF the fused score keeps how far apart the scores were, so a clear winner in
+    one list stays clear, and fused scores of different queries share a 0..sum(weights) scale
+    (which `Searcher` needs to take the best over a query's clauses). The relative-score fusion
+    of E. A. Fox and J. A. Shaw, "Combination of multiple searches", TREC-2, 1994 (CombSUM with
+    min-max normalisation, J. H. Lee, SIGIR 1997).
+
+    Example:
+        >>> minmax_fusion([[("a", 0.9), ("b", 0.5)], [("b", 12.0), ("c", 3.0)]], weights=[0.5, 0.5])
+        [('a', 0.5), ('b', 0.5), ('c', 0.0)]
+
+    Returns:
+        `(id, fused score)` by fused score descending, then id.
+    """
+    if weights is None:
+        weights = [1.0] * len(ranked_lists)
+    if len(weights) != len(ranked_lists):
+        raise ValueError(f"got {len(weights)} weights for {len(ranked_lists)} ranked lists")
+    fused: dict[str, float] = {}
+    for weight, ranked in zip(weights, ranked_lists, strict=True):
+        if not ranked:
+            continue
+        scores = [score for _, score in ranked]
+        low, high = min(scores), max(scores)
+        span = high - low
+        for item_id, score in ranked:
+            normalised = (score - low) / span if span > 0 else 1.0
+            fused[item_id] = fused.get(item_id, 0.0) + weight * normalised
+    return rank(fused.items())

@@ -3,7 +3,25 @@
 Modes:
     dense   chunks ranked by cosine similarity of their vectors to the query vector.
     bm25    chunks ranked by BM25 over their text (`BM25Index`).
-    hybrid  (default) reciprocal rank fusion of the two ranked lists (`fusion.py`).
+    hybrid  (default) fusion of the two ranked lists (`fusion.py`): a convex combination of their
+            min-max normalised scores (`fusion="minmax"`, the default) or reciprocal rank fusion
+            (`fusion="rrf"`).
+
+Multi-intent queries (`clauses=True`, the default): the query's clauses (`clauses.py`) are searched
+too, each like a query of its own, and every chunk keeps its best score over the query and its
+clauses. Needs an `embed` function for the clause vectors in modes dense and hybrid (given one,
+`search` also embeds the query itself when no vector is passed). From `WHOLE_QUERY_CLAUSES`
+clauses on, the whole query is matched by BM25 only and its clauses carry the dense side: the
+embedding of a long list of intents matches none of them well, and it is the costliest step of
+a search (recall unchanged on RestBench and SOCBench-D, `scripts/ablation_quality.py`).
+
+Dependencies (`dependencies=True`, the default): the producer of an identifier that one of the best
+operations needs in its path (`GET /search/movie` for `/movie/{movie_id}`) is lifted to just below
+it (`dependencies.py`), per query and per clause.
+
+`k="auto"`: as many operations as the scores say are relevant: for the query (or each clause),
+those scoring at least `auto_ratio` of its best score (producers lifted alike), at most
+`AUTO_MAX`. A relative cut works because min-max fused scores share one 0..1 scale.
 
 Top-k: chunk lists are fetched deeper than k (`fetch_factor`) and fetched again twice as deep
 while fewer than k operations come out, so k operations are returned whenever the store holds them.
@@ -11,29 +29,40 @@ while fewer than k operations come out, so k operations are returned whenever th
 Threshold mode (`threshold=X` instead of top-k) returns every operation with a chunk whose dense
 cosine similarity is >= X. In dense mode the score is that similarity. In hybrid mode the cut is the
 same (cosine >= X, BM25 scores having no fixed scale), and the surviving chunks keep their fused
-RRF scores and order; BM25-only matches do not pass. bm25 mode has no threshold.
+scores and order; BM25-only matches do not pass. bm25 mode has no threshold. A threshold search
+uses the whole query only: no clauses, no dependency lifting.
 
 Filters (`ChunkFilter`: service, tag, kind) apply inside each retriever, before any cut.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from openapi_rag.model import Chunk
-from openapi_rag.search.aggregate import aggregate_operations
+from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.search.fusion import RRF_K, reciprocal_rank_fusion
+from openapi_rag.search.clauses import split_clauses
+from openapi_rag.search.dependencies import DependencyGraph, OpKey, propagate
+from openapi_rag.search.fusion import RRF_K, minmax_fusion, reciprocal_rank_fusion
 from openapi_rag.search.links import expand_links
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
-from openapi_rag.store.base import Ranked, VectorStore
+from openapi_rag.store.base import Ranked, VectorStore, rank
 from openapi_rag.store.filters import ChunkFilter
 
 MODES = ("hybrid", "dense", "bm25")
+FUSIONS = ("minmax", "rrf")
+WHOLE_QUERY_CLAUSES = 3
+"""From this many clauses on, the dense side searches the clauses only (see `_texts`)."""
+AUTO = "auto"
+AUTO_RATIO = 0.8
+"""`k="auto"` keeps operations scoring at least this share of the best score (per query or clause)."""
+AUTO_MAX = 20
+"""`k="auto"` never returns more operations than this."""
 
 
 class Searcher:
@@ -50,7 +79,14 @@ class Searcher:
         bm25: BM25 index over the same chunk ids (needed for modes bm25 and hybrid); a ValueError
             says when the two disagree.
         rrf_k: the RRF rank constant (60 after Cormack et al. 2009).
-        dense_weight, bm25_weight: RRF weights of the two lists in hybrid mode.
+        dense_weight, bm25_weight: weights of the two lists in hybrid mode.
+        fusion: "minmax" (convex combination of normalised scores) or "rrf".
+        clauses: also search the clauses of multi-intent queries (needs `embed` for dense/hybrid).
+        dependencies: lift producers of the best operations' path identifiers.
+        generic_producers: count a service's `GET /search` and `GET /me` as producers too
+            (`dependencies.GENERIC`).
+        embed: texts -> their embeddings (2-D), for the clauses.
+        auto_ratio: the share of the best score that `k="auto"` keeps.
         fetch_factor, min_fetch: chunks fetched per retriever for k operations:
             max(min_fetch, k * fetch_factor), doubled while too few operations come out.
     """
@@ -65,7 +101,15 @@ class Searcher:
         bm25_weight: float = 1.0,
         fetch_factor: int = 5,
         min_fetch: int = 50,
+        fusion: str = "minmax",
+        clauses: bool = True,
+        dependencies: bool = True,
+        generic_producers: bool = True,
+        embed: Callable[[list[str]], np.ndarray] | None = None,
+        auto_ratio: float = AUTO_RATIO,
     ):
+        if fusion not in FUSIONS:
+            raise ValueError(f"unknown fusion {fusion!r}: use one of {', '.join(FUSIONS)}")
         if bm25 is not None and (len(bm25) != len(store) or set(bm25.ids()) != set(store.ids())):
             raise ValueError(
                 "the BM25 index and the store hold different chunks: rebuild the BM25 index after "
@@ -78,6 +122,15 @@ class Searcher:
         self.bm25_weight = bm25_weight
         self.fetch_factor = max(1, fetch_factor)
         self.min_fetch = max(1, min_fetch)
+        self.fusion = fusion
+        self.clauses = clauses
+        self.dependencies = dependencies
+        self.generic_producers = generic_producers
+        self.whole_query_clauses = WHOLE_QUERY_CLAUSES
+        self.embed = embed
+        self.auto_ratio = auto_ratio
+        self._graph: DependencyGraph | None = None
+        self._op_chunk: dict[OpKey, str] = {}
 
     def search(
         self,
@@ -85,7 +138,7 @@ class Searcher:
         query_vector: np.ndarray | None = None,
         *,
         mode: str = "hybrid",
-        k: int = 10,
+        k: int | str = 10,
         threshold: float | None = None,
         filter: ChunkFilter | None = None,
         expand: bool = False,
@@ -93,30 +146,40 @@ class Searcher:
         """Rank operations for one query.
 
         Args:
-            query: the query text (modes bm25 and hybrid).
+            query: the query text (modes bm25 and hybrid, and clause splitting).
             query_vector: the query's embedding, 1-D (modes dense and hybrid).
             mode: "hybrid", "dense" or "bm25".
-            k: operations (and linked hits) to return; ignored when `threshold` is set.
-            threshold: return every operation whose best chunk has cosine >= threshold instead.
+            k: operations (and linked hits) to return, or "auto" (see the module docstring);
+                ignored when `threshold` is set.
+            threshold: return every operation whose best chunk has cosine >= threshold instead
+                (the whole query only: no clauses, no dependency lifting).
             filter: restrict to services, tags or chunk kinds.
             expand: attach linked schema/errors/security chunks to each operation (`expand_links`).
 
         Raises:
-            ValueError: unknown mode, a missing input the mode needs, or a threshold in bm25 mode.
+            ValueError: unknown mode, a missing input the mode needs, a threshold in bm25 mode, or
+                a k that is neither a positive number nor "auto".
         """
         self._check(query, query_vector, mode, threshold)
+        auto = k == AUTO
+        if not auto and (isinstance(k, str) or int(k) < 0):
+            raise ValueError(f"k must be a number of results or {AUTO!r}, not {k!r}")
+        limit = AUTO_MAX if auto else int(k)
         allowed = None if filter is None or filter.is_empty else self.store.select(filter)
-        fetch = max(self.min_fetch, k * self.fetch_factor)
+        texts, vectors = self._texts(query, query_vector, mode, threshold)
+        fetch = max(self.min_fetch, limit * self.fetch_factor)
         while True:
-            hits, chunks, exhausted = self._chunk_hits(
-                query, query_vector, mode, fetch, threshold, filter, allowed
+            hits, chunks, lists, exhausted = self._chunk_hits(
+                texts, vectors, mode, fetch, threshold, filter, allowed
             )
             operations, linked = aggregate_operations(hits, chunks)
-            if threshold is not None or len(operations) >= k or exhausted:
+            if threshold is not None or len(operations) >= limit or exhausted:
                 break
             fetch *= 2
+        if threshold is None and (self.dependencies or auto):
+            operations = self._rescore(operations, lists, chunks, auto=auto, filter=filter)
         if threshold is None:
-            operations, linked = operations[:k], linked[:k]
+            operations, linked = operations[:limit], linked[:limit]
         if expand:
             operations = self._expand(operations, hits)
         return SearchResults(
@@ -138,7 +201,8 @@ class Searcher:
         allowed = None if filter is None or filter.is_empty else self.store.select(filter)
         # Fetch as deep as `search` does, so both rank chunks alike (RRF depends on list depth).
         fetch = max(self.min_fetch, k * self.fetch_factor)
-        hits, _, _ = self._chunk_hits(query, query_vector, mode, fetch, threshold, filter, allowed)
+        texts, vectors = self._texts(query, query_vector, mode, threshold)
+        hits, _, _, _ = self._chunk_hits(texts, vectors, mode, fetch, threshold, filter, allowed)
         return hits if threshold is not None else hits[:k]
 
     # ---- internals -----------------------------------------------------------------------------
@@ -148,8 +212,8 @@ class Searcher:
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}: use one of {', '.join(MODES)}")
-        if mode in ("dense", "hybrid") and vector is None:
-            raise ValueError(f"mode {mode!r} needs a query vector")
+        if mode in ("dense", "hybrid") and vector is None and (self.embed is None or query is None):
+            raise ValueError(f"mode {mode!r} needs a query vector (or the query text and an embed function)")
         if mode in ("bm25", "hybrid"):
             if query is None:
                 raise ValueError(f"mode {mode!r} needs the query text")
@@ -171,39 +235,72 @@ class Searcher:
                 return [pair for pair in ranked if pair[1] >= threshold], True
             fetch *= 2
 
+    def _texts(
+        self, query: str | None, vector: np.ndarray | None, mode: str, threshold: float | None
+    ) -> tuple[list[str | None], list[np.ndarray | None]]:
+        """The query and, when it has several, its clauses, each with its vector where the mode
+        needs one (embedded here when not given). A query of `whole_query_clauses` clauses or more
+        is represented on the dense side by its clauses alone (its whole-query vector, the mean of
+        many intents, is not computed: a long query's embedding is the costliest step)."""
+        clauses: list[str] = []
+        if self.clauses and threshold is None and query:
+            clauses = split_clauses(query)
+        if mode == "bm25":
+            return [query, *clauses], [None] * (1 + len(clauses))
+        if clauses and self.embed is None:  # no way to embed the clauses: the whole query only
+            clauses = []
+        whole = len(clauses) < self.whole_query_clauses
+        if whole and vector is None:
+            assert self.embed is not None and query is not None  # checked in _check
+            vector = np.asarray(self.embed([query]))[0]
+        vectors: list[np.ndarray | None] = [vector if whole else None]
+        if clauses:
+            assert self.embed is not None
+            vectors += list(np.asarray(self.embed(list(clauses))))
+        return [query, *clauses], vectors
+
     def _chunk_hits(
         self,
-        query: str | None,
-        vector: np.ndarray | None,
+        texts: Sequence[str | None],
+        vectors: Sequence[np.ndarray | None],
         mode: str,
         fetch: int,
         threshold: float | None,
         filter: ChunkFilter | None,
         allowed: list[str] | None,
-    ) -> tuple[list[Hit], dict[str, Chunk], bool]:
-        """Ranked chunk hits, their chunks by id, and whether fetching deeper could add hits."""
-        dense: Ranked = []
-        lexical: Ranked = []
+    ) -> tuple[list[Hit], dict[str, Chunk], list[Ranked], bool]:
+        """Ranked chunk hits, their chunks by id, the ranked list of each text, and whether
+        fetching deeper could add hits. A chunk's score is its best over the texts."""
+        lists: list[Ranked] = []
         exhausted = True
-        if mode != "bm25":
-            assert vector is not None  # checked in _check
-            dense, complete = self._dense(vector, fetch, threshold, filter)
-            exhausted = exhausted and complete
-        if mode != "dense":
-            assert self.bm25 is not None and query is not None
-            depth = max(fetch, len(dense))
-            lexical = self.bm25.search(query, depth, allowed=allowed)
-            exhausted = exhausted and len(lexical) < depth
-        if mode == "dense":
-            ranked = dense
-        elif mode == "bm25":
-            ranked = lexical
-        else:
-            weights = (self.dense_weight, self.bm25_weight)
-            ranked = reciprocal_rank_fusion([dense, lexical], weights=weights, k=self.rrf_k)
-        dense_scores, bm25_scores = dict(dense), dict(lexical)
+        dense_scores: dict[str, float] = {}
+        bm25_scores: dict[str, float] = {}
+        for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
+            dense: Ranked = []
+            lexical: Ranked = []
+            if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
+                dense, complete = self._dense(vector, fetch, threshold, filter)
+                exhausted = exhausted and complete
+            if mode != "dense":
+                assert self.bm25 is not None and text is not None
+                depth = max(fetch, len(dense))
+                lexical = self.bm25.search(text, depth, allowed=allowed)
+                exhausted = exhausted and len(lexical) < depth
+            # The per-retriever scores reported with each hit: the whole query's BM25 score and
+            # the best cosine over the query and its clauses.
+            if i == 0:
+                bm25_scores = dict(lexical)
+            for chunk_id, score in dense:
+                if score > dense_scores.get(chunk_id, float("-inf")):
+                    dense_scores[chunk_id] = score
+            lists.append(self._fuse(mode, dense, lexical))
+        ranked = lists[0] if len(lists) == 1 else _best_of(lists)
         if threshold is not None:
             ranked = [(i, s) for i, s in ranked if i in dense_scores]
+        elif len(ranked) > fetch:
+            # The union of the lists runs up to (texts x retrievers x fetch) chunks; loading them
+            # all costs more than the search. Keep `fetch`, and deepen (the caller's loop) if short.
+            ranked, exhausted = ranked[:fetch], False
         chunks = {c.id: c for c in self.store.get([chunk_id for chunk_id, _ in ranked])}
         hits = [
             Hit.of(
@@ -214,14 +311,121 @@ class Searcher:
             )
             for chunk_id, score in ranked
         ]
-        return hits, chunks, exhausted
+        return hits, chunks, lists, exhausted
+
+    def _fuse(self, mode: str, dense: Ranked, lexical: Ranked) -> Ranked:
+        if mode == "dense":
+            return dense
+        if mode == "bm25":
+            return lexical
+        weights = (self.dense_weight, self.bm25_weight)
+        if self.fusion == "rrf":
+            return reciprocal_rank_fusion([dense, lexical], weights=weights, k=self.rrf_k)
+        total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
+        return minmax_fusion([dense, lexical], weights=[w / total for w in weights])
+
+    def _dependency_graph(self) -> DependencyGraph:
+        """Built on first use from the store's chunks (the store is not changed under a Searcher)."""
+        if self._graph is None:
+            keys: list[OpKey] = []
+            for chunk in self.store.chunks():
+                if chunk.kind in LINK_KINDS:
+                    continue
+                for op_id in chunk.operations:
+                    keys.append((chunk.service, op_id))
+                if len(chunk.operations) == 1:
+                    self._op_chunk.setdefault((chunk.service, chunk.operations[0]), chunk.id)
+            self._graph = DependencyGraph.of(keys, generic=self.generic_producers)
+        return self._graph
+
+    def _rescore(
+        self,
+        operations: list[OperationHit],
+        lists: Sequence[Ranked],
+        chunks: dict[str, Chunk],
+        *,
+        auto: bool,
+        filter: ChunkFilter | None,
+    ) -> list[OperationHit]:
+        """Lift producers (per text) and, for k="auto", keep what each text's scores call relevant."""
+        per_text = [_operation_scores(ranked, chunks) for ranked in lists]
+        if self.dependencies:
+            graph = self._dependency_graph()
+            if len(graph):
+                per_text = [propagate(scores, graph) for scores in per_text]
+        final: dict[OpKey, float] = {}
+        for scores in per_text:
+            for key, score in scores.items():
+                final[key] = max(final.get(key, score), score)
+        by_key = {(op.service, op.id): op for op in operations}
+        rescored = [replace(op, score=final.get(key, op.score)) for key, op in by_key.items()]
+        rescored += self._producer_hits({key: s for key, s in final.items() if key not in by_key}, filter)
+        rescored.sort(key=lambda op: (-op.score, op.service, op.id))
+        if not auto:
+            return rescored
+        keep = set()
+        for scores in per_text[1:] if len(per_text) > 1 else per_text:
+            best = max(scores.values(), default=0.0)
+            keep |= {key for key, score in scores.items() if score >= self.auto_ratio * best}
+        kept = [op for op in rescored if (op.service, op.id) in keep]
+        return kept or rescored[:1]
+
+    def _producer_hits(self, scores: dict[OpKey, float], filter: ChunkFilter | None) -> list[OperationHit]:
+        """Operation hits for lifted producers that no retriever had returned."""
+        ids = {self._op_chunk[key]: key for key in scores if key in self._op_chunk}
+        if filter is not None and not filter.is_empty:
+            allowed = set(self.store.select(filter))
+            ids = {chunk_id: key for chunk_id, key in ids.items() if chunk_id in allowed}
+        hits = []
+        for chunk in self.store.get(list(ids)):
+            service, op_id = ids[chunk.id]
+            method, _, path = op_id.partition(" ")
+            hits.append(
+                OperationHit(
+                    service=service,
+                    method=method,
+                    path=path,
+                    id=op_id,
+                    score=scores[(service, op_id)],
+                    summary=summary_of(chunk, op_id),
+                    chunk_ids=(chunk.id,),
+                )
+            )
+        return hits
 
     def _expand(self, operations: Sequence[OperationHit], hits: Sequence[Hit]) -> list[OperationHit]:
         by_id = {hit.chunk_id: hit for hit in hits}
         cache: dict[str, Any] = {}
         expanded = []
+        missing = [c for op in operations for c in op.chunk_ids if c not in by_id]
+        for chunk in self.store.get(missing):  # chunks of lifted producers
+            by_id[chunk.id] = Hit.of(chunk, 0.0)
         for op in operations:
-            own = [by_id[chunk_id] for chunk_id in op.chunk_ids]
+            own = [by_id[chunk_id] for chunk_id in op.chunk_ids if chunk_id in by_id]
             linked = expand_links(own, self.store, cache=cache)[len(own) :]
             expanded.append(replace(op, linked=tuple(linked)))
         return expanded
+
+
+def _best_of(lists: Sequence[Ranked]) -> Ranked:
+    """Each id at its best score over the lists, best first."""
+    best: dict[str, float] = {}
+    for ranked in lists:
+        for item_id, score in ranked:
+            if score > best.get(item_id, float("-inf")):
+                best[item_id] = score
+    return rank(best.items())
+
+
+def _operation_scores(ranked: Ranked, chunks: dict[str, Chunk]) -> dict[OpKey, float]:
+    """Each operation at its best chunk's score in one ranked chunk list."""
+    scores: dict[OpKey, float] = {}
+    for chunk_id, score in ranked:
+        chunk = chunks.get(chunk_id)
+        if chunk is None or chunk.kind in LINK_KINDS:
+            continue
+        for op_id in chunk.operations:
+            key = (chunk.service, op_id)
+            if score > scores.get(key, float("-inf")):
+                scores[key] = score
+    return scores

@@ -1,0 +1,129 @@
+"""Ablation of the discovery-quality ideas of issue 7 on RestBench and SOCBench-D (instance 1).
+
+Each row switches one idea off (or on) from the default configuration, all from the same code and
+the same run; metrics as `openapi-rag eval` computes them (`openapi_rag.bench.metrics`): recall@k
+and precision@k per query over distinct operations, RestBench as one index over both APIs,
+SOCBench-D as one index per domain averaged over the 11 domains. `auto` is `k="auto"`: its mean
+recall, precision and result count.
+
+    .venv/bin/python scripts/ablation_quality.py [--data ../shared/data] [--rows default,thin-rrf]
+
+Embeddings go through the on-disk cache, so re-runs only pay for search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from openapi_rag.bench.metrics import score_query
+from openapi_rag.embed import get_embedder
+from openapi_rag.index import Index
+from openapi_rag.search import clauses
+from openapi_rag.spec import load_services
+
+# row name -> (strategy, Searcher settings; "split_and" sets `clauses.SPLIT_AND`)
+OFF = dict(clauses=False, dependencies=False)
+ROWS: dict[str, tuple[str, dict]] = {
+    "baseline: thin, RRF, no clauses, no deps": ("thin", dict(fusion="rrf", **OFF)),
+    "+ compact text (embed short line, BM25 fields)": ("compact", dict(fusion="rrf", **OFF)),
+    "+ min-max fusion": ("compact", OFF),
+    "+ clause splitting (commas, sentences, then)": ("compact", dict(dependencies=False, split_and=False)),
+    "+ 'and' cuts between clauses": ("compact", dict(dependencies=False)),
+    "+ dependency lifting, specific producers only": ("compact", dict(generic_producers=False)),
+    "+ generic producers GET /search, GET /me (= default)": ("compact", {}),
+    "default without compact text (thin)": ("thin", {}),
+    "default without min-max fusion (RRF)": ("compact", dict(fusion="rrf")),
+    "default without clause splitting": ("compact", dict(clauses=False)),
+    "default without 'and' cuts": ("compact", dict(split_and=False)),
+    "default without dependency lifting": ("compact", dict(dependencies=False)),
+    "default + whole-query vector for 3+ clauses (speed only)": ("compact", dict(whole_query_clauses=10**6)),
+}
+KS = (5, 10, 20)
+
+
+def restbench(data: Path) -> list[tuple[list, list[tuple[str, list[str]]]]]:
+    services = load_services([data / "restbench" / "specs"]).services
+    queries = [
+        (q["query"], q["solution"])
+        for f in sorted((data / "restbench" / "datasets").glob("*.json"))
+        for q in json.loads(f.read_text())
+    ]
+    return [(services, queries)]
+
+
+def socbench(data: Path) -> list[tuple[list, list[tuple[str, list[str]]]]]:
+    groups = []
+    for domain in sorted((data / "socbench-d" / "socbenchd_1").iterdir()):
+        if domain.is_dir():
+            queries = json.loads((domain / "queries.json").read_text())["queries"]
+            groups.append((load_services([domain]).services, [(q["query"], q["endpoints"]) for q in queries]))
+    return groups
+
+
+def evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str, float]:
+    """Mean metrics over groups (each group: mean over its queries)."""
+    settings = dict(settings)
+    split_and = settings.pop("split_and", True)
+    saved, clauses.SPLIT_AND = clauses.SPLIT_AND, split_and
+    try:
+        return _evaluate(groups, strategy, settings, embedder)
+    finally:
+        clauses.SPLIT_AND = saved
+
+
+def _evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str, float]:
+    per_group = []
+    for services, queries in groups:
+        index = Index.build(services, strategy=strategy, embedder=embedder)
+        for name, value in settings.items():
+            setattr(index.searcher, name, value)
+        rows = []
+        for query, gold in queries:
+            ranked = [hit.id for hit in index.search(query, k=max(KS), expand=False)]
+            auto = [hit.id for hit in index.search(query, k="auto", expand=False)]
+            row = {}
+            for k in KS:
+                s = score_query(ranked, gold, k=k)
+                row[f"R@{k}"] = s.recall
+                if k == 5:
+                    row["P@5"] = s.precision
+            a = score_query(auto, gold, k=None)
+            row.update({"auto R": a.recall, "auto P": a.precision, "auto n": len(auto)})
+            rows.append(row)
+        per_group.append({key: statistics.fmean(r[key] for r in rows) for key in rows[0]})
+    return {key: statistics.fmean(g[key] for g in per_group) for key in per_group[0]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+    )
+    parser.add_argument("--rows", help="comma-separated row-name prefixes to run (default: all)")
+    args = parser.parse_args()
+    wanted = [r.strip() for r in args.rows.split(",")] if args.rows else None
+    embedder = get_embedder("minilm")
+    datasets = {"RestBench": restbench(args.data), "SOCBench-D": socbench(args.data)}
+    columns = ["R@5", "R@10", "R@20", "P@5", "auto R", "auto P", "auto n"]
+    header = "| configuration | " + " | ".join(f"{d} {c}" for d in datasets for c in columns) + " |"
+    print(header)
+    print("|" + "---|" * (1 + len(datasets) * len(columns)))
+    for name, (strategy, settings) in ROWS.items():
+        if wanted and not any(name.startswith(w) for w in wanted):
+            continue
+        started = time.time()
+        cells = []
+        for groups in datasets.values():
+            metrics = evaluate(groups, strategy, settings, embedder)
+            cells += [f"{metrics[c]:.1f}" if c == "auto n" else f"{metrics[c]:.3f}" for c in columns]
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+        print(f"  ({time.time() - started:.0f} s)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

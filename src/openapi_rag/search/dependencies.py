@@ -1,0 +1,147 @@
+"""Producer → consumer links between operations, from path templates alone.
+
+Many tasks need an operation that produces an identifier another one consumes: the poster of an
+episode of "Band of Brothers" needs `GET /search/tv` for the `tv_id` of
+`GET /tv/{tv_id}/season/{season_number}/episode/{episode_number}/images`. A query names the
+consumer's subject, rarely the producer, so search ranks producers low.
+
+The graph: a path parameter names an entity, `{movie_id}` → movie (the name without an `id`,
+`ids`, `key`, `name` or `number` suffix), and a bare `{id}` takes the path segment before it
+(`/albums/{id}` → album). A producer of that entity is a `GET` operation of the same service whose
+path has no parameter and whose last segment is the entity (`GET /search/movie`, `GET /albums`),
+compared after the BM25 tokenizer's light stemming. `Searcher` then lifts the best-scoring producer
+of each top consumer to `PRODUCER_SHARE` of the consumer's score (`propagate`), so it ranks just
+below the operation that needs it unless it already ranks higher.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from openapi_rag.search.tokenize import split_identifier, stem
+
+PRODUCER_SHARE = 0.9
+"""A producer's score relative to the consumer that needs it."""
+
+CONSUMERS = 20
+"""How many of the best operations have their producers lifted."""
+
+GENERIC = True
+"""Also count two API-wide conventions as producers: a service's generic search (`GET /search`,
+`GET /find`, `GET /lookup`) produces every entity, and `GET /me` produces the user."""
+
+SEARCH_WORDS = ("search", "find", "lookup")
+ENTITY_ALIASES = {"user": ("me",)}
+
+_ID_SUFFIXES = frozenset({"id", "ids", "key", "name", "number"})
+_PARAM = re.compile(r"^\{([^{}]+)\}$")
+
+OpKey = tuple[str, str]
+"""(service id, `METHOD /path`)."""
+
+
+def _word(text: str) -> str:
+    return stem("".join(part.lower() for part in split_identifier(text)))
+
+
+def path_entities(path: str) -> list[str]:
+    """The entities named by a path's parameters, in order.
+
+    Example:
+        >>> path_entities("/tv/{tv_id}/season/{season_number}")
+        ['tv', 'season']
+        >>> path_entities("/albums/{id}/tracks")
+        ['album']
+    """
+    segments = [s for s in path.split("/") if s]
+    entities = []
+    for i, segment in enumerate(segments):
+        match = _PARAM.match(segment)
+        if not match:
+            continue
+        parts = [p.lower() for p in split_identifier(match.group(1))]
+        if len(parts) > 1 and parts[-1] in _ID_SUFFIXES:
+            entities.append(stem("".join(parts[:-1])))
+        elif i > 0 and not _PARAM.match(segments[i - 1]):
+            entities.append(_word(segments[i - 1]))
+    return entities
+
+
+def producer_entity(op_id: str) -> str | None:
+    """The entity a `GET` operation without path parameters lists or finds, else None."""
+    method, _, path = op_id.partition(" ")
+    if method != "GET" or "{" in path:
+        return None
+    segments = [s for s in path.split("/") if s]
+    return _word(segments[-1]) if segments else None
+
+
+class DependencyGraph:
+    """For each operation, per entity its path parameters name, the operations that produce it.
+
+    Example:
+        >>> graph = DependencyGraph.of([("tmdb", "GET /search/movie"), ("tmdb", "GET /movie/{movie_id}")])
+        >>> graph.needs(("tmdb", "GET /movie/{movie_id}"))
+        [[('tmdb', 'GET /search/movie')]]
+    """
+
+    def __init__(self, needs: Mapping[OpKey, list[list[OpKey]]]):
+        self._needs = dict(needs)
+
+    @classmethod
+    def of(cls, operations: Iterable[OpKey], *, generic: bool = GENERIC) -> DependencyGraph:
+        """The graph over `(service, METHOD /path)` pairs; `generic`: see `GENERIC`."""
+        operations = list(dict.fromkeys(operations))
+        by_entity: dict[tuple[str, str], list[OpKey]] = {}
+        for service, op_id in operations:
+            entity = producer_entity(op_id)
+            if entity:
+                by_entity.setdefault((service, entity), []).append((service, op_id))
+        needs: dict[OpKey, list[list[OpKey]]] = {}
+        for service, op_id in operations:
+            groups = []
+            for entity in dict.fromkeys(path_entities(op_id.partition(" ")[2])):
+                found = list(by_entity.get((service, entity), []))
+                if generic:
+                    for alias in (*SEARCH_WORDS, *ENTITY_ALIASES.get(entity, ())):
+                        found += by_entity.get((service, alias), [])
+                found = [p for p in dict.fromkeys(found) if p != (service, op_id)]
+                if found:
+                    groups.append(found)
+            if groups:
+                needs[(service, op_id)] = groups
+        return cls(needs)
+
+    def needs(self, op: OpKey) -> list[list[OpKey]]:
+        """For each entity `op` needs, the operations producing it."""
+        return [list(group) for group in self._needs.get(op, [])]
+
+    def producers(self, op: OpKey) -> list[OpKey]:
+        """Every operation producing something `op` needs."""
+        return list(dict.fromkeys(p for group in self._needs.get(op, []) for p in group))
+
+    def __len__(self) -> int:
+        return len(self._needs)
+
+
+def propagate(
+    scores: Mapping[OpKey, float],
+    graph: DependencyGraph,
+    *,
+    share: float = PRODUCER_SHARE,
+    consumers: int = CONSUMERS,
+) -> dict[OpKey, float]:
+    """Operation scores with producers lifted to `share` of their best consumer's score.
+
+    For each of the `consumers` best operations and each entity it needs, the producer that
+    scores best for the query (absent ones count as 0) is lifted; the others are left alone, so
+    `GET /search/movie` rather than every movie list is added for "the cast of Titanic".
+    """
+    out = dict(scores)
+    top = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:consumers]
+    for op, score in top:
+        for group in graph.needs(op):
+            best = max(group, key=lambda c: (scores.get(c, 0.0), c))
+            out[best] = max(out.get(best, 0.0), share * score)
+    return out

@@ -1,0 +1,81 @@
+"""The `compact` strategy: a short embedded line, a fuller BM25 text, thin JSON returned."""
+
+from __future__ import annotations
+
+import json
+
+from openapi_rag.chunking import get_strategy
+from openapi_rag.chunking.compact import compact_text, first_sentence, lexical_text
+from openapi_rag.model import Operation, Parameter, Service
+from openapi_rag.search.bm25 import BM25_TEXT, BM25Index
+
+
+def op(**kw) -> Operation:  # type: ignore[no-untyped-def]
+    base = dict(service="tmdb", method="GET", path="/movie/{movie_id}/credits")
+    return Operation(**(base | kw))
+
+
+SERVICE = Service(id="tmdb", title="TMDB  API", version="3", file="tmdb.json", format="oas30")
+
+
+def test_first_sentence() -> None:
+    assert first_sentence("Get the cast.  And the crew! More.") == "Get the cast."
+    assert first_sentence("") == ""
+    assert first_sentence("No end mark") == "No end mark"
+
+
+def test_compact_text_has_title_tags_path_summary_sentence_and_parameter_names() -> None:
+    operation = op(
+        summary="Get credits",
+        description="Get the cast and crew for a movie. Long details follow here.",
+        tags=["movies"],
+        parameters=[Parameter("movie_id", "path", True, "The movie."), Parameter("language", "query")],
+    )
+    assert compact_text(SERVICE, operation) == (
+        "TMDB API – movies – GET /movie/{movie_id}/credits: Get credits. Get the cast and crew for a movie."
+        " Parameters: movie_id, language."
+    )
+
+
+def test_compact_text_skips_a_description_that_repeats_the_summary_and_empty_parts() -> None:
+    operation = op(summary="Get credits", description="Get credits")
+    bare = Service(id="x", title="", version="1", file="x.json", format="oas30")
+    assert compact_text(bare, operation) == "GET /movie/{movie_id}/credits: Get credits"
+
+
+def test_lexical_text_keeps_the_whole_description_and_parameter_descriptions() -> None:
+    operation = op(
+        summary="Get credits",
+        description="First. Second sentence.",
+        tags=["movies"],
+        parameters=[Parameter("movie_id", "path", True, "The movie id.")],
+    )
+    assert lexical_text(operation) == (
+        "GET /movie/{movie_id}/credits Get credits movies First. Second sentence. movie_id The movie id."
+    )
+
+
+def test_strategy_chunks_carry_the_bm25_text_and_return_thin_json(campaigns) -> None:  # type: ignore[no-untyped-def]
+    chunks = get_strategy("compact").chunk([campaigns])
+    assert [c.operations for c in chunks] == [[o.id] for o in campaigns.operations]
+    post = next(c for c in chunks if c.operations == ["POST /campaigns"])
+    assert post.id == f"{campaigns.id}:compact:POST /campaigns"
+    assert post.embed_text.startswith("Campaigns API – campaigns – POST /campaigns: Create a campaign.")
+    assert "\n" not in post.embed_text
+    assert post.metadata[BM25_TEXT].startswith(
+        "POST /campaigns Create a campaign campaigns Creates a campaign."
+    )
+    header, body = post.content.split("\n", 1)
+    assert header == "POST /campaigns" and "requestBody" not in json.loads(body)
+
+
+def test_bm25_index_matches_the_bm25_text_not_the_embedded_line(campaigns) -> None:  # type: ignore[no-untyped-def]
+    chunks = get_strategy("compact").chunk([campaigns])
+    # "state" is only in the status parameter's description, which the embedded line leaves out
+    assert all("state" not in c.embed_text for c in chunks)
+    hits = BM25Index.from_chunks(chunks).search("state", k=3)
+    assert [h[0] for h in hits] == [f"{campaigns.id}:compact:GET /campaigns"]
+    # field="content" indexes the returned JSON, whose key names the line and the BM25 text lack
+    assert "responses" not in chunks[0].metadata[BM25_TEXT]
+    assert BM25Index.from_chunks(chunks).search("responses", k=3) == []
+    assert len(BM25Index.from_chunks(chunks, field="content").search("responses", k=3)) == 3

@@ -1,0 +1,67 @@
+"""Real runs of the default configuration (issue 7) on the shared benchmark data.
+
+A floor, not the headline numbers (those come from `scripts/ablation_quality.py`): the default
+must beat the old default (thin chunks, RRF, whole query only) on recall, and stay above levels a
+regression would break.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from openapi_rag.bench.metrics import score_query
+from openapi_rag.index import DEFAULT_STRATEGY, Index
+from openapi_rag.spec import load_services
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DOMAIN = SHARED / "socbench-d" / "socbenchd_1" / "01-energy"
+RESTBENCH = SHARED / "restbench"
+OLD_DEFAULT = dict(fusion="rrf", clauses=False, dependencies=False)
+
+
+def recall(index: Index, queries: list[tuple[str, list[str]]], k: int) -> float:
+    return statistics.fmean(
+        score_query([h.id for h in index.search(q, k=k, expand=False)], gold, k=k).recall
+        for q, gold in queries
+    )
+
+
+@pytest.fixture(scope="module")
+def energy() -> tuple[list, list[tuple[str, list[str]]]]:
+    if not DOMAIN.is_dir():
+        pytest.skip("../shared/data not present")
+    queries = json.loads((DOMAIN / "queries.json").read_text())["queries"]
+    return load_services([DOMAIN]).services, [(q["query"], q["endpoints"]) for q in queries]
+
+
+def test_default_beats_the_old_default_on_a_socbench_domain(energy) -> None:  # type: ignore[no-untyped-def]
+    services, queries = energy
+    assert DEFAULT_STRATEGY == "compact"
+    index = Index.build(services)
+    new = recall(index, queries, 5)
+    old_index = Index.build(services, strategy="thin")
+    for name, value in OLD_DEFAULT.items():
+        setattr(old_index.searcher, name, value)
+    old = recall(old_index, queries, 5)
+    assert new >= 0.7 and new > old + 0.1
+    auto = [index.search(q, k="auto", expand=False) for q, _ in queries]
+    assert all(1 <= len(hits) <= 20 for hits in auto)
+
+
+@pytest.mark.slow
+def test_restbench_floor() -> None:
+    if not RESTBENCH.is_dir():
+        pytest.skip("../shared/data not present")
+    services = load_services([RESTBENCH / "specs"]).services
+    queries = [
+        (q["query"], q["solution"])
+        for f in sorted((RESTBENCH / "datasets").glob("*.json"))
+        for q in json.loads(f.read_text())
+    ]
+    index = Index.build(services)
+    assert recall(index, queries, 5) >= 0.6
+    assert recall(index, queries, 20) >= 0.9

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from openapi_rag.search.clauses import split_clauses
+
+
+def test_splits_at_commas_semicolons_and_sentence_ends() -> None:
+    query = (
+        "Retrieve the status of all equipment, access active alerts for the grid; "
+        "configure new alert thresholds. Then submit the integration status, and list every sector"
+    )
+    assert split_clauses(query) == [
+        "Retrieve the status of all equipment",
+        "access active alerts for the grid",
+        "configure new alert thresholds.",
+        "Then submit the integration status",
+        "list every sector",
+    ]
+
+
+def test_then_inside_a_sentence_cuts() -> None:
+    assert split_clauses("find the album id and then list its tracks") == [
+        "find the album id",
+        "list its tracks",
+    ]
+
+
+def test_single_intent_and_short_pieces_give_nothing() -> None:
+    assert split_clauses("movies and TV shows of Tom Hanks") == []  # "and" alone does not cut
+    assert split_clauses("Get alerts, e.g. solar") == []  # one clause long enough: nothing to split
+    assert split_clauses("") == []
+
+
+def test_min_words() -> None:
+    assert split_clauses("get alerts, list sites", min_words=2) == ["get alerts", "list sites"]
+
+
+def test_and_cuts_only_between_two_clauses() -> None:
+    assert split_clauses("Make me a playlist of three songs and name it Love Songs") == [
+        "Make me a playlist of three songs",
+        "name it Love Songs",
+    ]
+    # one side too short: kept together
+    assert split_clauses("Get the cast and crew, then list the reviews of the film") == [
+        "Get the cast and crew",
+        "list the reviews of the film",
+    ]
+
+
+def test_numbers_with_thousands_separators_are_not_cut() -> None:
+    assert split_clauses("Can a user earning 120,000 a year afford it, and check the mortgage rates") == [
+        "Can a user earning 120,000 a year afford it",
+        "check the mortgage rates",
+    ]
+
+
+def test_and_cuts_can_be_switched_off(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from openapi_rag.search import clauses
+
+    monkeypatch.setattr(clauses, "SPLIT_AND", False)
+    assert split_clauses("Make me a playlist of three songs and name it Love Songs") == []
