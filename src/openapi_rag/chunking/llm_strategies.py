@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
@@ -110,12 +111,16 @@ class LLMEndpointStrategy(EndpointStrategy):
         self.workers = max(1, workers)
         self.max_tokens = max_tokens
         self.fallbacks = 0  # replies replaced by the operation's own text, in the last run
+        self._llm_lock = threading.Lock()
 
     @property
     def llm(self) -> LLM:
-        if self._llm is None:
-            self._llm = get_llm(self._llm_spec, cache=True)  # loaded on first use: chunking may never need it
-        return self._llm
+        # Loaded on first use (chunking may never need it), once: worker threads ask at the same time,
+        # and each would otherwise load the model and open the reply cache (SQLite refuses the race).
+        with self._llm_lock:
+            if self._llm is None:
+                self._llm = get_llm(self._llm_spec, cache=True)
+            return self._llm
 
     @property
     def params(self) -> dict[str, Any]:
