@@ -105,6 +105,7 @@ def _legends(
         handles=config_handles,
         title="configuration",
         loc="outside right upper",
+        ncols=1 if len(config_handles) <= 18 else 2,  # one column of more would run off the figure
         frameon=False,
         fontsize=8,
         title_fontsize=8,
