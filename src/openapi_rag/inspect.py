@@ -93,9 +93,14 @@ def token_statistics(
     tokenizers = {name: get_tokenizer(name) for name in TOKENIZERS}
     before: dict[str, list[int]] = {n: [] for n in TOKENIZERS}
     after: dict[str, list[int]] = {n: [] for n in TOKENIZERS}
+    removed_by_step: dict[str, int] = dict.fromkeys(steps, 0)
+    minilm = tokenizers["minilm"]
     for service, report in zip(loaded, reports, strict=True):
         raw = document_text(service)
-        cleaned_doc, removed = clean_document(service.document, steps)
+        cleaned_doc, removed = clean_document(service.document, steps, minilm.count)
+        report["removed_by_step"] = removed
+        for step, count in removed.items():
+            removed_by_step[step] = removed_by_step.get(step, 0) + count
         cleaned = json.dumps(cleaned_doc, ensure_ascii=False, separators=(",", ":"), default=str)
         counts = {}
         for name, tok in tokenizers.items():
@@ -104,7 +109,12 @@ def token_statistics(
             after[name].append(a)
             counts[name] = {"before": b, "after": a}
         report["tokens"] = counts
-    summary: dict[str, Any] = {"limit": limit, "clean_steps": steps, "documents": len(loaded)}
+    summary: dict[str, Any] = {
+        "limit": limit,
+        "clean_steps": steps,
+        "documents": len(loaded),
+        "removed_by_step": removed_by_step,  # minilm tokens each cleaning step removed, corpus total
+    }
     for name in TOKENIZERS:
         b, a = before[name], after[name]
         summary[name] = {

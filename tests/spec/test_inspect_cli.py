@@ -46,6 +46,10 @@ def test_inspect_tokens_counts_before_and_after_cleaning():
     assert all(c["before"] >= c["after"] > 0 for c in counts.values())
     stats = report["tokens"]["cl100k_base"]
     assert stats["over_limit_before"] == 1 and stats["max_before"] == counts["cl100k_base"]["before"]
+    removed = report["tokens"]["removed_by_step"]
+    assert set(removed) == {"examples", "base64", "html", "markdown", "urls"}
+    quirks = json.loads(invoke("inspect", str(FIXTURES / "quirks.yaml"), "--json", "--tokens").output)
+    assert quirks["tokens"]["removed_by_step"]["examples"] > 0  # its schema example
 
 
 def test_inspect_text_and_bench_load():

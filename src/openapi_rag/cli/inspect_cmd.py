@@ -70,6 +70,8 @@ def _print_text(report: dict[str, Any]) -> None:
     if "tokens" in report:
         tok = report["tokens"]
         click.echo(f"Token statistics over {tok['documents']} documents (limit {tok['limit']}):")
+        removed = ", ".join(f"{step} {count}" for step, count in tok["removed_by_step"].items())
+        click.echo(f"  minilm tokens removed per cleaning step: {removed or 'no steps'}")
         for name in TOKENIZERS:
             st = tok[name]
             click.echo(
