@@ -62,3 +62,10 @@ def parse_clean(clean: str | None) -> list[str] | None:
         return parse_steps(clean)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--clean") from exc
+
+
+def index_option(help: str = "Index directory built by `openapi-rag index`.") -> Callable[[F], F]:
+    """`-i/--index DIR`, the same on every command that reads or writes an index (env OPENAPI_RAG_INDEX)."""
+    return click.option(
+        "-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path(), help=help
+    )

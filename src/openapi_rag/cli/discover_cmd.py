@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, print_json
+from openapi_rag.cli.common import err, handle_errors, index_option, print_json
 
 
 def _k(value: str) -> int | None:
@@ -22,15 +22,7 @@ def _k(value: str) -> int | None:
 
 @cli.command()
 @click.argument("task")
-@click.option(
-    "-i",
-    "--index",
-    "index_dir",
-    required=True,
-    envvar="OPENAPI_RAG_INDEX",
-    type=click.Path(),
-    help="Index directory built by `openapi-rag index`.",
-)
+@index_option()
 @click.option("-k", "--k", "k", default="10", show_default=True, help='Endpoints per search, or "all".')
 @click.option(
     "--model",

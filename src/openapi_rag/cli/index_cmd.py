@@ -5,20 +5,12 @@ from __future__ import annotations
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, parse_clean, print_json, progress_enabled
+from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean, print_json, progress_enabled
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option(
-    "-i",
-    "--index",
-    "index_dir",
-    required=True,
-    envvar="OPENAPI_RAG_INDEX",
-    type=click.Path(),
-    help="Index directory (created or updated).",
-)
+@index_option("Index directory (created or updated).")
 @click.option(
     "-s", "--strategy", default=None, help="Chunking strategy (default: thin; `openapi-rag chunk --help`)."
 )

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import handle_errors, print_json, print_json_line
+from openapi_rag.cli.common import handle_errors, index_option, print_json, print_json_line
 
 
 class ResultCount(click.ParamType):
@@ -38,15 +38,7 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
 
 @cli.command()
 @click.argument("query", required=False)
-@click.option(
-    "-i",
-    "--index",
-    "index_dir",
-    required=True,
-    envvar="OPENAPI_RAG_INDEX",
-    type=click.Path(),
-    help="Index directory built by `openapi-rag index`.",
-)
+@index_option()
 @click.option(
     "-k",
     "--k",
@@ -183,7 +175,7 @@ def _search_spec(index: Any, spec: Path, threshold: float | None, k: int, json_:
 
 @cli.command()
 @click.argument("operation")
-@click.option("-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path())
+@index_option()
 @click.option("--service", default=None, help="The service, when the path exists in several.")
 @click.option("--depth", type=int, default=3, show_default=True, help="How deep schemas are expanded.")
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the default output is YAML).")
