@@ -29,11 +29,12 @@ def service_report(service: Service) -> dict[str, Any]:
         "operations": len(service.operations),
         "schemas": len(service.schemas),
         "files": len(service.files),
-        "problems": [str(p) if not p.file else _short(p) for p in service.problems],
+        "problems": [_located(p) for p in service.problems],
     }
 
 
-def _short(problem: Any) -> str:
+def _located(problem: Any) -> str:
+    """`where: message`; the file is the service's own and is reported once beside it."""
     return f"{problem.where}: {problem.message}" if problem.where else problem.message
 
 

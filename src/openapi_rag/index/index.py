@@ -24,7 +24,7 @@ import numpy as np
 
 from openapi_rag.chunking import get_strategy
 from openapi_rag.embed import DEFAULT_EMBEDDER, Embedder, EmbeddingCache, embed_with_cache, get_embedder
-from openapi_rag.errors import IndexMismatch, IndexNotFound, OpenAPIRagError
+from openapi_rag.errors import IndexMismatch, OpenAPIRagError
 from openapi_rag.index.manifest import MANIFEST_JSON, Manifest, Source
 from openapi_rag.model import Chunk, Service
 from openapi_rag.refs.inline import resolved_operation
@@ -308,10 +308,3 @@ def embed_chunks(
         return model.embed_many(texts, show_progress=show_progress)
     with EmbeddingCache(model.cache_key) as store:
         return embed_with_cache(model, texts, store, show_progress=show_progress)
-
-
-def open_or_none(directory: Path) -> Index | None:
-    try:
-        return Index.open(directory)
-    except IndexNotFound:
-        return None
