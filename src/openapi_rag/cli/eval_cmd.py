@@ -81,6 +81,16 @@ def _jsonable(value: Any) -> Any:
     metavar="MODULE:FACTORY",
     help="Evaluate your own retriever: a callable (services, config) -> Retriever.",
 )
+@click.option("--agent", is_flag=True, help="Retrieve with the Discovery Agent (an LLM searching the index).")
+@click.option(
+    "--policy",
+    type=click.Choice(["self-rag", "corag"]),
+    default=None,
+    help="Index search, then an LLM policy: the Self-RAG filter or CoRAG's iterative retrieval.",
+)
+@click.option(
+    "--llm", "llm_name", default=None, metavar="NAME", help="LLM for --agent/--policy (default: configured)."
+)
 @click.option("--json", "json_", is_flag=True, help="Print the summary as JSON.")
 @handle_errors
 def eval_cmd(
@@ -94,6 +104,9 @@ def eval_cmd(
     compare_paper: bool,
     no_plots: bool,
     retriever_spec: str | None,
+    agent: bool,
+    policy: str | None,
+    llm_name: str | None,
     json_: bool,
 ) -> None:
     """Measure endpoint retrieval over a grid of strategies, embedders, modes and k.
@@ -107,6 +120,11 @@ def eval_cmd(
       openapi-rag eval --dataset socbench-d --data socbench-d/ --strategies endpoint,thin \\
           --modes dense,bm25,hybrid --k 5,10,20,auto --out out/soc --compare-paper
       openapi-rag eval --dataset jsonl --data my-catalog/ --out out/mine
+      openapi-rag eval --dataset jsonl --data my-catalog/ --agent --llm openai --out out/agent
+
+    With --agent or --policy the modes are reported as `agent:hybrid`, `self-rag:dense`, ...
+    (cached apart from plain retrieval) and the LLM's tokens per searched query are appended to
+    OUT/llm_usage.csv.
     """
     from openapi_rag.bench import grid, load_dataset, parse_ks, run_eval, write_report
     from openapi_rag.bench.retrievers import IndexRetrieverFactory, available_strategies, load_factory
@@ -129,12 +147,29 @@ def eval_cmd(
             raise click.BadParameter(
                 f"unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}", param_hint="--modes"
             )
+    if sum([agent, policy is not None, retriever_spec is not None]) > 1:
+        raise click.UsageError("--agent, --policy and --retriever cannot be combined")
+    if llm_name is not None and not (agent or policy):
+        raise click.UsageError("--llm only applies with --agent or --policy")
+    label = "agent" if agent else policy
+    if label:
+        mode_names = [f"{label}:{m}" for m in mode_names]  # keeps their cache apart from plain search
     try:
         configs = grid(names, _split(embedders), mode_names)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     _check_extras(plots=not no_plots)
-    factory = load_factory(retriever_spec) if retriever_spec else IndexRetrieverFactory()
+    factory: Any
+    if agent:
+        from openapi_rag.bench.agent_retrievers import AgentRetrieverFactory
+
+        factory = AgentRetrieverFactory(llm_name)
+    elif policy:
+        from openapi_rag.bench.agent_retrievers import PolicyRetrieverFactory
+
+        factory = PolicyRetrieverFactory(policy, llm_name)
+    else:
+        factory = load_factory(retriever_spec) if retriever_spec else IndexRetrieverFactory()
 
     dataset = load_dataset(kind, list(data))
     info = dataset.describe()
@@ -159,6 +194,13 @@ def eval_cmd(
         )
         raise click.exceptions.Exit(130) from None
     files = write_report(result, out_dir, compare_paper=compare_paper, plots=not no_plots)
+    if label:
+        files["llm_usage"] = factory.write_usage(out_dir / "llm_usage.csv")
+        total = factory.total_usage()
+        err(
+            f"LLM tokens for {len(factory.usage_records)} searched queries: {total.prompt_tokens} prompt, "
+            f"{total.completion_tokens} completion ({files['llm_usage']})"
+        )
     from openapi_rag.bench.aggregate import summary_rows
 
     summary = summary_rows(result.results)

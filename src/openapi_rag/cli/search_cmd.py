@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import handle_errors, index_option, print_json, print_json_line
+from openapi_rag.cli.common import err, handle_errors, index_option, print_json, print_json_line
 
 
 class ResultCount(click.ParamType):
@@ -68,6 +68,15 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
     default=None,
     help="Find the services that best match a whole OpenAPI document.",
 )
+@click.option(
+    "--policy",
+    type=click.Choice(["self-rag", "corag"]),
+    default=None,
+    help="Let an LLM filter the results (self-rag) or retrieve in rounds of sub-queries (corag).",
+)
+@click.option(
+    "--llm", "llm_name", default=None, metavar="NAME", help="LLM for --policy (default: configured)."
+)
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
 @handle_errors
 def search(
@@ -81,6 +90,8 @@ def search(
     no_expand: bool,
     queries: Any,
     spec: str | None,
+    policy: str | None,
+    llm_name: str | None,
     json_: bool,
 ) -> None:
     """Find the operations that answer QUERY.
@@ -92,12 +103,17 @@ def search(
       openapi-rag search "cast of Titanic" --index idx/ --k auto
       openapi-rag search --queries tasks.jsonl --index idx/ --json
       openapi-rag search --spec generated.yaml --index idx/
+      openapi-rag search "refund a payment" --index idx/ --policy self-rag --llm openai
     """
     from openapi_rag.index import Index
 
     given = sum(x is not None for x in (query, queries, spec))
     if given != 1:
         raise click.UsageError("give exactly one of QUERY, --queries FILE or --spec FILE")
+    if llm_name is not None and policy is None:
+        raise click.UsageError("--llm only applies with --policy")
+    if policy is not None and spec is not None:
+        raise click.UsageError("--policy applies to QUERY or --queries, not --spec")
     index = Index.open(index_dir)
     if spec is not None:
         if not isinstance(k, int):
@@ -112,6 +128,11 @@ def search(
         tag=list(tags) or None,
         expand=not no_expand,
     )
+    run = _policy_search(index, options, policy, llm_name) if policy else None
+
+    def find(text: str) -> list[Any]:
+        return run(text) if run else index.search(text, **options)
+
     try:
         if queries is not None:
             for number, line in enumerate(queries, 1):
@@ -123,7 +144,7 @@ def search(
                     raise click.BadParameter(
                         f'line {number}: expected {{"query": "..."}}', param_hint="--queries"
                     ) from exc
-                hits = index.search(text, **options)
+                hits = find(text)
                 if json_:
                     print_json_line(
                         {"query": text, "results": [hit_dict(h, r) for r, h in enumerate(hits, 1)]}
@@ -132,13 +153,37 @@ def search(
                     click.echo(f"# {text}")
                     _print_hits(hits)
             return
-        hits = index.search(query, **options)
+        hits = find(str(query))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     if json_:
         print_json([hit_dict(h, r) for r, h in enumerate(hits, 1)])
     else:
         _print_hits(hits)
+
+
+def _policy_search(index: Any, options: dict[str, Any], policy: str, llm_name: str | None) -> Any:
+    """``text -> hits`` through the Self-RAG filter or CoRAG; each query's LLM cost goes to stderr."""
+    from openapi_rag.agents.policies import CoRAG, SelfRAGFilter
+    from openapi_rag.llm import get_llm
+
+    llm = get_llm(llm_name)
+    k = options["k"]
+
+    def run(text: str) -> list[Any]:
+        if policy == "self-rag":
+            result = SelfRAGFilter(llm).filter(text, index.search(text, **options))
+        else:
+            # CoRAG retrieves per sub-query; "auto" there would let each round's list grow unbounded.
+            search = lambda q, n: index.search(q, **{**options, "k": n})  # noqa: E731
+            result = CoRAG(llm, search, k=k if isinstance(k, int) else 5).run(text)
+        err(
+            f"{policy}: {result.calls} LLM call(s), {result.usage.prompt_tokens} prompt + "
+            f"{result.usage.completion_tokens} completion tokens, {result.parse_failures} unreadable"
+        )
+        return result.hits
+
+    return run
 
 
 def _print_hits(hits: list[Any]) -> None:
