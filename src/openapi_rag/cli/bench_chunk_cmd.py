@@ -7,25 +7,12 @@ import time
 import click
 
 from openapi_rag.cli.bench_cmd import bench, peak_rss_mb
-from openapi_rag.cli.chunk_cmd import build_strategy, strategy_names
+from openapi_rag.cli.chunk_cmd import build_strategy, chunking_options
 from openapi_rag.cli.common import err, handle_errors, parse_clean, print_json
 
 
 @bench.command("chunk")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option(
-    "-s",
-    "--strategy",
-    "strategy_name",
-    default="ref-linked",
-    show_default=True,
-    help="Chunking strategy: " + ", ".join(strategy_names()) + ".",
-)
-@click.option("--size", type=int, default=None, help="Most tokens per chunk (default: the strategy's).")
-@click.option("--overlap", type=int, default=None, help="Tokens shared by consecutive windows.")
-@click.option("--depth", type=int, default=None, help="ref-inline/ref-linked: schema levels to expand.")
-@click.option("--tokenizer", default=None, help="Count tokens with this tokenizer (default: minilm).")
-@click.option("--clean", default=None, help="Cleaning steps to apply while loading (default: none).")
+@chunking_options(default_strategy="ref-linked")
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
 @handle_errors
 def bench_chunk(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, parse_clean, print_json, print_json_line
+from openapi_rag.cli.common import F, err, handle_errors, parse_clean, print_json, print_json_line
 from openapi_rag.model import Chunk
 
 
@@ -30,23 +31,43 @@ def build_strategy(
         raise click.BadParameter(str(exc), param_hint="--strategy/--size/--overlap/--depth") from exc
 
 
+def chunking_options(default_strategy: str) -> Callable[[F], F]:
+    """PATHS and the options that choose and size a strategy, shared by `chunk` and `bench chunk`."""
+    decorators = [
+        click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True)),
+        click.option(
+            "-s",
+            "--strategy",
+            "strategy_name",
+            default=default_strategy,
+            show_default=True,
+            help="Chunking strategy: " + ", ".join(strategy_names()) + ".",
+        ),
+        click.option(
+            "--size", type=int, default=None, help="Most tokens per chunk (default: the strategy's)."
+        ),
+        click.option("--overlap", type=int, default=None, help="Tokens shared by consecutive windows."),
+        click.option(
+            "--depth", type=int, default=None, help="ref-inline/ref-linked: schema levels to expand."
+        ),
+        click.option("--tokenizer", default=None, help="Count tokens with this tokenizer (default: minilm)."),
+        click.option(
+            "--clean",
+            default=None,
+            help="Cleaning steps to apply while loading, e.g. 'default' (default: none).",
+        ),
+    ]
+
+    def apply(func: F) -> F:
+        for decorator in reversed(decorators):
+            func = decorator(func)
+        return func
+
+    return apply
+
+
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option(
-    "-s",
-    "--strategy",
-    "strategy_name",
-    default="endpoint",
-    show_default=True,
-    help="Chunking strategy: " + ", ".join(strategy_names()) + ".",
-)
-@click.option("--size", type=int, default=None, help="Most tokens per chunk (default: the strategy's).")
-@click.option("--overlap", type=int, default=None, help="Tokens shared by consecutive windows.")
-@click.option("--depth", type=int, default=None, help="ref-inline/ref-linked: schema levels to expand.")
-@click.option("--tokenizer", default=None, help="Count tokens with this tokenizer (default: minilm).")
-@click.option(
-    "--clean", default=None, help="Cleaning steps to apply while loading, e.g. 'default' (default: none)."
-)
+@chunking_options(default_strategy="endpoint")
 @click.option("--summary", "summary_only", is_flag=True, help="Print only the summary.")
 @click.option(
     "--json", "json_", is_flag=True, help="JSON lines, one chunk per line (the summary goes to stderr)."
