@@ -116,15 +116,31 @@ class IndexRetriever:
             return 0
         from openapi_rag.tokens import get_tokenizer
 
-        return sum(get_tokenizer(CONTEXT_TOKENIZER).count_many([c.content for c in store.get(chunk_ids)]))
+        # Distinct contents: the windows of an LLM strategy, and CRAFT's three views of an
+        # operation, all return the same operation, which is handed over once.
+        contents = list(dict.fromkeys(c.content for c in store.get(chunk_ids)))
+        return sum(get_tokenizer(CONTEXT_TOKENIZER).count_many(contents))
+
+
+def split_llm(strategy: str) -> tuple[str, str | None]:
+    """``summary@openai:gpt-4o-mini`` -> ``("summary", "openai:gpt-4o-mini")``; no ``@``: no LLM named."""
+    name, at, llm = strategy.partition("@")
+    return name, (llm or None) if at else None
 
 
 def build_index(services: list[Service], config: RunConfig) -> Any:
-    """An in-memory `Index` of `services` built with the config's strategy and embedder."""
+    """An in-memory `Index` of `services` built with the config's strategy and embedder.
+
+    A strategy written ``NAME@LLM`` (`eval --llm`) has its texts written by that LLM; the
+    configuration keeps the label, so its results are cached apart from other models'.
+    """
+    from openapi_rag.chunking.llm_strategies import default_llm
     from openapi_rag.index import Index
 
     embedder = None if config.embedder == DEFAULT_EMBEDDER else config.embedder
-    return Index.build(services, strategy=config.strategy, embedder=embedder)
+    strategy, llm = split_llm(config.strategy)
+    with default_llm(llm):
+        return Index.build(services, strategy=strategy, embedder=embedder)
 
 
 def make_index_retriever(services: list[Service], config: RunConfig) -> Retriever:

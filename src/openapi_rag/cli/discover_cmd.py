@@ -32,27 +32,50 @@ def _k(value: str) -> int | None:
 @click.option(
     "--max-steps", type=click.IntRange(1), default=10, show_default=True, help="Most LLM calls for the task."
 )
+@click.option(
+    "--policy",
+    type=click.Choice(["self-rag", "corag"]),
+    default=None,
+    help="Answer the agent's searches through an LLM policy: the Self-RAG filter or CoRAG's rounds.",
+)
 @click.option("--json", "json_", is_flag=True, help="Print JSON, with the agent's trace.")
 @handle_errors
-def discover(task: str, index_dir: str, k: str, model: str | None, max_steps: int, json_: bool) -> None:
+def discover(
+    task: str, index_dir: str, k: str, model: str | None, max_steps: int, policy: str | None, json_: bool
+) -> None:
     """Let an LLM agent find the endpoints TASK needs, searching the index step by step.
 
     \b
     Examples:
       openapi-rag discover "Add an artist's top tracks to a new playlist" --index idx/
       openapi-rag discover "Book a flight" --index idx/ --model openai:gpt-4o-mini -k all --json
+      openapi-rag discover "Refund a payment" --index idx/ --policy self-rag
+
+    With --policy each search of the agent is answered through the policy (the same model judges);
+    its tokens are reported apart from the agent's.
 
     Prints one `METHOD /path` a line, then the tokens spent (stderr).
     """
     from openapi_rag.agents import DiscoveryAgent
+    from openapi_rag.agents.policy_index import PolicyIndex
     from openapi_rag.index import Index
     from openapi_rag.llm import get_llm
 
     index = Index.open(index_dir)
     with get_llm(model) as llm:
-        result = DiscoveryAgent(llm, index, k=_k(k), max_steps=max_steps).run(task)
+        judged = PolicyIndex(index, policy, llm) if policy else None
+        searched = judged if judged is not None else index  # PolicyIndex has a len: no `or`
+        result = DiscoveryAgent(llm, searched, k=_k(k), max_steps=max_steps).run(task)
     if json_:
-        print_json({"task": task, "model": llm.model_id, **result.to_dict()})
+        extra = {}
+        if judged is not None:
+            extra["policy"] = {
+                "name": policy,
+                "calls": judged.calls,
+                "prompt_tokens": judged.usage.prompt_tokens,
+                "completion_tokens": judged.usage.completion_tokens,
+            }
+        print_json({"task": task, "model": llm.model_id, **result.to_dict(), **extra})
         return
     for endpoint in result.endpoints:
         click.echo(endpoint)
@@ -69,3 +92,8 @@ def discover(task: str, index_dir: str, k: str, model: str | None, max_steps: in
         f"{status} in {result.steps} steps; {result.usage.prompt_tokens} prompt + "
         f"{result.usage.completion_tokens} completion tokens"
     )
+    if judged is not None:
+        err(
+            f"{policy}: {judged.calls} LLM call(s), {judged.usage.prompt_tokens} prompt + "
+            f"{judged.usage.completion_tokens} completion tokens"
+        )

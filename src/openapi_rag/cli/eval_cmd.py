@@ -89,7 +89,11 @@ def _jsonable(value: Any) -> Any:
     help="Index search, then an LLM policy: the Self-RAG filter or CoRAG's iterative retrieval.",
 )
 @click.option(
-    "--llm", "llm_name", default=None, metavar="NAME", help="LLM for --agent/--policy (default: configured)."
+    "--llm",
+    "llm_name",
+    default=None,
+    metavar="NAME",
+    help="LLM for --agent/--policy and for the texts of summary, query and craft (default: configured).",
 )
 @click.option("--json", "json_", is_flag=True, help="Print the summary as JSON.")
 @handle_errors
@@ -124,7 +128,8 @@ def eval_cmd(
 
     With --agent or --policy the modes are reported as `agent:hybrid`, `self-rag:dense`, ...
     (cached apart from plain retrieval) and the LLM's tokens per searched query are appended to
-    OUT/llm_usage.csv.
+    OUT/llm_usage.csv. The LLM strategies (summary, query, craft) have their texts written by
+    $OPENAPI_RAG_LLM or the local model; with --llm NAME by that model, reported as `summary@NAME`.
     """
     from openapi_rag.bench import grid, load_dataset, parse_ks, run_eval, write_report
     from openapi_rag.bench.retrievers import IndexRetrieverFactory, available_strategies, load_factory
@@ -149,8 +154,15 @@ def eval_cmd(
             )
     if sum([agent, policy is not None, retriever_spec is not None]) > 1:
         raise click.UsageError("--agent, --policy and --retriever cannot be combined")
-    if llm_name is not None and not (agent or policy):
-        raise click.UsageError("--llm only applies with --agent or --policy")
+    from openapi_rag.chunking.llm_strategies import is_llm_strategy
+
+    if llm_name is not None:
+        if not (agent or policy or any(map(is_llm_strategy, names))):
+            raise click.UsageError(
+                "--llm only applies with --agent, --policy or LLM strategies (summary, query, craft)"
+            )
+        # Labelled `summary@NAME`: built with that model and cached apart from other models' texts.
+        names = [f"{n}@{llm_name}" if is_llm_strategy(n) else n for n in names]
     label = "agent" if agent else policy
     if label:
         mode_names = [f"{label}:{m}" for m in mode_names]  # keeps their cache apart from plain search

@@ -16,6 +16,13 @@ from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean
 )
 @click.option("-e", "--embedder", default=None, help="Embedding model (default: minilm, offline).")
 @click.option(
+    "--llm",
+    "llm_name",
+    default=None,
+    metavar="NAME",
+    help="LLM writing the texts of summary, query and craft (default: $OPENAPI_RAG_LLM, else local).",
+)
+@click.option(
     "--clean", default=None, help="Cleaning steps, e.g. 'default', 'all', 'html,markdown' (default: none)."
 )
 @click.option("--size", type=int, default=None, help="Chunk size in tokens (strategy default).")
@@ -34,6 +41,7 @@ def index(
     index_dir: str,
     strategy: str | None,
     embedder: str | None,
+    llm_name: str | None,
     clean: str | None,
     size: int | None,
     overlap: int | None,
@@ -50,22 +58,29 @@ def index(
     Examples:
       openapi-rag index specs/ --index idx/
       openapi-rag index specs/ --index idx/ --strategy ref-linked --clean default
+      openapi-rag index specs/ --index idx/ --strategy craft --llm openai:gpt-4o-mini
     """
+    from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
     from openapi_rag.index import build_index
 
-    try:
-        report = build_index(
-            paths,
-            index_dir,
-            strategy=strategy,
-            embedder=embedder,
-            clean=parse_clean(clean),
-            size=size,
-            overlap=overlap,
-            index_type=index_type,
-            rebuild=rebuild,
-            show_progress=progress_enabled(),
+    if llm_name is not None and strategy is not None and not is_llm_strategy(strategy):
+        raise click.UsageError(
+            f"--llm applies to the LLM strategies (summary, query, craft), not {strategy!r}"
         )
+    try:
+        with default_llm(llm_name):  # recorded in the manifest with the strategy's parameters
+            report = build_index(
+                paths,
+                index_dir,
+                strategy=strategy,
+                embedder=embedder,
+                clean=parse_clean(clean),
+                size=size,
+                overlap=overlap,
+                index_type=index_type,
+                rebuild=rebuild,
+                show_progress=progress_enabled(),
+            )
     except ValueError as exc:  # unknown strategy or bad size/overlap
         raise click.UsageError(str(exc)) from exc
     if json_:

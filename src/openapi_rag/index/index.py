@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from openapi_rag.chunking import get_strategy
+from openapi_rag.chunking import Strategy, get_strategy
 from openapi_rag.embed import DEFAULT_EMBEDDER, Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from openapi_rag.errors import IndexMismatch, OpenAPIRagError
 from openapi_rag.index.manifest import MANIFEST_JSON, Manifest, Source
@@ -30,6 +30,7 @@ from openapi_rag.model import Chunk, Service
 from openapi_rag.refs.inline import resolved_operation
 from openapi_rag.search import Searcher
 from openapi_rag.search.bm25 import BM25Index
+from openapi_rag.search.craft import CraftSearcher
 from openapi_rag.search.results import OperationHit, SearchResults
 from openapi_rag.spec.extract import extract_service
 from openapi_rag.store import FaissStore
@@ -81,7 +82,13 @@ class Index:
         self._records = services or {}  # service id -> record (in memory, or loaded from disk lazily)
         self.directory = directory
         # The embedder is resolved lazily: clause vectors of multi-intent queries need it.
-        self.searcher = Searcher(store, bm25, embed=lambda texts: self.embedder.embed_many(texts))
+        embed = lambda texts: self.embedder.embed_many(texts)  # noqa: E731
+        # A `craft` index holds three views per operation, searched apart and voted on.
+        self.searcher: Searcher | CraftSearcher = (
+            CraftSearcher(store, bm25, embed=embed)
+            if manifest.strategy == "craft"
+            else Searcher(store, bm25, embed=embed)
+        )
 
     # ---- building ---------------------------------------------------------------------------
     @classmethod
@@ -89,7 +96,7 @@ class Index:
         cls,
         services: Iterable[Service],
         *,
-        strategy: str = DEFAULT_STRATEGY,
+        strategy: str | Strategy = DEFAULT_STRATEGY,
         embedder: str | Embedder | None = None,
         clean: Sequence[str] = (),
         size: int | None = None,
@@ -102,7 +109,8 @@ class Index:
 
         Args:
             services: loaded services (`load_services(...).services`).
-            strategy: chunking strategy name (`openapi_rag.chunking.list_strategies()`).
+            strategy: chunking strategy name (`openapi_rag.chunking.list_strategies()`), or a
+                strategy object with its own parameters (`get_strategy("compact", returns=0)`).
             embedder: embedder name or object (`openapi_rag.embed.list_embedders()`); minilm when None.
             clean: the cleaning steps the services were loaded with (recorded in the manifest).
             size, overlap: chunk size and overlap in tokens (strategy defaults when None).
@@ -112,14 +120,16 @@ class Index:
         """
         services = list(services)
         model = embedder if isinstance(embedder, Embedder) else get_embedder(embedder or DEFAULT_EMBEDDER)
-        chunker = get_strategy(strategy, size=size, overlap=overlap)
+        chunker = (
+            strategy if isinstance(strategy, Strategy) else get_strategy(strategy, size=size, overlap=overlap)
+        )
         chunks = chunker.chunk(services)
         vectors = embed_chunks(model, chunks, cache=cache, show_progress=show_progress)
         store = FaissStore(vectors.shape[1] if len(chunks) else _dimensions(model), index_type=index_type)
         if chunks:
             store.add([c.id for c in chunks], vectors, chunks)
         manifest = Manifest(
-            strategy=strategy,
+            strategy=chunker.name,
             strategy_params=chunker.params,
             embedder=model.model_id,
             dimensions=store.dimensions,
@@ -232,7 +242,8 @@ class Index:
         Args:
             query: what the caller wants to do, in natural language.
             k: how many operations (ignored with `threshold`), or "auto": as many as the scores
-                say are relevant (`openapi_rag.search.searcher`).
+                say are relevant (`openapi_rag.search.searcher`; for a `craft` index, those the
+                views agree on, `openapi_rag.search.craft`).
             mode: "hybrid" (default), "dense" or "bm25".
             threshold: every operation whose best chunk has cosine similarity >= this, instead of k.
             service, tag: restrict to these services / tags.
