@@ -27,3 +27,16 @@ def test_local_model_bad_request_is_an_llm_error() -> None:
 
     with get_llm("local") as llm, pytest.raises(LLMError, match="refused the request"):
         llm.chat("not a list")  # type: ignore[arg-type]
+
+
+def test_closing_a_server_that_answered_nothing_does_not_hang() -> None:
+    """Freeing the binding's server before its worker loop runs could deadlock (1 in 3 closes)."""
+    import threading
+
+    for _ in range(3):
+        llm = get_llm("local")
+        llm._server = llm._load()  # loaded, never asked
+        closer = threading.Thread(target=llm.close, daemon=True)
+        closer.start()
+        closer.join(timeout=30)
+        assert not closer.is_alive(), "LocalLLM.close hung"

@@ -84,6 +84,7 @@ class LocalLLM(LLM):
         self.n_ctx = n_ctx
         self.threads = threads or _default_threads()
         self._server: Any = None
+        self._served = False  # whether the server has answered a request (see `close`)
         self._lock = threading.Lock()
 
     def _load(self) -> Any:
@@ -123,10 +124,20 @@ class LocalLLM(LLM):
                 reply = self._server.handle_chat_completions(request)
             except (ValueError, RuntimeError) as exc:  # a bad request or a prompt over n_ctx
                 raise LLMError(f"{self.model_id}: llama.cpp refused the request: {exc}") from exc
+            self._served = True
         if not isinstance(reply, dict) or "error" in reply or "code" in reply and "message" in reply:
             raise LLMError(f"{self.model_id}: llama.cpp refused the request: {reply}")
         return parse_chat_reply(reply, self.model_id)
 
     def close(self) -> None:
         with self._lock:
+            if self._server is not None and not self._served:
+                # Freeing a server that has not yet answered anything can deadlock in the binding
+                # (its worker loop may still be starting: 1 in 3 closes right after loading or after
+                # a refused request hung). One token of completion waits for the loop.
+                try:
+                    self._server.handle_completions({"prompt": " ", "max_tokens": 1})
+                except (ValueError, RuntimeError):
+                    pass
             self._server = None  # the binding frees the model when the server object goes
+            self._served = False
