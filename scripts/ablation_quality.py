@@ -21,26 +21,49 @@ import time
 from pathlib import Path
 
 from openapi_rag.bench.metrics import score_query
+from openapi_rag.chunking import get_strategy
 from openapi_rag.embed import get_embedder
 from openapi_rag.index import Index
-from openapi_rag.search import clauses
+from openapi_rag.search import BM25Index, clauses, dependencies
+from openapi_rag.search.tokenize import ApiTokenizer
 from openapi_rag.spec import load_services
 
-# row name -> (strategy, Searcher settings; "split_and" sets `clauses.SPLIT_AND`)
-OFF = dict(clauses=False, dependencies=False)
+# row name -> (strategy, settings). Settings are Searcher attributes, except: "split_and" sets
+# `clauses.SPLIT_AND`, "connectives" `clauses.SPLIT_CONNECTIVES`, "aliases_first"
+# `dependencies.ALIASES_FIRST`, "returns" the compact strategy's response fields, "synonyms" the
+# BM25 tokenizer's verb synonyms.
+OFF = dict(
+    clauses=False, dependencies=False, returns=0, dense_weight=1.0, aliases_first=False, synonyms=False
+)
 ROWS: dict[str, tuple[str, dict]] = {
-    "baseline: thin, RRF, no clauses, no deps": ("thin", dict(fusion="rrf", **OFF)),
-    "+ compact text (embed short line, BM25 fields)": ("compact", dict(fusion="rrf", **OFF)),
+    "baseline: thin, RRF, no clauses, no deps": ("thin", dict(OFF, fusion="rrf")),
+    "+ compact text (embed short line, BM25 fields)": ("compact", dict(OFF, fusion="rrf")),
     "+ min-max fusion": ("compact", OFF),
-    "+ clause splitting (commas, sentences, then)": ("compact", dict(dependencies=False, split_and=False)),
-    "+ 'and' cuts between clauses": ("compact", dict(dependencies=False)),
-    "+ dependency lifting, specific producers only": ("compact", dict(generic_producers=False)),
-    "+ generic producers GET /search, GET /me (= default)": ("compact", {}),
+    "+ clause splitting (commas, sentences, then)": ("compact", dict(OFF, clauses=True, split_and=False)),
+    "+ 'and' cuts between clauses": ("compact", dict(OFF, clauses=True)),
+    "+ dependency lifting, specific producers only": (
+        "compact",
+        dict(OFF, clauses=True, dependencies=True, generic_producers=False),
+    ),
+    "+ generic producers GET /search, GET /me": ("compact", dict(OFF, clauses=True, dependencies=True)),
+    "+ GET /me alone produces the user": (
+        "compact",
+        dict(OFF, clauses=True, dependencies=True, aliases_first=True),
+    ),
+    "+ response fields (Returns: ...)": ("compact", dict(dense_weight=1.0, synonyms=False)),
+    "+ dense weight 1.25": ("compact", dict(synonyms=False)),
+    "+ verb synonyms in BM25": ("compact", dict(connectives=False)),
+    "+ 'along with', 'as well as', 'while' cuts (= default)": ("compact", {}),
     "default without compact text (thin)": ("thin", {}),
     "default without min-max fusion (RRF)": ("compact", dict(fusion="rrf")),
     "default without clause splitting": ("compact", dict(clauses=False)),
     "default without 'and' cuts": ("compact", dict(split_and=False)),
     "default without dependency lifting": ("compact", dict(dependencies=False)),
+    "default without GET /me first": ("compact", dict(aliases_first=False)),
+    "default without response fields": ("compact", dict(returns=0)),
+    "default with equal dense and BM25 weights": ("compact", dict(dense_weight=1.0)),
+    "default without verb synonyms": ("compact", dict(synonyms=False)),
+    "default without 'along with', 'as well as', 'while' cuts": ("compact", dict(connectives=False)),
     "default + whole-query vector for 3+ clauses (speed only)": ("compact", dict(whole_query_clauses=10**6)),
 }
 KS = (5, 10, 20)
@@ -68,20 +91,30 @@ def socbench(data: Path) -> list[tuple[list, list[tuple[str, list[str]]]]]:
 def evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str, float]:
     """Mean metrics over groups (each group: mean over its queries)."""
     settings = dict(settings)
-    split_and = settings.pop("split_and", True)
-    saved, clauses.SPLIT_AND = clauses.SPLIT_AND, split_and
+    saved = clauses.SPLIT_AND, clauses.SPLIT_CONNECTIVES, dependencies.ALIASES_FIRST
+    clauses.SPLIT_AND = settings.pop("split_and", True)
+    clauses.SPLIT_CONNECTIVES = settings.pop("connectives", True)
+    dependencies.ALIASES_FIRST = settings.pop("aliases_first", True)
+    params = {"returns": settings.pop("returns")} if "returns" in settings and strategy == "compact" else {}
+    settings.pop("returns", None)
+    settings.setdefault("synonyms", True)
     try:
-        return _evaluate(groups, strategy, settings, embedder)
+        return _evaluate(groups, strategy, params, settings, embedder)
     finally:
-        clauses.SPLIT_AND = saved
+        clauses.SPLIT_AND, clauses.SPLIT_CONNECTIVES, dependencies.ALIASES_FIRST = saved
 
 
-def _evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str, float]:
+def _evaluate(groups: list, strategy: str, params: dict, settings: dict, embedder) -> dict[str, float]:
     per_group = []
     for services, queries in groups:
-        index = Index.build(services, strategy=strategy, embedder=embedder)
+        index = Index.build(services, strategy=get_strategy(strategy, **params), embedder=embedder)
+        if not settings["synonyms"]:
+            index.searcher.bm25 = BM25Index.from_chunks(
+                index.store.chunks(), tokenizer=ApiTokenizer(synonyms=False)
+            )
         for name, value in settings.items():
-            setattr(index.searcher, name, value)
+            if name != "synonyms":
+                setattr(index.searcher, name, value)
         rows = []
         for query, gold in queries:
             ranked = [hit.id for hit in index.search(query, k=max(KS), expand=False)]

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from openapi_rag.bench import RunConfig, grid, parse_ks, run_eval
+from openapi_rag.bench import cache as cache_module
 from openapi_rag.bench.cache import ResultCache, cache_path
 from tests.bench.fakes import FailingFactory, FakeFactory
 
@@ -117,3 +118,17 @@ def test_same_endpoint_in_two_services_counts_once(tmp_path):
     # Both summaries of GET /pets share two words with the query and rank first: one endpoint,
     # so k' = 1 and precision 1.
     assert (r.scores.recall, r.scores.retrieved, r.scores.precision) == (1.0, 1, 1.0)
+
+
+def test_changed_retrieval_code_invalidates_the_cache(catalog, tmp_path, monkeypatch):
+    cfg = RunConfig("endpoint")
+    run_eval(catalog, [cfg], FakeFactory(), tmp_path, ks=[2])
+    assert run_eval(catalog, [cfg], FakeFactory(), tmp_path, ks=[2]).searched == 0
+    monkeypatch.setattr(cache_module, "code_fingerprint", lambda: "another version of the code")
+    assert run_eval(catalog, [cfg], FakeFactory(), tmp_path, ks=[2]).searched == 6
+
+
+def test_code_fingerprint_covers_the_search_code():
+    fingerprint = cache_module.code_fingerprint()
+    assert len(fingerprint) == 16 and fingerprint == cache_module.code_fingerprint()
+    assert "search" in cache_module.RETRIEVAL_PACKAGES and "chunking" in cache_module.RETRIEVAL_PACKAGES

@@ -50,9 +50,25 @@ def test_lexical_text_keeps_the_whole_description_and_parameter_descriptions() -
         tags=["movies"],
         parameters=[Parameter("movie_id", "path", True, "The movie id.")],
     )
-    assert lexical_text(operation) == (
+    assert lexical_text(SERVICE, operation) == (
         "GET /movie/{movie_id}/credits Get credits movies First. Second sentence. movie_id The movie id."
     )
+
+
+def test_the_texts_name_the_success_response_fields(campaigns) -> None:  # type: ignore[no-untyped-def]
+    listing = campaigns.operation("GET /campaigns")  # 200: array of Campaign; 400: Error
+    assert compact_text(campaigns, listing).endswith("Parameters: status. Returns: id, name, owner.")
+    assert lexical_text(campaigns, listing).endswith(" id name owner")
+    assert "message" not in lexical_text(campaigns, listing)  # the error response's field
+    assert "Returns" not in compact_text(campaigns, listing, returns=0)
+    assert compact_text(campaigns, listing, returns=2).endswith("Returns: id, name.")
+
+
+def test_returns_is_a_strategy_parameter_recorded_with_the_index(campaigns) -> None:  # type: ignore[no-untyped-def]
+    assert get_strategy("compact").params["returns"] == 25
+    plain = get_strategy("compact", returns=0)
+    assert plain.params["returns"] == 0
+    assert all("Returns:" not in c.embed_text for c in plain.chunk([campaigns]))
 
 
 def test_strategy_chunks_carry_the_bm25_text_and_return_thin_json(campaigns) -> None:  # type: ignore[no-untyped-def]

@@ -58,3 +58,27 @@ def test_and_cuts_can_be_switched_off(monkeypatch) -> None:  # type: ignore[no-u
 
     monkeypatch.setattr(clauses, "SPLIT_AND", False)
     assert split_clauses("Make me a playlist of three songs and name it Love Songs") == []
+
+
+def test_connectives_join_two_intents() -> None:
+    query = "Show all existing orders along with the operational status of monitored machinery"
+    assert split_clauses(query) == [
+        "Show all existing orders",
+        "the operational status of monitored machinery",
+    ]
+    assert split_clauses("Mark the assessment as complete while reviewing the machinery status") == [
+        "Mark the assessment as complete",
+        "reviewing the machinery status",
+    ]
+    assert split_clauses("List the albums As Well As the playlists of the user") == [
+        "List the albums",
+        "the playlists of the user",
+    ]
+    assert split_clauses("movies as well as shows") == []  # pieces too short: one intent
+
+
+def test_connective_cuts_can_be_switched_off(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from openapi_rag.search import clauses
+
+    monkeypatch.setattr(clauses, "SPLIT_CONNECTIVES", False)
+    assert split_clauses("Show all existing orders along with the operational status of machinery") == []

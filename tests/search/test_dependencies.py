@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from openapi_rag.search import dependencies
 from openapi_rag.search.dependencies import DependencyGraph, path_entities, producer_entity, propagate
 
 
@@ -88,9 +89,8 @@ def test_generic_search_and_me_produce_any_entity_and_the_user() -> None:
     assert graph.needs(("spotify", "GET /albums/{id}/tracks")) == [
         [("spotify", "GET /albums"), ("spotify", "GET /search")]
     ]
-    assert graph.needs(("spotify", "POST /users/{user_id}/playlists")) == [
-        [("spotify", "GET /search"), ("spotify", "GET /me")]
-    ]
+    # GET /me alone produces the caller's user id where it exists (ALIASES_FIRST)
+    assert graph.needs(("spotify", "POST /users/{user_id}/playlists")) == [[("spotify", "GET /me")]]
     plain = DependencyGraph.of(ops, generic=False)
     assert plain.needs(("spotify", "GET /albums/{id}/tracks")) == [[("spotify", "GET /albums")]]
     assert plain.needs(("spotify", "POST /users/{user_id}/playlists")) == []
@@ -98,3 +98,11 @@ def test_generic_search_and_me_produce_any_entity_and_the_user() -> None:
     lifted = propagate({("spotify", "GET /albums/{id}/tracks"): 1.0, ("spotify", "GET /search"): 0.3}, graph)
     assert lifted[("spotify", "GET /search")] == pytest.approx(0.9)
     assert ("spotify", "GET /albums") not in lifted
+
+
+def test_without_aliases_first_me_competes_with_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dependencies, "ALIASES_FIRST", False)
+    ops = [("spotify", "GET /search"), ("spotify", "GET /me"), ("spotify", "POST /users/{user_id}/playlists")]
+    assert DependencyGraph.of(ops).needs(("spotify", "POST /users/{user_id}/playlists")) == [
+        [("spotify", "GET /search"), ("spotify", "GET /me")]
+    ]

@@ -7,7 +7,7 @@ import pytest
 
 from openapi_rag.model import Chunk
 from openapi_rag.search import BM25Index, Searcher
-from openapi_rag.search.searcher import AUTO_MAX
+from openapi_rag.search.searcher import AUTO_MAX, DENSE_WEIGHT
 from openapi_rag.store import ChunkFilter, FaissStore
 
 # (operation, text); chunk i's vector is the unit axis e_i.
@@ -63,7 +63,8 @@ def test_minmax_hybrid_scores_are_a_convex_combination() -> None:
     results = searcher.search("posters of a movie", query, k=3)
     assert ids(results)[0] == "GET /movie/{movie_id}/images"  # BM25's best and dense's second
     assert all(0.0 <= op.score <= 1.0 for op in results.operations)
-    assert results.operations[0].score == pytest.approx(0.5 * 0.75 + 0.5 * 1.0)
+    dense_share = DENSE_WEIGHT / (DENSE_WEIGHT + 1.0)  # BM25's weight is 1
+    assert results.operations[0].score == pytest.approx(dense_share * 0.75 + (1 - dense_share) * 1.0)
 
 
 def test_unknown_fusion_and_bad_k_are_refused() -> None:

@@ -5,7 +5,7 @@ One JSON file per configuration in ``OUT/cache/``, rewritten atomically (tempora
 and query, the operations retrieved at the deepest k asked so far and, separately, the result of an
 adaptive (``k=None``) search:
 
-    {"format": 1, "dataset": ..., "strategy": ..., "embedder": ..., "mode": ...,
+    {"format": 1, "code": ..., "dataset": ..., "strategy": ..., "embedder": ..., "mode": ...,
      "groups": {"<group>": {
          "fingerprint": "...",
          "ranked": {"<query id>": {"q": text, "k": 20, "hits": [[service, id, score, tokens], ...]}},
@@ -13,11 +13,14 @@ adaptive (``k=None``) search:
 
 A ranked entry answers any k up to the one it was fetched at, and every k once the retriever
 returned fewer operations than asked (the index holds no more). Entries are dropped when the
-group's fingerprint (its description files) or the query text changed.
+group's fingerprint (its description files) or the query text changed, and the whole file when
+the retrieval code changed (`code_fingerprint`: a new default or a fix must not be scored from
+results the old code retrieved).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -28,6 +31,30 @@ from typing import Any
 from openapi_rag.bench.retrievers import RetrievedOp, RunConfig
 
 CACHE_FORMAT = 1
+RETRIEVAL_PACKAGES = (
+    "chunking",
+    "clean",
+    "embed",
+    "index",
+    "llm",
+    "agents",
+    "refs",
+    "search",
+    "spec",
+    "store",
+)
+"""The subpackages whose code decides what a retriever returns."""
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of the retrieval code's source files (`RETRIEVAL_PACKAGES`)."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha1()
+    for package in RETRIEVAL_PACKAGES:
+        for file in sorted((root / package).rglob("*.py")):
+            digest.update(file.relative_to(root).as_posix().encode() + b"\x00" + file.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def cache_path(cache_dir: Path, dataset: str, config: RunConfig) -> Path:
@@ -44,7 +71,12 @@ class ResultCache:
 
     def __init__(self, path: Path, dataset: str, config: RunConfig) -> None:
         self.path = path
-        self.header = {"format": CACHE_FORMAT, "dataset": dataset, **config.to_dict()}
+        self.header = {
+            "format": CACHE_FORMAT,
+            "code": code_fingerprint(),
+            "dataset": dataset,
+            **config.to_dict(),
+        }
         self.groups: dict[str, dict[str, Any]] = {}
         self.dirty = False
 

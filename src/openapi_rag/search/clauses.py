@@ -6,7 +6,9 @@ searched on its own as well (`Searcher`), and an operation keeps its best score 
 query and the clauses, so every intent gets its own top results.
 
 Clauses are cut at commas followed by a space (not inside 120,000), semicolons, sentence ends and
-"then", and at "and" where the words on both sides make clauses of their own (`SPLIT_AND`);
+"then", at the connectives "along with", "as well as" and "while" (`SPLIT_CONNECTIVES`: "a summary
+of all orders along with the status of the machinery" asks for two operations), and at "and"
+where the words on both sides make clauses of their own (`SPLIT_AND`);
 pieces shorter than `MIN_WORDS` words ("e.g. solar") are dropped. So "movies and TV shows of
 Tom Hanks" stays whole, and "make a playlist of three songs and name it Love" is two intents.
 The whole query is always searched too, so a needless cut adds candidates but loses none.
@@ -19,8 +21,11 @@ import re
 MIN_WORDS = 3
 _CUT = re.compile(r",\s+(?:and\s+|then\s+)?|;\s*|(?<=[.!?])\s+|\s+(?:and\s+)?then\s+")
 _AND = re.compile(r"\s+and\s+")
+_CONNECTIVE = re.compile(r"\s+(?:along with|as well as|while)\s+", re.IGNORECASE)
 SPLIT_AND = True
 """Also cut at "and" between two clauses (see the module docstring)."""
+SPLIT_CONNECTIVES = True
+"""Also cut at "along with", "as well as" and "while"."""
 
 
 def split_clauses(query: str, *, min_words: int = MIN_WORDS) -> list[str]:
@@ -33,6 +38,8 @@ def split_clauses(query: str, *, min_words: int = MIN_WORDS) -> list[str]:
         []
     """
     parts = [part.strip() for part in _CUT.split(query)]
+    if SPLIT_CONNECTIVES:
+        parts = [piece.strip() for part in parts for piece in _CONNECTIVE.split(part)]
     if SPLIT_AND:
         parts = [piece for part in parts for piece in _split_and(part, min_words)]
     clauses = [part for part in parts if len(part.split()) >= min_words]

@@ -29,8 +29,11 @@ CONSUMERS = 20
 
 GENERIC = True
 """Also count two API-wide conventions as producers: a service's generic search (`GET /search`,
-`GET /find`, `GET /lookup`) produces every entity, and `GET /me` produces the user."""
+`GET /find`, `GET /lookup`) produces every entity, and `GET /me` produces the user (alone where it
+exists, `ALIASES_FIRST`)."""
 
+ALIASES_FIRST = True
+"""Where an entity's alias producer exists (`GET /me`), it alone produces the entity."""
 SEARCH_WORDS = ("search", "find", "lookup")
 ENTITY_ALIASES = {"user": ("me",)}
 
@@ -104,8 +107,13 @@ class DependencyGraph:
             for entity in dict.fromkeys(path_entities(op_id.partition(" ")[2])):
                 found = list(by_entity.get((service, entity), []))
                 if generic:
-                    for alias in (*SEARCH_WORDS, *ENTITY_ALIASES.get(entity, ())):
-                        found += by_entity.get((service, alias), [])
+                    aliases = [
+                        p for a in ENTITY_ALIASES.get(entity, ()) for p in by_entity.get((service, a), [])
+                    ]
+                    # `GET /me` is *the* producer of the caller's user id where a service has it; a
+                    # generic search that happens to score higher for the query is not.
+                    searches = [p for w in SEARCH_WORDS for p in by_entity.get((service, w), [])]
+                    found = aliases if aliases and ALIASES_FIRST else found + searches + aliases
                 found = [p for p in dict.fromkeys(found) if p != (service, op_id)]
                 if found:
                     groups.append(found)

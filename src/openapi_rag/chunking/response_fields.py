@@ -1,0 +1,88 @@
+"""The field names an operation's success response returns: what it *produces*.
+
+A task often names what it wants to read ("the birthday of ...", "how many seasons ...") and not
+the operation that returns it: `GET /person/{person_id}` says "Get the primary person details by
+id" while its response holds `birthday`; `GET /tv/{tv_id}` holds `number_of_seasons`. The names
+of the response's properties, walked through `$ref`s, arrays and `allOf`/`oneOf`/`anyOf` to a small
+depth, let search match such tasks. Cycles end at the first repeat of a schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openapi_rag.model import SCHEMA_REF_PREFIX, Operation, Service
+
+__all__ = ["response_fields"]
+
+MAX_DEPTH = 1
+"""Object levels walked: 1 = the top-level properties (nested ones, depth 2, made RestBench and
+SOCBench-D recall worse: `id`, `name` and `type` of every nested object match everything)."""
+MAX_FIELDS = 25
+"""At most this many names per operation: long payloads would drown the operation's own words."""
+
+_COMBINERS = ("allOf", "oneOf", "anyOf")
+
+
+def success_responses(op: Operation) -> list[Any]:
+    """The 2xx responses, else the `default` one."""
+    ok = [response for code, response in op.responses.items() if str(code).startswith("2")]
+    if not ok and "default" in op.responses:
+        ok = [op.responses["default"]]
+    return ok
+
+
+def response_fields(
+    service: Service, op: Operation, *, max_depth: int = MAX_DEPTH, limit: int = MAX_FIELDS
+) -> list[str]:
+    """Distinct property names of `op`'s success response bodies, breadth first.
+
+    Example:
+        For TMDB's `GET /tv/{tv_id}`: ["backdrop_path", "created_by", "episode_run_time",
+        "first_air_date", "genres", ..., "number_of_seasons", ...].
+    """
+    names: dict[str, None] = {}
+    level: list[Any] = []
+    for response in success_responses(op):
+        if not isinstance(response, dict):
+            continue
+        for media in (response.get("content") or {}).values():
+            if isinstance(media, dict):
+                level.append(media.get("schema"))
+    seen: set[str] = set()
+    for _ in range(max_depth):
+        following: list[Any] = []
+        for node in level:
+            for schema in _objects(service, node, seen):
+                for name, child in (schema.get("properties") or {}).items():
+                    names.setdefault(str(name), None)
+                    following.append(child)
+                    if len(names) >= limit:
+                        return list(names)
+        level = following
+    return list(names)
+
+
+def _objects(service: Service, node: Any, seen: set[str]) -> list[dict[str, Any]]:
+    """The object schemas `node` stands for: refs followed, array items and combiners opened."""
+    out: list[dict[str, Any]] = []
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref.removeprefix(SCHEMA_REF_PREFIX)
+            if ref.startswith(SCHEMA_REF_PREFIX) and name not in seen and name in service.schemas:
+                seen.add(name)
+                stack.append(service.schemas[name].schema)
+            continue
+        if isinstance(node.get("properties"), dict):
+            out.append(node)
+        if isinstance(node.get("items"), dict):
+            stack.append(node["items"])
+        for key in _COMBINERS:
+            if isinstance(node.get(key), list):
+                stack.extend(reversed(node[key]))
+    return out

@@ -1,0 +1,89 @@
+"""`response_fields`: the names of what an operation's success response returns."""
+
+from __future__ import annotations
+
+from openapi_rag.chunking.response_fields import response_fields, success_responses
+from openapi_rag.model import Operation, Schema, Service
+
+
+def service(schemas: dict[str, dict]) -> Service:
+    return Service(
+        id="s",
+        title="S",
+        version="1",
+        file="s.json",
+        format="oas30",
+        schemas={name: Schema(name=name, schema=body) for name, body in schemas.items()},
+    )
+
+
+def json_response(schema: dict) -> dict:
+    return {"description": "ok", "content": {"application/json": {"schema": schema}}}
+
+
+def test_top_level_fields_through_refs_arrays_and_all_of(campaigns) -> None:  # type: ignore[no-untyped-def]
+    assert response_fields(campaigns, campaigns.operation("GET /campaigns/{id}")) == ["id", "name", "owner"]
+    svc = service(
+        {
+            "Base": {"type": "object", "properties": {"id": {"type": "integer"}}},
+            "Show": {
+                "allOf": [
+                    {"$ref": "#/components/schemas/Base"},
+                    {"type": "object", "properties": {"number_of_seasons": {"type": "integer"}}},
+                ]
+            },
+        }
+    )
+    op = Operation(
+        service="s",
+        method="GET",
+        path="/tv/{tv_id}",
+        responses={"200": json_response({"type": "array", "items": {"$ref": "#/components/schemas/Show"}})},
+    )
+    assert response_fields(svc, op) == ["id", "number_of_seasons"]
+
+
+def test_depth_limit_and_cycles(campaigns) -> None:  # type: ignore[no-untyped-def]
+    op = campaigns.operation("GET /campaigns/{id}")  # Campaign.owner -> User -> User/Campaign (cycle)
+    assert response_fields(campaigns, op, max_depth=2) == [
+        "id",
+        "name",
+        "owner",
+        "email",
+        "manager",
+        "campaigns",
+    ]
+    assert response_fields(campaigns, op, max_depth=5)[:6] == [
+        "id",
+        "name",
+        "owner",
+        "email",
+        "manager",
+        "campaigns",
+    ]
+    assert response_fields(campaigns, op, limit=2) == ["id", "name"]
+
+
+def test_only_success_responses_count_and_default_stands_in() -> None:
+    error = json_response({"type": "object", "properties": {"message": {"type": "string"}}})
+    ok = json_response({"type": "object", "properties": {"birthday": {"type": "string"}}})
+    op = Operation(service="s", method="GET", path="/p", responses={"200": ok, "404": error})
+    assert success_responses(op) == [ok]
+    assert response_fields(service({}), op) == ["birthday"]
+    fallback = Operation(service="s", method="GET", path="/p", responses={"default": ok, "404": error})
+    assert response_fields(service({}), fallback) == ["birthday"]
+    nothing = Operation(service="s", method="DELETE", path="/p", responses={"204": {"description": "gone"}})
+    assert response_fields(service({}), nothing) == []
+
+
+def test_dangling_and_foreign_refs_are_skipped() -> None:
+    op = Operation(
+        service="s",
+        method="GET",
+        path="/p",
+        responses={
+            "200": json_response({"$ref": "#/components/schemas/Missing"}),
+            "201": json_response({"$ref": "other.yaml#/X"}),
+        },
+    )
+    assert response_fields(service({}), op) == []
