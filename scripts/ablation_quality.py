@@ -24,16 +24,17 @@ from openapi_rag.bench.metrics import score_query
 from openapi_rag.chunking import get_strategy
 from openapi_rag.embed import get_embedder
 from openapi_rag.index import Index
-from openapi_rag.search import BM25Index, clauses, dependencies
+from openapi_rag.search import BM25Index, clauses, dependencies, searcher
 from openapi_rag.search.tokenize import ApiTokenizer
 from openapi_rag.spec import load_services
 
 # row name -> (strategy, settings). Settings are Searcher attributes, except: "split_and" sets
 # `clauses.SPLIT_AND`, "connectives" `clauses.SPLIT_CONNECTIVES`, "aliases_first"
-# `dependencies.ALIASES_FIRST`, "returns" the compact strategy's response fields, "synonyms" the
-# BM25 tokenizer's verb synonyms.
+# `dependencies.ALIASES_FIRST`, "auto_producers" `searcher.AUTO_PRODUCERS`, "returns" the compact
+# strategy's response fields, "synonyms" the BM25 tokenizer's verb synonyms.
+LATER = dict(connectives=False, auto_producers=False)  # the ideas added after the verb synonyms
 OFF = dict(
-    clauses=False, dependencies=False, returns=0, dense_weight=1.0, aliases_first=False, synonyms=False
+    LATER, clauses=False, dependencies=False, returns=0, dense_weight=1.0, aliases_first=False, synonyms=False
 )
 ROWS: dict[str, tuple[str, dict]] = {
     "baseline: thin, RRF, no clauses, no deps": ("thin", dict(OFF, fusion="rrf")),
@@ -50,10 +51,11 @@ ROWS: dict[str, tuple[str, dict]] = {
         "compact",
         dict(OFF, clauses=True, dependencies=True, aliases_first=True),
     ),
-    "+ response fields (Returns: ...)": ("compact", dict(dense_weight=1.0, synonyms=False)),
-    "+ dense weight 1.25": ("compact", dict(synonyms=False)),
-    "+ verb synonyms in BM25": ("compact", dict(connectives=False)),
-    "+ 'along with', 'as well as', 'while' cuts (= default)": ("compact", {}),
+    "+ response fields (Returns: ...)": ("compact", dict(LATER, dense_weight=1.0, synonyms=False)),
+    "+ dense weight 1.25": ("compact", dict(LATER, synonyms=False)),
+    "+ verb synonyms in BM25": ("compact", LATER),
+    "+ 'along with', 'as well as', 'while' cuts": ("compact", dict(auto_producers=False)),
+    "+ k=auto brings the producers its operations need (= default)": ("compact", {}),
     "default without compact text (thin)": ("thin", {}),
     "default without min-max fusion (RRF)": ("compact", dict(fusion="rrf")),
     "default without clause splitting": ("compact", dict(clauses=False)),
@@ -64,6 +66,7 @@ ROWS: dict[str, tuple[str, dict]] = {
     "default with equal dense and BM25 weights": ("compact", dict(dense_weight=1.0)),
     "default without verb synonyms": ("compact", dict(synonyms=False)),
     "default without 'along with', 'as well as', 'while' cuts": ("compact", dict(connectives=False)),
+    "default without producers in k=auto": ("compact", dict(auto_producers=False)),
     "default + whole-query vector for 3+ clauses (speed only)": ("compact", dict(whole_query_clauses=10**6)),
 }
 KS = (5, 10, 20)
@@ -91,9 +94,10 @@ def socbench(data: Path) -> list[tuple[list, list[tuple[str, list[str]]]]]:
 def evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str, float]:
     """Mean metrics over groups (each group: mean over its queries)."""
     settings = dict(settings)
-    saved = clauses.SPLIT_AND, clauses.SPLIT_CONNECTIVES, dependencies.ALIASES_FIRST
+    saved = clauses.SPLIT_AND, clauses.SPLIT_CONNECTIVES, dependencies.ALIASES_FIRST, searcher.AUTO_PRODUCERS
     clauses.SPLIT_AND = settings.pop("split_and", True)
     clauses.SPLIT_CONNECTIVES = settings.pop("connectives", True)
+    searcher.AUTO_PRODUCERS = settings.pop("auto_producers", True)
     dependencies.ALIASES_FIRST = settings.pop("aliases_first", True)
     params = {"returns": settings.pop("returns")} if "returns" in settings and strategy == "compact" else {}
     settings.pop("returns", None)
@@ -101,7 +105,9 @@ def evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str,
     try:
         return _evaluate(groups, strategy, params, settings, embedder)
     finally:
-        clauses.SPLIT_AND, clauses.SPLIT_CONNECTIVES, dependencies.ALIASES_FIRST = saved
+        clauses.SPLIT_AND, clauses.SPLIT_CONNECTIVES, dependencies.ALIASES_FIRST, searcher.AUTO_PRODUCERS = (
+            saved
+        )
 
 
 def _evaluate(groups: list, strategy: str, params: dict, settings: dict, embedder) -> dict[str, float]:

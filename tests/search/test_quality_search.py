@@ -171,3 +171,15 @@ def test_a_many_clause_query_is_embedded_by_its_clauses_only() -> None:
     assert calls == [clauses]  # never the whole query
     assert set(ids(results)) == {"GET /alerts", "POST /alert-settings", "GET /search/movie"}
     assert all(op.dense_score == pytest.approx(1.0) for op in results.operations)
+
+
+def test_auto_k_brings_the_producer_each_kept_operation_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from openapi_rag.search import searcher as searcher_module
+
+    query = axis((2, 1.0), (0, 0.2))  # movie images, far ahead of anything else
+    # lifted to 0.9 of the images' score, the producer falls under a 0.95 ratio: it comes anyway
+    searcher = make_searcher(clauses=False, auto_ratio=0.95)
+    results = searcher.search("posters", query, mode="dense", k="auto")
+    assert ids(results) == ["GET /movie/{movie_id}/images", "GET /search/movie"]
+    monkeypatch.setattr(searcher_module, "AUTO_PRODUCERS", False)
+    assert ids(searcher.search("posters", query, mode="dense", k="auto")) == ["GET /movie/{movie_id}/images"]
