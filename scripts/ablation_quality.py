@@ -25,14 +25,15 @@ from openapi_rag.chunking import get_strategy
 from openapi_rag.embed import get_embedder
 from openapi_rag.index import Index
 from openapi_rag.search import BM25Index, clauses, dependencies, searcher
+from openapi_rag.search.bm25 import LENGTH_NORMALISATION
 from openapi_rag.search.tokenize import ApiTokenizer
 from openapi_rag.spec import load_services
 
 # row name -> (strategy, settings). Settings are Searcher attributes, except: "split_and" sets
 # `clauses.SPLIT_AND`, "connectives" `clauses.SPLIT_CONNECTIVES`, "aliases_first"
 # `dependencies.ALIASES_FIRST`, "auto_producers" `searcher.AUTO_PRODUCERS`, "returns" the compact
-# strategy's response fields, "synonyms" the BM25 tokenizer's verb synonyms.
-LATER = dict(connectives=False, auto_producers=False)  # the ideas added after the verb synonyms
+# strategy's response fields, "synonyms" the BM25 tokenizer's verb synonyms, "bm25_b" BM25's b.
+LATER = dict(connectives=False, auto_producers=False, bm25_b=0.75)  # ideas added after the synonyms
 OFF = dict(
     LATER, clauses=False, dependencies=False, returns=0, dense_weight=1.0, aliases_first=False, synonyms=False
 )
@@ -54,8 +55,9 @@ ROWS: dict[str, tuple[str, dict]] = {
     "+ response fields (Returns: ...)": ("compact", dict(LATER, dense_weight=1.0, synonyms=False)),
     "+ dense weight 1.25": ("compact", dict(LATER, synonyms=False)),
     "+ verb synonyms in BM25": ("compact", LATER),
-    "+ 'along with', 'as well as', 'while' cuts": ("compact", dict(auto_producers=False)),
-    "+ k=auto brings the producers its operations need (= default)": ("compact", {}),
+    "+ 'along with', 'as well as', 'while' cuts": ("compact", dict(auto_producers=False, bm25_b=0.75)),
+    "+ k=auto brings the producers its operations need": ("compact", dict(bm25_b=0.75)),
+    "+ BM25 b = 0.9 (= default)": ("compact", {}),
     "default without compact text (thin)": ("thin", {}),
     "default without min-max fusion (RRF)": ("compact", dict(fusion="rrf")),
     "default without clause splitting": ("compact", dict(clauses=False)),
@@ -67,6 +69,7 @@ ROWS: dict[str, tuple[str, dict]] = {
     "default without verb synonyms": ("compact", dict(synonyms=False)),
     "default without 'along with', 'as well as', 'while' cuts": ("compact", dict(connectives=False)),
     "default without producers in k=auto": ("compact", dict(auto_producers=False)),
+    "default with BM25 b = 0.75": ("compact", dict(bm25_b=0.75)),
     "default + whole-query vector for 3+ clauses (speed only)": ("compact", dict(whole_query_clauses=10**6)),
 }
 KS = (5, 10, 20)
@@ -114,12 +117,14 @@ def _evaluate(groups: list, strategy: str, params: dict, settings: dict, embedde
     per_group = []
     for services, queries in groups:
         index = Index.build(services, strategy=get_strategy(strategy, **params), embedder=embedder)
-        if not settings["synonyms"]:
+        if not settings["synonyms"] or "bm25_b" in settings:
             index.searcher.bm25 = BM25Index.from_chunks(
-                index.store.chunks(), tokenizer=ApiTokenizer(synonyms=False)
+                index.store.chunks(),
+                tokenizer=ApiTokenizer(synonyms=settings["synonyms"]),
+                b=settings.get("bm25_b", LENGTH_NORMALISATION),
             )
         for name, value in settings.items():
-            if name != "synonyms":
+            if name not in ("synonyms", "bm25_b"):
                 setattr(index.searcher, name, value)
         rows = []
         for query, gold in queries:

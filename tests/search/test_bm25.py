@@ -33,10 +33,14 @@ def ids(ranked: list[tuple[str, float]]) -> list[str]:
 
 def test_hand_computed_score() -> None:
     index = BM25Index.build(["d0", "d1"], ["playlist track", "album"])
-    # Lucene BM25 (k1=1.5, b=0.75): idf = ln(1 + (2-1+0.5)/(1+0.5)) = ln 2; dl = 2, avgdl = 1.5.
-    expected = math.log(2) * 1 / (1 + 1.5 * (0.25 + 0.75 * 2 / 1.5))
+    # Lucene BM25 (k1=1.5, b=0.9): idf = ln(1 + (2-1+0.5)/(1+0.5)) = ln 2; dl = 2, avgdl = 1.5.
+    expected = math.log(2) * 1 / (1 + 1.5 * (0.1 + 0.9 * 2 / 1.5))
     assert index.search("Playlists", k=5) == [("d0", pytest.approx(expected, rel=1e-6))]
     assert index.scores("playlists") == pytest.approx([expected, 0.0], rel=1e-6)
+    usual = BM25Index.build(["d0", "d1"], ["playlist track", "album"], b=0.75)
+    assert usual.scores("playlists")[0] == pytest.approx(
+        math.log(2) * 1 / (1 + 1.5 * (0.25 + 0.75 * 2 / 1.5)), rel=1e-6
+    )
 
 
 def test_ranking_on_a_small_corpus(bm25: BM25Index) -> None:
