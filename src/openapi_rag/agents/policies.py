@@ -27,6 +27,7 @@ from openapi_rag.llm.base import LLM, Usage
 
 __all__ = [
     "CORAG_BUDGET",
+    "POLICIES",
     "SELF_RAG_THRESHOLD",
     "CoRAG",
     "PolicyResult",
@@ -35,6 +36,8 @@ __all__ = [
     "parse_score",
 ]
 
+POLICIES = ("self-rag", "corag")
+"""The retrieval policies' names (`search --policy`, `eval --policy`, `discover --policy`)."""
 SELF_RAG_THRESHOLD = 0.2  # the SAP banking study's cut: below it an operation is judged irrelevant
 CORAG_BUDGET = 3
 

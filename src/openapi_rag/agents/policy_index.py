@@ -14,12 +14,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from openapi_rag.agents.policies import CORAG_BUDGET, SELF_RAG_THRESHOLD, CoRAG, PolicyResult, SelfRAGFilter
+from openapi_rag.agents.policies import (
+    CORAG_BUDGET,
+    POLICIES,
+    SELF_RAG_THRESHOLD,
+    CoRAG,
+    PolicyResult,
+    SelfRAGFilter,
+)
 from openapi_rag.llm.base import LLM, Usage
 
 __all__ = ["POLICIES", "PolicyIndex"]
 
-POLICIES = ("self-rag", "corag")
 _CORAG_K = 5  # hits per CoRAG round when the search asks for "auto" or all
 
 

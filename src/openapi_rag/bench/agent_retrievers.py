@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from openapi_rag.agents.discovery import DiscoveryAgent
-from openapi_rag.agents.policies import CORAG_BUDGET, SELF_RAG_THRESHOLD, CoRAG, SelfRAGFilter
+from openapi_rag.agents.policies import CORAG_BUDGET, POLICIES, SELF_RAG_THRESHOLD, CoRAG, SelfRAGFilter
 from openapi_rag.bench.retrievers import (
     IndexRetriever,
     IndexRetrieverFactory,
@@ -43,7 +43,6 @@ __all__ = [
     "search_mode",
 ]
 
-POLICIES = ("self-rag", "corag")
 USAGE_COLUMNS = (
     "strategy", "embedder", "mode", "query", "prompt_tokens", "completion_tokens", "calls", "stop",
     "parse_failures",

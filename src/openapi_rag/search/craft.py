@@ -33,7 +33,7 @@ from openapi_rag.agents.craft import craft_vote
 from openapi_rag.chunking.llm_strategies import CRAFT_VIEWS
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
-from openapi_rag.search.searcher import AUTO, Searcher
+from openapi_rag.search.searcher import AUTO, Searcher, check_k
 from openapi_rag.store.base import VectorStore
 from openapi_rag.store.filters import ChunkFilter
 
@@ -107,8 +107,7 @@ class CraftSearcher:
         Raises:
             ValueError: as `Searcher.search` (unknown mode, missing input, bad k).
         """
-        if k != AUTO and (isinstance(k, str) or int(k) < 0):
-            raise ValueError(f"k must be a number of results or {AUTO!r}, not {k!r}")
+        check_k(k)
         if self._memo is not None:
             self._memo.vectors.clear()  # one query's texts at a time
         views = [v for v in self.views if filter is None or filter.kinds is None or v in filter.kinds]

@@ -35,10 +35,7 @@ def reciprocal_rank_fusion(
     Returns:
         `(id, fused score)` by fused score descending, then id.
     """
-    if weights is None:
-        weights = [1.0] * len(ranked_lists)
-    if len(weights) != len(ranked_lists):
-        raise ValueError(f"got {len(weights)} weights for {len(ranked_lists)} ranked lists")
+    weights = _weights(weights, len(ranked_lists))
     if k < 0:
         raise ValueError("k must be >= 0")
     fused: dict[str, float] = {}
@@ -66,10 +63,7 @@ def minmax_fusion(ranked_lists: Sequence[Ranked], *, weights: Sequence[float] | 
     Returns:
         `(id, fused score)` by fused score descending, then id.
     """
-    if weights is None:
-        weights = [1.0] * len(ranked_lists)
-    if len(weights) != len(ranked_lists):
-        raise ValueError(f"got {len(weights)} weights for {len(ranked_lists)} ranked lists")
+    weights = _weights(weights, len(ranked_lists))
     fused: dict[str, float] = {}
     for weight, ranked in zip(weights, ranked_lists, strict=True):
         if not ranked:
@@ -81,3 +75,12 @@ def minmax_fusion(ranked_lists: Sequence[Ranked], *, weights: Sequence[float] | 
             normalised = (score - low) / span if span > 0 else 1.0
             fused[item_id] = fused.get(item_id, 0.0) + weight * normalised
     return rank(fused.items())
+
+
+def _weights(weights: Sequence[float] | None, lists: int) -> Sequence[float]:
+    """One weight per ranked list (1 each by default); a ValueError when the counts differ."""
+    if weights is None:
+        return [1.0] * lists
+    if len(weights) != lists:
+        raise ValueError(f"got {len(weights)} weights for {lists} ranked lists")
+    return weights

@@ -71,6 +71,12 @@ AUTO_MAX = 20
 """`k="auto"` never returns more operations than this."""
 
 
+def check_k(k: int | str) -> None:
+    """Refuse a k that is neither a number of results nor "auto" (ValueError)."""
+    if k != AUTO and (isinstance(k, str) or int(k) < 0):
+        raise ValueError(f"k must be a number of results or {AUTO!r}, not {k!r}")
+
+
 class Searcher:
     """Answers queries over a vector store and (for bm25/hybrid) a BM25 index of the same chunks.
 
@@ -167,9 +173,8 @@ class Searcher:
                 a k that is neither a positive number nor "auto".
         """
         self._check(query, query_vector, mode, threshold)
+        check_k(k)
         auto = k == AUTO
-        if not auto and (isinstance(k, str) or int(k) < 0):
-            raise ValueError(f"k must be a number of results or {AUTO!r}, not {k!r}")
         limit = AUTO_MAX if auto else int(k)
         allowed = None if filter is None or filter.is_empty else self.store.select(filter)
         texts, vectors = self._texts(query, query_vector, mode, threshold)
