@@ -33,7 +33,10 @@ from openapi_rag.spec import load_services
 # `clauses.SPLIT_AND`, "connectives" `clauses.SPLIT_CONNECTIVES`, "aliases_first"
 # `dependencies.ALIASES_FIRST`, "auto_producers" `searcher.AUTO_PRODUCERS`, "returns" the compact
 # strategy's response fields, "synonyms" the BM25 tokenizer's verb synonyms, "bm25_b" BM25's b.
-LATER = dict(connectives=False, auto_producers=False, bm25_b=0.75)  # ideas added after the synonyms
+NEWEST = dict(
+    action_verbs=False, auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6
+)  # ideas added after BM25's b
+LATER = dict(NEWEST, connectives=False, auto_producers=False, bm25_b=0.75)  # ideas added after the synonyms
 OFF = dict(
     LATER, clauses=False, dependencies=False, returns=0, dense_weight=1.0, aliases_first=False, synonyms=False
 )
@@ -55,9 +58,18 @@ ROWS: dict[str, tuple[str, dict]] = {
     "+ response fields (Returns: ...)": ("compact", dict(LATER, dense_weight=1.0, synonyms=False)),
     "+ dense weight 1.25": ("compact", dict(LATER, synonyms=False)),
     "+ verb synonyms in BM25": ("compact", LATER),
-    "+ 'along with', 'as well as', 'while' cuts": ("compact", dict(auto_producers=False, bm25_b=0.75)),
-    "+ k=auto brings the producers its operations need": ("compact", dict(bm25_b=0.75)),
-    "+ BM25 b = 0.9 (= default)": ("compact", {}),
+    "+ 'along with', 'as well as', 'while' cuts": (
+        "compact",
+        dict(NEWEST, auto_producers=False, bm25_b=0.75),
+    ),
+    "+ k=auto brings the producers its operations need": ("compact", dict(NEWEST, bm25_b=0.75)),
+    "+ BM25 b = 0.9": ("compact", NEWEST),
+    "+ a clause's action verb rules out other methods": (
+        "compact",
+        dict(auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6),
+    ),
+    "+ k=auto cuts a whole query at .6, a clause at .85": ("compact", dict(plan_clauses=10**6)),
+    "+ a plan (3+ clauses) gets no producers in its clauses (= default)": ("compact", {}),
     "default without compact text (thin)": ("thin", {}),
     "default without min-max fusion (RRF)": ("compact", dict(fusion="rrf")),
     "default without clause splitting": ("compact", dict(clauses=False)),
@@ -70,6 +82,12 @@ ROWS: dict[str, tuple[str, dict]] = {
     "default without 'along with', 'as well as', 'while' cuts": ("compact", dict(connectives=False)),
     "default without producers in k=auto": ("compact", dict(auto_producers=False)),
     "default with BM25 b = 0.75": ("compact", dict(bm25_b=0.75)),
+    "default without action verbs": ("compact", dict(action_verbs=False)),
+    "default with producers lifted in a plan's clauses": ("compact", dict(plan_clauses=10**6)),
+    "default with one k=auto ratio, .8 (the old cut)": (
+        "compact",
+        dict(auto_ratio=0.8, auto_ratio_whole=0.8),
+    ),
     "default + whole-query vector for 3+ clauses (speed only)": ("compact", dict(whole_query_clauses=10**6)),
 }
 KS = (5, 10, 20)

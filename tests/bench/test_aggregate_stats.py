@@ -155,3 +155,21 @@ def test_compare_with_paper_puts_our_rows_beside_the_published_ones():
     (ours,) = [r for r in rows if r["embedder"]]
     assert ours["paper_recall"] == 0.638 and ours["recall_delta"] == pytest.approx(0.062)
     assert all(r["dataset"] == "restbench" for r in rows)
+
+
+def test_confidence_intervals_resample_queries_within_domains():
+    from openapi_rag.bench.bootstrap import bootstrap_ci
+
+    cfg = RunConfig("endpoint")
+    # domain a always found, domain b never: every resample has mean recall 0.5
+    fixed = [_result("a", f"a{i}", cfg, ["x"], ["x"]) for i in range(3)]
+    fixed += [_result("b", f"b{i}", cfg, ["y"], ["x"]) for i in range(5)]
+    (row,) = summary_rows(fixed)
+    assert (row["recall_ci_low"], row["recall_ci_high"]) == (0.5, 0.5)
+    # one domain, half the queries found: the interval holds the mean and narrows with more queries
+    few = bootstrap_ci([[1.0, 0.0] * 5])
+    many = bootstrap_ci([[1.0, 0.0] * 200])
+    assert few[0] < 0.5 < few[1] and many[0] < 0.5 < many[1]
+    assert many[1] - many[0] < (few[1] - few[0]) / 3
+    assert bootstrap_ci([[1.0, 0.0] * 5]) == few  # seeded: the same report every run
+    assert all(math.isnan(v) for v in bootstrap_ci([[math.nan], []]))  # nothing defined

@@ -126,11 +126,27 @@ def test_a_filter_keeps_lifted_producers_out() -> None:
 
 
 def test_auto_k_keeps_what_scores_near_the_best() -> None:
-    searcher = make_searcher(clauses=False, dependencies=False, auto_ratio=0.8)
+    searcher = make_searcher(clauses=False, dependencies=False, auto_ratio_whole=0.8)
     query = axis((4, 1.0), (5, 0.85), (0, 0.5), (3, 0.4))
     results = searcher.search("alerts", query, mode="dense", k="auto")
     assert ids(results) == ["GET /alerts", "POST /alert-settings"]
     assert len(searcher.search("alerts", query, mode="dense", k=5).operations) == 5
+
+
+def test_auto_k_cuts_a_whole_query_looser_than_a_clause() -> None:
+    # scores 1, .7, .5 of the best: a query searched whole keeps .7 (AUTO_RATIO_WHOLE .6) ...
+    scores = ((4, 1.0), (5, 0.7), (0, 0.5))
+    whole = make_searcher(clauses=False, dependencies=False)
+    assert ids(whole.search("alerts", axis(*scores), mode="dense", k="auto")) == [
+        "GET /alerts",
+        "POST /alert-settings",
+    ]
+    # ... a clause (AUTO_RATIO .85) keeps its best only
+    query = "List the active alerts, and search for movies by title"
+    clauses = ["List the active alerts", "search for movies by title"]
+    embedded = {clauses[0]: axis(*scores), clauses[1]: axis((0, 1.0))}
+    split = make_searcher(embedded, dependencies=False).search(query, axis((4, 1.0)), mode="dense", k="auto")
+    assert set(ids(split)) == {"GET /alerts", "GET /search/movie"}
 
 
 def test_auto_k_cuts_per_clause() -> None:
@@ -178,8 +194,25 @@ def test_auto_k_brings_the_producer_each_kept_operation_needs(monkeypatch: pytes
 
     query = axis((2, 1.0), (0, 0.2))  # movie images, far ahead of anything else
     # lifted to 0.9 of the images' score, the producer falls under a 0.95 ratio: it comes anyway
-    searcher = make_searcher(clauses=False, auto_ratio=0.95)
+    searcher = make_searcher(clauses=False, auto_ratio_whole=0.95)
     results = searcher.search("posters", query, mode="dense", k="auto")
     assert ids(results) == ["GET /movie/{movie_id}/images", "GET /search/movie"]
     monkeypatch.setattr(searcher_module, "AUTO_PRODUCERS", False)
     assert ids(searcher.search("posters", query, mode="dense", k="auto")) == ["GET /movie/{movie_id}/images"]
+
+
+def test_a_plan_of_three_clauses_gets_no_lifted_producers() -> None:
+    clauses = [
+        "List the active alerts",
+        "configure alert thresholds for a sector",
+        "show the posters of a movie",
+    ]
+    query = ", ".join(clauses)
+    embedded = {clauses[0]: axis((4, 1.0)), clauses[1]: axis((5, 1.0)), clauses[2]: axis((2, 1.0))}
+    steps = {"GET /alerts", "POST /alert-settings", "GET /movie/{movie_id}/images"}
+    plan = make_searcher(embedded).search(query, mode="dense", k="auto")
+    assert set(ids(plan)) == steps  # the plan names its steps: no producer is added
+    not_a_plan = make_searcher(embedded)
+    not_a_plan.plan_clauses = 4
+    lifted = set(ids(not_a_plan.search(query, mode="dense", k="auto")))
+    assert lifted - steps in ({"GET /search/movie"}, {"GET /discover/movie"})

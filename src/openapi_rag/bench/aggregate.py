@@ -3,7 +3,9 @@
 Every domain weighs the same in the overall mean, whatever its number of queries. Spread is
 reported across domains (sample standard deviation and coefficient of variation of the domain
 means); a dataset with a single domain (RestBench) reports it across queries instead, and says so
-in the ``spread_over`` column.
+in the ``spread_over`` column. The 95% confidence intervals of recall and precision come from
+resampling the queries within each domain (`bootstrap.bootstrap_ci`): how far the mean would move
+on another set of queries like these.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from openapi_rag.bench.bootstrap import bootstrap_ci
 from openapi_rag.bench.metrics import f1_score, nanmean, std_cv
 from openapi_rag.bench.retrievers import RunConfig
 from openapi_rag.bench.runner import K, QueryResult, k_label, k_order
@@ -23,6 +26,7 @@ SUMMARY_COLUMNS = (
     "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved",
     "n_queries", "n_domains", "empty",
     "recall_std", "recall_cv", "precision_std", "precision_cv", "f1_std", "f1_cv", "spread_over",
+    "recall_ci_low", "recall_ci_high", "precision_ci_low", "precision_ci_high",
 )  # fmt: skip
 
 DOMAIN_COLUMNS = (
@@ -91,6 +95,9 @@ def summary_rows(results: Sequence[QueryResult]) -> list[dict[str, Any]]:
             row["spread_over"] = "queries"
         for metric, values in spread.items():
             row[f"{metric}_std"], row[f"{metric}_cv"] = std_cv(values)
+        for metric in ("recall", "precision"):
+            groups = [_values(members, metric) for members in domains.values()]
+            row[f"{metric}_ci_low"], row[f"{metric}_ci_high"] = bootstrap_ci(groups)
         rows.append({c: row[c] for c in SUMMARY_COLUMNS})
     return rows
 

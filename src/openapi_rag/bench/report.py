@@ -141,6 +141,10 @@ def _fmt(value: Any, digits: int = 3) -> str:
 _NUMERIC = re.compile(r"[-–<.\d*]*")
 
 
+def _fmt_interval(low: float, high: float) -> str:
+    return "–" if math.isnan(low) else f"{low:.3f}–{high:.3f}"
+
+
 def _fmt_delta(value: float) -> str:
     return "–" if math.isnan(value) else f"{value:+.3f}"
 
@@ -219,6 +223,7 @@ def _markdown(
                 "nDCG",
                 "tokens",
                 "k'",
+                "recall 95% CI",
                 f"recall std ({spread})",
                 "recall CV",
             ],
@@ -235,6 +240,7 @@ def _markdown(
                     _fmt(r["ndcg"]),
                     _fmt(r["tokens"], 0),
                     _fmt(r["retrieved"], 1),
+                    _fmt_interval(r["recall_ci_low"], r["recall_ci_high"]),
                     _fmt(r["recall_std"]),
                     _fmt(r["recall_cv"]),
                 ]

@@ -17,12 +17,21 @@ a search (recall unchanged on RestBench and SOCBench-D, `scripts/ablation_qualit
 
 Dependencies (`dependencies=True`, the default): the producer of an identifier that one of the best
 operations needs in its path (`GET /search/movie` for `/movie/{movie_id}`) is lifted to just below
-it (`dependencies.py`), per query and per clause.
+it (`dependencies.py`), per query and per clause; the clauses of a plan (`PLAN_CLAUSES` clauses or
+more: "register the product, add a supplier, then retrieve the product by its ID") name the steps
+they need, so only the whole query's list is lifted.
 
-`k="auto"`: as many operations as the scores say are relevant: for the query (or each clause),
-those scoring at least `auto_ratio` of its best score, with the producer each of them needs
-(`AUTO_PRODUCERS`: an operation is of little use without the one giving its identifier), at most
-`AUTO_MAX`. A relative cut works because min-max fused scores share one 0..1 scale.
+Action verbs (`action_verbs=True`, the default): within a clause's list, operations whose HTTP
+method the clause's verb rules out ("remove ..." and `GET /materials`) are scaled down
+(`actions.py`).
+
+`k="auto"`: as many operations as the scores say are relevant: for each clause, those scoring at
+least `auto_ratio` of the clause's best score; for a query searched whole, those scoring at least
+`auto_ratio_whole` of its best. A clause names about one operation, so its cut is tight; a
+one-sentence task often needs a chain of operations that the sentence names only in part, so its
+cut is looser. Each kept operation brings the producer it needs (`AUTO_PRODUCERS`: an operation is
+of little use without the one giving its identifier), at most `AUTO_MAX` in all. A relative cut
+works because min-max fused scores share one 0..1 scale.
 
 Top-k: chunk lists are fetched deeper than k (`fetch_factor`) and fetched again twice as deep
 while fewer than k operations come out, so k operations are returned whenever the store holds them.
@@ -45,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from openapi_rag.model import Chunk
+from openapi_rag.search.actions import METHOD_MISMATCH, clause_methods
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import split_clauses
@@ -59,12 +69,21 @@ MODES = ("hybrid", "dense", "bm25")
 FUSIONS = ("minmax", "rrf")
 WHOLE_QUERY_CLAUSES = 3
 """From this many clauses on, the dense side searches the clauses only (see `_texts`)."""
+PLAN_CLAUSES = 3
+"""A query of this many clauses or more is a plan that names its steps: its clauses' lists get no
+lifted producers and `k="auto"` adds none (SOCBench-D R@5 +.004, `k=auto` precision +.045 for
+-.005 recall; one RestBench query has 3 clauses)."""
 DENSE_WEIGHT = 1.25
 """Weight of the dense list in hybrid mode (BM25's is 1). Chosen on RestBench (R@10 .815 → .824,
 P@5 .297 → .301 over equal weights) and kept because SOCBench-D stays within ±.003."""
 AUTO = "auto"
-AUTO_RATIO = 0.8
-"""`k="auto"` keeps operations scoring at least this share of the best score (per query or clause)."""
+AUTO_RATIO = 0.85
+"""`k="auto"` keeps, per clause, operations scoring at least this share of the clause's best. At .8
+RestBench's precision falls to .297 (k=5: .307); at .9 SOCBench-D's recall falls to .91."""
+AUTO_RATIO_WHOLE = 0.6
+"""`k="auto"` keeps, for a query searched whole, operations scoring at least this share of its best.
+Set on RestBench, whose queries are mostly one sentence: recall .817 (k=10: .842) at precision .306
+(k=5: .307); a single .8 ratio gave .641 at .479."""
 AUTO_PRODUCERS = True
 """`k="auto"` adds the producers its operations need (RestBench recall +.02, precision -.003)."""
 AUTO_MAX = 20
@@ -98,7 +117,10 @@ class Searcher:
         generic_producers: count a service's `GET /search` and `GET /me` as producers too
             (`dependencies.GENERIC`).
         embed: texts -> their embeddings (2-D), for the clauses.
-        auto_ratio: the share of the best score that `k="auto"` keeps.
+        auto_ratio, auto_ratio_whole: the share of the best score that `k="auto"` keeps, per
+            clause and for a query searched whole.
+        action_verbs: scale down, per clause, operations whose method the clause's verb rules
+            out (`actions.clause_methods`).
         fetch_factor, min_fetch: chunks fetched per retriever for k operations:
             max(min_fetch, k * fetch_factor), doubled while too few operations come out.
     """
@@ -119,6 +141,8 @@ class Searcher:
         generic_producers: bool = True,
         embed: Callable[[list[str]], np.ndarray] | None = None,
         auto_ratio: float = AUTO_RATIO,
+        auto_ratio_whole: float = AUTO_RATIO_WHOLE,
+        action_verbs: bool = True,
     ):
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r}: use one of {', '.join(FUSIONS)}")
@@ -139,8 +163,11 @@ class Searcher:
         self.dependencies = dependencies
         self.generic_producers = generic_producers
         self.whole_query_clauses = WHOLE_QUERY_CLAUSES
+        self.plan_clauses = PLAN_CLAUSES
         self.embed = embed
         self.auto_ratio = auto_ratio
+        self.auto_ratio_whole = auto_ratio_whole
+        self.action_verbs = action_verbs
         self._graph: DependencyGraph | None = None
         self._op_chunk: dict[OpKey, str] = {}
 
@@ -187,8 +214,9 @@ class Searcher:
             if threshold is not None or len(operations) >= limit or exhausted:
                 break
             fetch *= 2
-        if threshold is None and (self.dependencies or auto):
-            operations = self._rescore(operations, lists, chunks, auto=auto, filter=filter)
+        verbs = self.action_verbs and len(texts) > 1
+        if threshold is None and (self.dependencies or auto or verbs):
+            operations = self._rescore(operations, texts, lists, chunks, auto=auto, filter=filter)
         if threshold is None:
             operations, linked = operations[:limit], linked[:limit]
         if expand:
@@ -352,18 +380,29 @@ class Searcher:
     def _rescore(
         self,
         operations: list[OperationHit],
+        texts: Sequence[str | None],
         lists: Sequence[Ranked],
         chunks: dict[str, Chunk],
         *,
         auto: bool,
         filter: ChunkFilter | None,
     ) -> list[OperationHit]:
-        """Lift producers (per text) and, for k="auto", keep what each text's scores call relevant."""
+        """Weigh each clause's verb, lift producers (per text) and, for k="auto", keep what each
+        text's scores call relevant."""
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
-        if self.dependencies:
+        if self.action_verbs:  # texts[0] is the whole query, the rest its clauses
+            per_text[1:] = [
+                _weigh_verb(scores, text) for scores, text in zip(per_text[1:], texts[1:], strict=True)
+            ]
+        # A plan (PLAN_CLAUSES clauses or more) names its steps: producers are lifted in the whole
+        # query's list only, and k="auto" adds none.
+        plan = len(per_text) - 1 >= self.plan_clauses
+        lifting = self.dependencies and len(self._dependency_graph()) > 0
+        if lifting:
             graph = self._dependency_graph()
-            if len(graph):
-                per_text = [propagate(scores, graph) for scores in per_text]
+            per_text = [
+                scores if plan and i else propagate(scores, graph) for i, scores in enumerate(per_text)
+            ]
         final: dict[OpKey, float] = {}
         for scores in per_text:
             for key, score in scores.items():
@@ -375,10 +414,11 @@ class Searcher:
         if not auto:
             return rescored
         keep = set()
+        ratio = self.auto_ratio if len(per_text) > 1 else self.auto_ratio_whole
         for scores in per_text[1:] if len(per_text) > 1 else per_text:
             best = max(scores.values(), default=0.0)
-            kept_here = {key for key, score in scores.items() if score >= self.auto_ratio * best}
-            if AUTO_PRODUCERS and self.dependencies:
+            kept_here = {key for key, score in scores.items() if score >= ratio * best}
+            if AUTO_PRODUCERS and lifting and not plan:
                 kept_here |= self._needed_producers(kept_here, scores)
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
@@ -434,6 +474,17 @@ def _best_of(lists: Sequence[Ranked]) -> Ranked:
             if score > best.get(item_id, float("-inf")):
                 best[item_id] = score
     return rank(best.items())
+
+
+def _weigh_verb(scores: dict[OpKey, float], clause: str | None) -> dict[OpKey, float]:
+    """Scale down the operations whose HTTP method the clause's action verb rules out."""
+    allowed = clause_methods(clause or "")
+    if allowed is None:
+        return scores
+    return {
+        key: score if key[1].partition(" ")[0] in allowed else score * METHOD_MISMATCH
+        for key, score in scores.items()
+    }
 
 
 def _operation_scores(ranked: Ranked, chunks: dict[str, Chunk]) -> dict[OpKey, float]:

@@ -1,0 +1,102 @@
+"""Action verbs of clauses (`search/actions.py`) and their use in `Searcher`."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from openapi_rag.index import Index
+from openapi_rag.model import Chunk
+from openapi_rag.search import BM25Index, Searcher
+from openapi_rag.search.actions import METHOD_MISMATCH, clause_methods
+from openapi_rag.spec import load_services
+from openapi_rag.store import FaissStore
+from tests.conftest import shared_data
+
+
+@pytest.mark.parametrize(
+    ("clause", "methods"),
+    [
+        ("Retrieve the status of all equipment", {"GET"}),
+        ("then remove outdated materials from the system", {"DELETE"}),
+        ("I need to add a supplier to provide the product", {"POST", "PUT"}),
+        ("finally update the details of a specific equipment", {"PUT", "PATCH", "POST"}),
+        ("uploading smart meter data for monitoring", {"POST", "PUT"}),
+        ("logging the viewing activity", {"POST", "PUT"}),
+        ("retrieves the alerts", {"GET"}),
+    ],
+)
+def test_a_clause_s_leading_verb_gives_its_methods(clause: str, methods: set[str]) -> None:
+    assert clause_methods(clause) == methods
+
+
+@pytest.mark.parametrize(
+    "clause",
+    ["the weather impact between two dates", "configure alert thresholds", "a list of all orders", ""],
+)
+def test_no_plain_action_verb_gives_none(clause: str) -> None:
+    # "configure" maps to POST in one API and PUT in the next: not listed; "list" as a noun
+    # only counts when it leads the clause ("a list" does not)
+    assert clause_methods(clause) is None
+
+
+OPS = ["GET /materials", "DELETE /materials/{id}", "GET /inventory/levels"]
+QUERY = "Check the inventory levels, and remove outdated materials from the inventory"
+CLAUSES = ["Check the inventory levels", "remove outdated materials from the inventory"]
+
+
+def materials_searcher(**settings) -> Searcher:  # type: ignore[no-untyped-def]
+    chunks = [
+        Chunk(
+            id=f"inv:compact:{op}", kind="endpoint", service="inv", operations=[op], embed_text=op, content=op
+        )
+        for op in OPS
+    ]
+    store = FaissStore(3)
+    store.add([c.id for c in chunks], np.eye(3, dtype=np.float32), chunks)
+    # the second clause's vector leans to GET /materials, as text similarity often does
+    vectors = {
+        CLAUSES[0]: np.array([0.0, 0.0, 1.0], dtype=np.float32),
+        CLAUSES[1]: np.array([1.0, 0.95, 0.0], dtype=np.float32) / np.hypot(1.0, 0.95),
+    }
+    return Searcher(
+        store,
+        BM25Index.from_chunks(chunks),
+        embed=lambda texts: np.stack([vectors[t] for t in texts]),
+        dependencies=False,
+        **settings,
+    )
+
+
+def test_a_clause_s_verb_scales_down_the_operations_it_rules_out() -> None:
+    whole = np.array([0.0, 0.0, 1.0], dtype=np.float32)
+    on = materials_searcher().search(QUERY, whole, mode="dense", k=3)
+    off = materials_searcher(action_verbs=False).search(QUERY, whole, mode="dense", k=3)
+    assert [op.id for op in off.operations][1:] == ["GET /materials", "DELETE /materials/{id}"]
+    assert [op.id for op in on.operations][1:] == ["DELETE /materials/{id}", "GET /materials"]
+    scores = {op.id: op.score for op in on.operations}
+    assert scores["GET /materials"] == pytest.approx(METHOD_MISMATCH / np.hypot(1.0, 0.95))
+    # a query searched whole is not read for a verb: "remove ..." alone changes nothing
+    alone = materials_searcher(clauses=False).search(
+        CLAUSES[1], np.eye(3, dtype=np.float32)[0], mode="dense", k=2
+    )
+    assert [op.id for op in alone.operations][0] == "GET /materials"
+
+
+@pytest.mark.shared
+def test_add_a_supplier_finds_the_post_on_real_socbench_data() -> None:
+    domain = shared_data("socbench-d") / "socbenchd_1" / "05-consumer staples"
+    query = next(
+        q
+        for q in json.loads((domain / "queries.json").read_text())["queries"]
+        if "add a supplier to provide the product" in q["query"]
+    )
+    index = Index.build(load_services([domain]).services)
+    ranked = [op.id for op in index.search(query["query"], k=10, expand=False)]
+    index.searcher.action_verbs = False
+    ranked_off = [op.id for op in index.search(query["query"], k=10, expand=False)]
+    # text similarity prefers GET /suppliers/list for "add a supplier"; the verb asks for a POST
+    assert ranked_off.index("GET /suppliers/list") < ranked_off.index("POST /supplier/add")
+    assert ranked.index("POST /supplier/add") < ranked.index("GET /suppliers/list")
