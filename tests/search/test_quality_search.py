@@ -216,3 +216,26 @@ def test_a_plan_of_three_clauses_gets_no_lifted_producers() -> None:
     not_a_plan.plan_clauses = 4
     lifted = set(ids(not_a_plan.search(query, mode="dense", k="auto")))
     assert lifted - steps in ({"GET /search/movie"}, {"GET /discover/movie"})
+
+
+def test_a_lifted_producer_comes_with_its_chunk_of_the_filtered_view() -> None:
+    # two views per operation, as CRAFT indexes have; search one view by its kind
+    ops = [("GET /search/movie", "Search for movies by title"), ("GET /movie/{movie_id}/credits", "crew")]
+    chunks = [
+        Chunk(
+            id=f"tmdb:craft:{view}:{op}",
+            kind=view,
+            service="tmdb",
+            operations=[op],
+            embed_text=text,
+            content=text,
+        )
+        for view in ("view-a", "view-b")
+        for op, text in ops
+    ]
+    store = FaissStore(4)
+    store.add([c.id for c in chunks], np.eye(4, dtype=np.float32), chunks)
+    searcher = Searcher(store, BM25Index.from_chunks(chunks), clauses=False)
+    results = searcher.search("crew", mode="bm25", k=5, filter=ChunkFilter.of(kinds="view-b"))
+    assert ids(results) == ["GET /movie/{movie_id}/credits", "GET /search/movie"]
+    assert results.operations[1].chunk_ids == ("tmdb:craft:view-b:GET /search/movie",)

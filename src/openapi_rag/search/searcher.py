@@ -169,7 +169,7 @@ class Searcher:
         self.auto_ratio_whole = auto_ratio_whole
         self.action_verbs = action_verbs
         self._graph: DependencyGraph | None = None
-        self._op_chunk: dict[OpKey, str] = {}
+        self._op_chunks: dict[OpKey, list[str]] = {}  # an operation's own chunks (one per view)
 
     def search(
         self,
@@ -367,13 +367,14 @@ class Searcher:
         """Built on first use from the store's chunks (the store is not changed under a Searcher)."""
         if self._graph is None:
             keys: list[OpKey] = []
+            self._op_chunks = {}
             for chunk in self.store.chunks():
                 if chunk.kind in LINK_KINDS:
                     continue
                 for op_id in chunk.operations:
                     keys.append((chunk.service, op_id))
                 if len(chunk.operations) == 1:
-                    self._op_chunk.setdefault((chunk.service, chunk.operations[0]), chunk.id)
+                    self._op_chunks.setdefault((chunk.service, chunk.operations[0]), []).append(chunk.id)
             self._graph = DependencyGraph.of(keys, generic=self.generic_producers)
         return self._graph
 
@@ -431,10 +432,16 @@ class Searcher:
 
     def _producer_hits(self, scores: dict[OpKey, float], filter: ChunkFilter | None) -> list[OperationHit]:
         """Operation hits for lifted producers that no retriever had returned."""
-        ids = {self._op_chunk[key]: key for key in scores if key in self._op_chunk}
-        if filter is not None and not filter.is_empty:
-            allowed = set(self.store.select(filter))
-            ids = {chunk_id: key for chunk_id, key in ids.items() if chunk_id in allowed}
+        # The first of the operation's chunks the filter allows: with several views per operation
+        # (CRAFT), a producer lifted in one view's search is that view's chunk.
+        allowed = set(self.store.select(filter)) if filter is not None and not filter.is_empty else None
+        ids = {}
+        for key in scores:
+            chunk_id = next(
+                (c for c in self._op_chunks.get(key, ()) if allowed is None or c in allowed), None
+            )
+            if chunk_id is not None:
+                ids[chunk_id] = key
         hits = []
         for chunk in self.store.get(list(ids)):
             service, op_id = ids[chunk.id]
