@@ -31,10 +31,12 @@ from openapi_rag.spec import load_services
 
 # row name -> (strategy, settings). Settings are Searcher attributes, except: "split_and" sets
 # `clauses.SPLIT_AND`, "connectives" `clauses.SPLIT_CONNECTIVES`, "aliases_first"
-# `dependencies.ALIASES_FIRST`, "auto_producers" `searcher.AUTO_PRODUCERS`, "returns" the compact
+# `dependencies.ALIASES_FIRST`, "search_first" `dependencies.SEARCH_FIRST`, "own_first"
+# `dependencies.OWN_FIRST`, "auto_producers" `searcher.AUTO_PRODUCERS`, "returns" the compact
 # strategy's response fields, "synonyms" the BM25 tokenizer's verb synonyms, "bm25_b" BM25's b.
+PRODUCER_CHOICE = dict(search_first=False, own_first=False)  # ideas added after the plans
 NEWEST = dict(
-    action_verbs=False, auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6
+    PRODUCER_CHOICE, action_verbs=False, auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6
 )  # ideas added after BM25's b
 LATER = dict(NEWEST, connectives=False, auto_producers=False, bm25_b=0.75)  # ideas added after the synonyms
 OFF = dict(
@@ -66,10 +68,15 @@ ROWS: dict[str, tuple[str, dict]] = {
     "+ BM25 b = 0.9": ("compact", NEWEST),
     "+ a clause's action verb rules out other methods": (
         "compact",
-        dict(auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6),
+        dict(PRODUCER_CHOICE, auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6),
     ),
-    "+ k=auto cuts a whole query at .6, a clause at .85": ("compact", dict(plan_clauses=10**6)),
-    "+ a plan (3+ clauses) gets no producers in its clauses (= default)": ("compact", {}),
+    "+ k=auto cuts a whole query at .6, a clause at .85": (
+        "compact",
+        dict(PRODUCER_CHOICE, plan_clauses=10**6),
+    ),
+    "+ a plan (3+ clauses) gets no producers in its clauses": ("compact", PRODUCER_CHOICE),
+    "+ a search is the producer lifted first": ("compact", dict(own_first=False)),
+    "+ 'my' lifts the caller's own list (GET /me/...) first (= default)": ("compact", {}),
     "default without compact text (thin)": ("thin", {}),
     "default without min-max fusion (RRF)": ("compact", dict(fusion="rrf")),
     "default without clause splitting": ("compact", dict(clauses=False)),
@@ -84,6 +91,8 @@ ROWS: dict[str, tuple[str, dict]] = {
     "default with BM25 b = 0.75": ("compact", dict(bm25_b=0.75)),
     "default without action verbs": ("compact", dict(action_verbs=False)),
     "default with producers lifted in a plan's clauses": ("compact", dict(plan_clauses=10**6)),
+    "default without a search lifted first": ("compact", dict(search_first=False)),
+    "default without the caller's own list first for 'my'": ("compact", dict(own_first=False)),
     "default with one k=auto ratio, .8 (the old cut)": (
         "compact",
         dict(auto_ratio=0.8, auto_ratio_whole=0.8),
@@ -115,20 +124,34 @@ def socbench(data: Path) -> list[tuple[list, list[tuple[str, list[str]]]]]:
 def evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str, float]:
     """Mean metrics over groups (each group: mean over its queries)."""
     settings = dict(settings)
-    saved = clauses.SPLIT_AND, clauses.SPLIT_CONNECTIVES, dependencies.ALIASES_FIRST, searcher.AUTO_PRODUCERS
+    saved = (
+        clauses.SPLIT_AND,
+        clauses.SPLIT_CONNECTIVES,
+        dependencies.ALIASES_FIRST,
+        dependencies.SEARCH_FIRST,
+        dependencies.OWN_FIRST,
+        searcher.AUTO_PRODUCERS,
+    )
     clauses.SPLIT_AND = settings.pop("split_and", True)
     clauses.SPLIT_CONNECTIVES = settings.pop("connectives", True)
     searcher.AUTO_PRODUCERS = settings.pop("auto_producers", True)
     dependencies.ALIASES_FIRST = settings.pop("aliases_first", True)
+    dependencies.SEARCH_FIRST = settings.pop("search_first", True)
+    dependencies.OWN_FIRST = settings.pop("own_first", True)
     params = {"returns": settings.pop("returns")} if "returns" in settings and strategy == "compact" else {}
     settings.pop("returns", None)
     settings.setdefault("synonyms", True)
     try:
         return _evaluate(groups, strategy, params, settings, embedder)
     finally:
-        clauses.SPLIT_AND, clauses.SPLIT_CONNECTIVES, dependencies.ALIASES_FIRST, searcher.AUTO_PRODUCERS = (
-            saved
-        )
+        (
+            clauses.SPLIT_AND,
+            clauses.SPLIT_CONNECTIVES,
+            dependencies.ALIASES_FIRST,
+            dependencies.SEARCH_FIRST,
+            dependencies.OWN_FIRST,
+            searcher.AUTO_PRODUCERS,
+        ) = saved
 
 
 def _evaluate(groups: list, strategy: str, params: dict, settings: dict, embedder) -> dict[str, float]:

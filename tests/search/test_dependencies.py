@@ -3,7 +3,14 @@ from __future__ import annotations
 import pytest
 
 from openapi_rag.search import dependencies
-from openapi_rag.search.dependencies import DependencyGraph, path_entities, producer_entity, propagate
+from openapi_rag.search.dependencies import (
+    DependencyGraph,
+    best_producer,
+    path_entities,
+    producer_entity,
+    propagate,
+    speaks_of_own,
+)
 
 
 @pytest.mark.parametrize(
@@ -48,7 +55,7 @@ def test_graph_links_consumers_to_producers_of_the_same_service() -> None:
     assert len(graph) == 2
 
 
-def test_propagate_lifts_the_best_scoring_producer_below_its_consumer() -> None:
+def test_propagate_lifts_a_search_before_a_better_scoring_list(monkeypatch: pytest.MonkeyPatch) -> None:
     graph = DependencyGraph.of(OPS)
     scores = {
         ("tmdb", "GET /movie/{movie_id}/credits"): 1.0,
@@ -56,9 +63,13 @@ def test_propagate_lifts_the_best_scoring_producer_below_its_consumer() -> None:
         ("tmdb", "GET /search/movie"): 0.1,
     }
     lifted = propagate(scores, graph, share=0.9)
-    assert lifted[("tmdb", "GET /discover/movie")] == pytest.approx(0.9)  # best producer for the query
-    assert lifted[("tmdb", "GET /search/movie")] == pytest.approx(0.1)  # left alone
-    assert scores[("tmdb", "GET /discover/movie")] == 0.2  # input untouched
+    assert lifted[("tmdb", "GET /search/movie")] == pytest.approx(0.9)  # finds the movie by its name
+    assert lifted[("tmdb", "GET /discover/movie")] == pytest.approx(0.2)  # left alone
+    assert scores[("tmdb", "GET /search/movie")] == 0.1  # input untouched
+    monkeypatch.setattr(dependencies, "SEARCH_FIRST", False)
+    lifted = propagate(scores, graph, share=0.9)
+    assert lifted[("tmdb", "GET /discover/movie")] == pytest.approx(0.9)  # the best producer for the query
+    assert lifted[("tmdb", "GET /search/movie")] == pytest.approx(0.1)
 
 
 def test_propagate_adds_an_absent_producer_and_never_lowers_a_score() -> None:
@@ -106,3 +117,47 @@ def test_without_aliases_first_me_competes_with_search(monkeypatch: pytest.Monke
     assert DependencyGraph.of(ops).needs(("spotify", "POST /users/{user_id}/playlists")) == [
         [("spotify", "GET /search"), ("spotify", "GET /me")]
     ]
+
+
+def test_my_lifts_the_caller_s_own_list_before_a_search() -> None:
+    ops = [
+        ("spotify", "GET /search"),
+        ("spotify", "GET /me/playlists"),
+        ("spotify", "DELETE /playlists/{playlist_id}/tracks"),
+    ]
+    graph = DependencyGraph.of(ops)
+    consumer, own, search = ("spotify", "DELETE /playlists/{playlist_id}/tracks"), ops[1], ops[0]
+    assert set(graph.producers(consumer)) == {own, search}
+    scores = {consumer: 1.0, search: 0.3, own: 0.2}
+    assert best_producer(graph.needs(consumer)[0], scores) == search
+    assert best_producer(graph.needs(consumer)[0], scores, own=True) == own
+    assert propagate(scores, graph, own=True)[own] == pytest.approx(0.9)
+    assert speaks_of_own("Remove the first song from my playlist 'My Rock'")
+    assert not speaks_of_own("Remove the first song of the Mysterious Skin soundtrack")
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    ("query", "producer", "switch"),
+    [
+        ("How many episodes does 2 Broke Girls have in total?", "GET /search/tv", "SEARCH_FIRST"),
+        ("What is the genre of the movie Lord of the Ring?", "GET /search/movie", "SEARCH_FIRST"),
+        ("Remove the first song from my playlist 'My Rock'", "GET /me/playlists", "OWN_FIRST"),
+    ],
+)
+def test_the_producer_a_restbench_task_needs_is_lifted(
+    restbench_index, query: str, producer: str, switch: str, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    on = [hit.id for hit in restbench_index.search(query, k=5, expand=False)]
+    monkeypatch.setattr(dependencies, switch, False)
+    off = [hit.id for hit in restbench_index.search(query, k=5, expand=False)]
+    assert producer in on and producer not in off
+
+
+@pytest.fixture(scope="module")
+def restbench_index():  # type: ignore[no-untyped-def]
+    from openapi_rag.index import Index
+    from openapi_rag.spec import load_services
+    from tests.conftest import shared_data
+
+    return Index.build(load_services([shared_data("restbench") / "specs"]).services)

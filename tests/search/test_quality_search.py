@@ -102,7 +102,8 @@ def test_clauses_are_skipped_without_an_embed_function_or_with_a_threshold() -> 
 def test_the_producer_of_a_needed_identifier_is_lifted_below_its_consumer() -> None:
     query = axis((2, 1.0), (3, 0.3))  # images first, discover a little, search/movie not at all
     lifted = make_searcher(clauses=False).search("movie posters", query, mode="dense", k=3)
-    assert ids(lifted)[:2] == ["GET /movie/{movie_id}/images", "GET /discover/movie"]
+    # the search is lifted: it turns the movie's name into its id (dependencies.SEARCH_FIRST)
+    assert ids(lifted)[:2] == ["GET /movie/{movie_id}/images", "GET /search/movie"]
     assert lifted.operations[1].score == pytest.approx(0.9 * lifted.operations[0].score)
     plain = make_searcher(clauses=False, dependencies=False).search("movie posters", query, mode="dense", k=3)
     assert plain.operations[1].score == pytest.approx(0.3 / np.hypot(1.0, 0.3))

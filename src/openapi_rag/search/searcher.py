@@ -58,7 +58,7 @@ from openapi_rag.search.actions import METHOD_MISMATCH, clause_methods
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import split_clauses
-from openapi_rag.search.dependencies import DependencyGraph, OpKey, propagate
+from openapi_rag.search.dependencies import DependencyGraph, OpKey, best_producer, propagate, speaks_of_own
 from openapi_rag.search.fusion import RRF_K, minmax_fusion, reciprocal_rank_fusion
 from openapi_rag.search.links import expand_links
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
@@ -399,10 +399,12 @@ class Searcher:
         # query's list only, and k="auto" adds none.
         plan = len(per_text) - 1 >= self.plan_clauses
         lifting = self.dependencies and len(self._dependency_graph()) > 0
+        own = speaks_of_own(texts[0])
         if lifting:
             graph = self._dependency_graph()
             per_text = [
-                scores if plan and i else propagate(scores, graph) for i, scores in enumerate(per_text)
+                scores if plan and i else propagate(scores, graph, own=own)
+                for i, scores in enumerate(per_text)
             ]
         final: dict[OpKey, float] = {}
         for scores in per_text:
@@ -420,15 +422,15 @@ class Searcher:
             best = max(scores.values(), default=0.0)
             kept_here = {key for key, score in scores.items() if score >= ratio * best}
             if AUTO_PRODUCERS and lifting and not plan:
-                kept_here |= self._needed_producers(kept_here, scores)
+                kept_here |= self._needed_producers(kept_here, scores, own=own)
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
         return kept or rescored[:1]
 
-    def _needed_producers(self, ops: set[OpKey], scores: dict[OpKey, float]) -> set[OpKey]:
-        """For each of `ops` and each entity it needs, the producer scoring best (as `propagate`)."""
+    def _needed_producers(self, ops: set[OpKey], scores: dict[OpKey, float], *, own: bool) -> set[OpKey]:
+        """For each of `ops` and each entity it needs, the producer `propagate` would lift."""
         graph = self._dependency_graph()
-        return {max(group, key=lambda c: (scores.get(c, 0.0), c)) for op in ops for group in graph.needs(op)}
+        return {best_producer(group, scores, own=own) for op in ops for group in graph.needs(op)}
 
     def _producer_hits(self, scores: dict[OpKey, float], filter: ChunkFilter | None) -> list[OperationHit]:
         """Operation hits for lifted producers that no retriever had returned."""
