@@ -29,11 +29,9 @@ from openapi_rag.search.bm25 import LENGTH_NORMALISATION
 from openapi_rag.search.tokenize import ApiTokenizer
 from openapi_rag.spec import load_services
 
-# row name -> (strategy, settings). Settings are Searcher attributes, except: "split_and" sets
-# `clauses.SPLIT_AND`, "connectives" `clauses.SPLIT_CONNECTIVES`, "aliases_first"
-# `dependencies.ALIASES_FIRST`, "search_first" `dependencies.SEARCH_FIRST`, "own_first"
-# `dependencies.OWN_FIRST`, "auto_producers" `searcher.AUTO_PRODUCERS`, "returns" the compact
-# strategy's response fields, "synonyms" the BM25 tokenizer's verb synonyms, "bm25_b" BM25's b.
+# row name -> (strategy, settings). Settings are Searcher attributes, except: the module switches
+# of `MODULE_SWITCHES`, "returns" the compact strategy's response fields, "synonyms" the BM25
+# tokenizer's verb synonyms, "bm25_b" BM25's b.
 PRODUCER_CHOICE = dict(search_first=False, own_first=False)  # ideas added after the plans
 NEWEST = dict(
     PRODUCER_CHOICE, action_verbs=False, auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6
@@ -121,37 +119,31 @@ def socbench(data: Path) -> list[tuple[list, list[tuple[str, list[str]]]]]:
     return groups
 
 
+# Settings that are module switches (all on by default): name -> (module, attribute).
+MODULE_SWITCHES = {
+    "split_and": (clauses, "SPLIT_AND"),
+    "connectives": (clauses, "SPLIT_CONNECTIVES"),
+    "aliases_first": (dependencies, "ALIASES_FIRST"),
+    "search_first": (dependencies, "SEARCH_FIRST"),
+    "own_first": (dependencies, "OWN_FIRST"),
+    "auto_producers": (searcher, "AUTO_PRODUCERS"),
+}
+
+
 def evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str, float]:
     """Mean metrics over groups (each group: mean over its queries)."""
     settings = dict(settings)
-    saved = (
-        clauses.SPLIT_AND,
-        clauses.SPLIT_CONNECTIVES,
-        dependencies.ALIASES_FIRST,
-        dependencies.SEARCH_FIRST,
-        dependencies.OWN_FIRST,
-        searcher.AUTO_PRODUCERS,
-    )
-    clauses.SPLIT_AND = settings.pop("split_and", True)
-    clauses.SPLIT_CONNECTIVES = settings.pop("connectives", True)
-    searcher.AUTO_PRODUCERS = settings.pop("auto_producers", True)
-    dependencies.ALIASES_FIRST = settings.pop("aliases_first", True)
-    dependencies.SEARCH_FIRST = settings.pop("search_first", True)
-    dependencies.OWN_FIRST = settings.pop("own_first", True)
+    saved = {name: getattr(module, attr) for name, (module, attr) in MODULE_SWITCHES.items()}
+    for name, (module, attr) in MODULE_SWITCHES.items():
+        setattr(module, attr, settings.pop(name, True))
     params = {"returns": settings.pop("returns")} if "returns" in settings and strategy == "compact" else {}
     settings.pop("returns", None)
     settings.setdefault("synonyms", True)
     try:
         return _evaluate(groups, strategy, params, settings, embedder)
     finally:
-        (
-            clauses.SPLIT_AND,
-            clauses.SPLIT_CONNECTIVES,
-            dependencies.ALIASES_FIRST,
-            dependencies.SEARCH_FIRST,
-            dependencies.OWN_FIRST,
-            searcher.AUTO_PRODUCERS,
-        ) = saved
+        for name, (module, attr) in MODULE_SWITCHES.items():
+            setattr(module, attr, saved[name])
 
 
 def _evaluate(groups: list, strategy: str, params: dict, settings: dict, embedder) -> dict[str, float]:
