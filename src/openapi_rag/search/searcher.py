@@ -79,11 +79,12 @@ P@5 .297 â†’ .301 over equal weights) and kept because SOCBench-D stays within Â
 AUTO = "auto"
 AUTO_RATIO = 0.85
 """`k="auto"` keeps, per clause, operations scoring at least this share of the clause's best. At .8
-RestBench's precision falls to .297 (k=5: .307); at .9 SOCBench-D's recall falls to .91."""
+precision falls to .304 on RestBench (k=5: .317) and .666 on SOCBench-D (k=5: .763); at .9 recall
+falls to .807 on RestBench (k=10: .854) and .914 on SOCBench-D (k=10: .961)."""
 AUTO_RATIO_WHOLE = 0.6
 """`k="auto"` keeps, for a query searched whole, operations scoring at least this share of its best.
-Set on RestBench, whose queries are mostly one sentence: recall .817 (k=10: .842) at precision .306
-(k=5: .307); a single .8 ratio gave .641 at .479."""
+Set on RestBench, whose queries are mostly one sentence: recall .829 (k=10: .854) at precision .313
+(k=5: .317); a single .8 ratio gives .653 at .487."""
 AUTO_PRODUCERS = True
 """`k="auto"` adds the producers its operations need (RestBench recall +.02, precision -.003)."""
 AUTO_MAX = 20
