@@ -45,22 +45,9 @@ def test_top_level_fields_through_refs_arrays_and_all_of(campaigns) -> None:  # 
 
 def test_depth_limit_and_cycles(campaigns) -> None:  # type: ignore[no-untyped-def]
     op = campaigns.operation("GET /campaigns/{id}")  # Campaign.owner -> User -> User/Campaign (cycle)
-    assert response_fields(campaigns, op, max_depth=2) == [
-        "id",
-        "name",
-        "owner",
-        "email",
-        "manager",
-        "campaigns",
-    ]
-    assert response_fields(campaigns, op, max_depth=5)[:6] == [
-        "id",
-        "name",
-        "owner",
-        "email",
-        "manager",
-        "campaigns",
-    ]
+    two_levels = ["id", "name", "owner", "email", "manager", "campaigns"]
+    assert response_fields(campaigns, op, max_depth=2) == two_levels
+    assert response_fields(campaigns, op, max_depth=5)[:6] == two_levels
     assert response_fields(campaigns, op, limit=2) == ["id", "name"]
 
 

@@ -217,7 +217,7 @@ class Searcher:
             fetch *= 2
         verbs = self.action_verbs and len(texts) > 1
         if threshold is None and (self.dependencies or auto or verbs):
-            operations = self._rescore(operations, texts, lists, chunks, auto=auto, filter=filter)
+            operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
         if threshold is None:
             operations, linked = operations[:limit], linked[:limit]
         if expand:
@@ -387,10 +387,11 @@ class Searcher:
         chunks: dict[str, Chunk],
         *,
         auto: bool,
-        filter: ChunkFilter | None,
+        allowed: list[str] | None,
     ) -> list[OperationHit]:
         """Weigh each clause's verb, lift producers (per text) and, for k="auto", keep what each
-        text's scores call relevant."""
+        text's scores call relevant. `allowed`: the chunk ids the search's filter lets through
+        (None: all)."""
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if self.action_verbs:  # texts[0] is the whole query, the rest its clauses
             per_text[1:] = [
@@ -399,10 +400,10 @@ class Searcher:
         # A plan (PLAN_CLAUSES clauses or more) names its steps: producers are lifted in the whole
         # query's list only, and k="auto" adds none.
         plan = len(per_text) - 1 >= self.plan_clauses
-        lifting = self.dependencies and len(self._dependency_graph()) > 0
+        graph = self._dependency_graph() if self.dependencies else None
+        lifting = graph is not None and len(graph) > 0
         own = speaks_of_own(texts[0])
-        if lifting:
-            graph = self._dependency_graph()
+        if graph is not None and lifting:
             per_text = [
                 scores if plan and i else propagate(scores, graph, own=own)
                 for i, scores in enumerate(per_text)
@@ -413,7 +414,7 @@ class Searcher:
                 final[key] = max(final.get(key, score), score)
         by_key = {(op.service, op.id): op for op in operations}
         rescored = [replace(op, score=final.get(key, op.score)) for key, op in by_key.items()]
-        rescored += self._producer_hits({key: s for key, s in final.items() if key not in by_key}, filter)
+        rescored += self._producer_hits({key: s for key, s in final.items() if key not in by_key}, allowed)
         rescored.sort(key=lambda op: (-op.score, op.service, op.id))
         if not auto:
             return rescored
@@ -433,15 +434,17 @@ class Searcher:
         graph = self._dependency_graph()
         return {best_producer(group, scores, own=own) for op in ops for group in graph.needs(op)}
 
-    def _producer_hits(self, scores: dict[OpKey, float], filter: ChunkFilter | None) -> list[OperationHit]:
+    def _producer_hits(self, scores: dict[OpKey, float], allowed: list[str] | None) -> list[OperationHit]:
         """Operation hits for lifted producers that no retriever had returned."""
         # The first of the operation's chunks the filter allows: with several views per operation
         # (CRAFT), a producer lifted in one view's search is that view's chunk.
-        allowed = set(self.store.select(filter)) if filter is not None and not filter.is_empty else None
+        if not scores:
+            return []
+        permitted = None if allowed is None else set(allowed)
         ids = {}
         for key in scores:
             chunk_id = next(
-                (c for c in self._op_chunks.get(key, ()) if allowed is None or c in allowed), None
+                (c for c in self._op_chunks.get(key, ()) if permitted is None or c in permitted), None
             )
             if chunk_id is not None:
                 ids[chunk_id] = key
