@@ -95,3 +95,17 @@ def test_bm25_index_matches_the_bm25_text_not_the_embedded_line(campaigns) -> No
     assert "responses" not in chunks[0].metadata[BM25_TEXT]
     assert BM25Index.from_chunks(chunks).search("responses", k=3) == []
     assert len(BM25Index.from_chunks(chunks, field="content").search("responses", k=3)) == 3
+
+
+def test_an_operation_without_a_summary_is_named_by_its_operation_id_in_words(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from openapi_rag.chunking import render
+
+    bare = op(operation_id="getMovieCredits", description="The cast.")
+    assert compact_text(SERVICE, bare).startswith(
+        "TMDB API – GET /movie/{movie_id}/credits: get movie credits. The cast."
+    )
+    assert lexical_text(SERVICE, bare) == "GET /movie/{movie_id}/credits get movie credits The cast."
+    named = op(operation_id="getMovieCredits", summary="Get credits")
+    assert "get movie credits" not in compact_text(SERVICE, named)  # a summary is the better name
+    monkeypatch.setattr(render, "OPERATION_ID_FOR_SUMMARY", False)
+    assert lexical_text(SERVICE, bare) == "GET /movie/{movie_id}/credits The cast."

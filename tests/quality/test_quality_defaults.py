@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from openapi_rag.bench.metrics import score_query
+from openapi_rag.chunking import render
 from openapi_rag.index import DEFAULT_STRATEGY, Index
 from openapi_rag.spec import load_services
 
@@ -65,3 +67,28 @@ def test_restbench_floor() -> None:
     index = Index.build(services)
     assert recall(index, queries, 5) >= 0.6
     assert recall(index, queries, 20) >= 0.9
+
+
+@pytest.mark.parametrize(
+    ("query", "operation"),
+    [("Skip to the next track", "POST /me/player/next"), ("Show me the albums I saved", "GET /me/albums")],
+)
+def test_an_operation_id_names_an_operation_without_summary_or_description(
+    bare_spotify, query: str, operation: str, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Spotify's spec stripped of summaries and descriptions, as many real catalogs come: its
+    operationIds (`skip-users-playback-to-next-track`) are what names the operations."""
+    assert [h.id for h in Index.build(bare_spotify).search(query, k=1, expand=False)] == [operation]
+    monkeypatch.setattr(render, "OPERATION_ID_FOR_SUMMARY", False)
+    assert operation not in [h.id for h in Index.build(bare_spotify).search(query, k=3, expand=False)]
+
+
+@pytest.fixture(scope="module")
+def bare_spotify() -> list:
+    spec = RESTBENCH / "specs" / "spotify_oas.json"
+    if not spec.is_file():
+        pytest.skip("../shared/data not present")
+    return [
+        replace(service, operations=[replace(op, summary="", description="") for op in service.operations])
+        for service in load_services([spec]).services
+    ]

@@ -6,6 +6,7 @@ an operation does, not against its JSON: the embedded text is
     API title – tags – METHOD /path: summary. First sentence of the description. Parameters: a, b.
     Returns: x, y, z.
 
+An operation without a summary is named by its operationId in words (`operation_summary`).
 "Returns" names the top-level fields of the success response (at most `RETURNS`,
 `response_fields`): tasks name what they want to read ("the birthday of ...", "how many seasons
 ...") more often than the operation that returns it (RestBench R@10 .785 → .815 with them, the
@@ -26,7 +27,7 @@ import re
 from typing import Any
 
 from openapi_rag.chunking.endpoint import EndpointStrategy, thin_operation
-from openapi_rag.chunking.render import collapse
+from openapi_rag.chunking.render import collapse, operation_summary
 from openapi_rag.chunking.response_fields import response_fields
 from openapi_rag.model import Chunk, Operation, Service
 from openapi_rag.search.bm25 import BM25_TEXT
@@ -45,7 +46,7 @@ def first_sentence(text: str) -> str:
 def compact_text(service: Service, op: Operation, returns: int = RETURNS) -> str:
     """The short line embedded for `op` (see the module docstring)."""
     head = " – ".join(part for part in (collapse(service.title), ", ".join(op.tags)) if part)
-    summary = collapse(op.summary)
+    summary = operation_summary(op)
     sentence = first_sentence(op.description)
     if sentence.lower() == summary.lower():  # many specs repeat the summary as description
         sentence = ""
@@ -61,7 +62,7 @@ def lexical_text(service: Service, op: Operation, returns: int = RETURNS) -> str
     """The fuller text BM25 indexes for `op` (see the module docstring)."""
     params = " ".join(f"{p.name} {collapse(p.description)}".strip() for p in op.parameters)
     fields = " ".join(_returns(service, op, returns))
-    parts = (op.id, collapse(op.summary), " ".join(op.tags), collapse(op.description), params, fields)
+    parts = (op.id, operation_summary(op), " ".join(op.tags), collapse(op.description), params, fields)
     return " ".join(part for part in parts if part)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from openapi_rag.chunking.render import SchemaRenderer, collapse, first_sentence, sentences
+from openapi_rag.chunking.render import SchemaRenderer, collapse, first_sentence, operation_summary, sentences
 from openapi_rag.chunking.split import Block
 from openapi_rag.model import Operation, Schema, Service
 
@@ -39,7 +39,7 @@ def context_line(service: Service, op: Operation) -> str:
     if op.tags:
         parts.append(", ".join(collapse(t) for t in op.tags))
     what = op.id + (" (deprecated)" if op.deprecated else "")
-    summary = collapse(op.summary) or (op.operation_id or "")
+    summary = operation_summary(op)
     parts.append(f"{what}: {summary}" if summary else what)
     return " – ".join(parts)
 

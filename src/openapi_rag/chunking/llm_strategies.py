@@ -31,6 +31,7 @@ from contextvars import ContextVar
 from typing import Any, ClassVar
 
 from openapi_rag.chunking.endpoint import EndpointStrategy, endpoint_json
+from openapi_rag.chunking.render import humanise
 from openapi_rag.chunking.split import windows_with_header
 from openapi_rag.llm.base import LLM, Message
 from openapi_rag.llm.prompts import query_messages, summary_messages
@@ -213,14 +214,6 @@ CRAFT_VIEWS: dict[str, str] = {
     "description": "craft-description",
 }
 """CRAFT's views, in voting order, and the chunk kind of each (operation chunks for `search.aggregate`)."""
-
-
-def humanise(text: str) -> str:
-    """An identifier or path in lower-case words: `getAlbumTracks` -> `get album tracks`,
-    `/users/{user_id}/HTTPStatus` -> `users user id http status`."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
-    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)  # an acronym before a word
-    return " ".join(re.findall(r"[a-z0-9]+", spaced.lower()))
 
 
 def name_text(op: Operation) -> str:

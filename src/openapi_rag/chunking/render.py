@@ -15,17 +15,39 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from openapi_rag.model import Schema
+from openapi_rag.model import Operation, Schema
 from openapi_rag.refs.inline import ref_name
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*\[])")
 MAX_ENUM = 8  # enum values named before "…"
 MAX_NESTING = 6  # inline (non-$ref) objects nested deeper than this are elided
+OPERATION_ID_FOR_SUMMARY = True
+"""An operation without a summary is named by its operationId in words. A third of the realworld
+corpus's operations have no summary, and nine in ten of those have an operationId, often the only
+name they have (Jira's `canMoveSubTask`). RestBench with its summaries removed: R@5 .642 → .692,
+P@5 .294 → .317 (ablation in the README)."""
 
 
 def collapse(text: Any) -> str:
     """One line: whitespace runs (newlines included) become single spaces."""
     return " ".join(str(text).split()) if text is not None else ""
+
+
+def humanise(text: str) -> str:
+    """An identifier or path in lower-case words: `getAlbumTracks` -> `get album tracks`,
+    `/users/{user_id}/HTTPStatus` -> `users user id http status`."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)  # an acronym before a word
+    return " ".join(re.findall(r"[a-z0-9]+", spaced.lower()))
+
+
+def operation_summary(op: Operation) -> str:
+    """`op`'s summary on one line; its operationId in words when it has none
+    (`OPERATION_ID_FOR_SUMMARY`)."""
+    summary = collapse(op.summary)
+    if summary or not OPERATION_ID_FOR_SUMMARY:
+        return summary
+    return humanise(op.operation_id or "")
 
 
 def sentences(text: str) -> list[str]:
