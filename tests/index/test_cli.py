@@ -50,3 +50,12 @@ def test_usage_errors(specs, tmp_path):
     assert result.exit_code == 1 and "Error: no operation 'GET /nope'" in result.output
     result = CliRunner().invoke(cli, ["search", "x", "--index", str(tmp_path / "none")])
     assert result.exit_code == 1 and "No index found" in result.output
+
+
+def test_the_cli_names_the_library_s_default_strategy() -> None:
+    """The CLI spells the default as a literal (it does not import the index at start-up)."""
+    from openapi_rag.cli.bench_index_cmd import bench_index
+    from openapi_rag.index import DEFAULT_STRATEGY
+
+    assert f"(default: {DEFAULT_STRATEGY};" in " ".join(run("index", "--help")[1].split())
+    assert next(p.default for p in bench_index.params if p.name == "strategy") == DEFAULT_STRATEGY

@@ -47,7 +47,7 @@ def benchmark_queries() -> list[str]:
 
 @bench.command("index")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-s", "--strategy", default="thin", show_default=True)
+@click.option("-s", "--strategy", default="compact", show_default=True)
 @click.option("-i", "--index", "index_dir", default=None, help="Index directory (default: a temporary one).")
 @click.option("--warm-cache", is_flag=True, help="Keep the user's embedding cache (default: start cold).")
 @click.option("--json", "json_", is_flag=True)

@@ -12,7 +12,7 @@ from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @index_option("Index directory (created or updated).")
 @click.option(
-    "-s", "--strategy", default=None, help="Chunking strategy (default: thin; `openapi-rag chunk --help`)."
+    "-s", "--strategy", default=None, help="Chunking strategy (default: compact; `openapi-rag chunk --help`)."
 )
 @click.option("-e", "--embedder", default=None, help="Embedding model (default: minilm, offline).")
 @click.option(
