@@ -35,6 +35,26 @@ def test_producer_entity_is_the_last_segment_of_a_parameterless_get() -> None:
     assert producer_entity("GET /") is None
 
 
+
+def test_a_search_under_an_entity_finds_that_entity_and_only_a_top_level_search_is_generic() -> None:
+    assert producer_entity("GET /businesses/search") == "business"
+    assert producer_entity("GET /api/2/user/permission/search") == "permission"
+    assert [producer_entity(f"GET {p}") for p in ("/search", "/api/2/search", "/v3/search")] == ["search"] * 3
+    jira = [
+        ("jira", "GET /api/2/search"),
+        ("jira", "GET /api/2/user/search"),
+        ("jira", "GET /api/2/issue/{issueIdOrKey}"),
+        ("jira", "GET /api/2/user/{userKey}/columns"),
+    ]
+    graph = DependencyGraph.of(jira)
+    # The issue is found by the generic search, not by a search for users.
+    assert graph.needs(("jira", "GET /api/2/issue/{issueIdOrKey}")) == [[("jira", "GET /api/2/search")]]
+    assert graph.producers(("jira", "GET /api/2/user/{userKey}/columns")) == [
+        ("jira", "GET /api/2/user/search"),
+        ("jira", "GET /api/2/search"),
+    ]
+
+
 OPS = [
     ("tmdb", "GET /search/movie"),
     ("tmdb", "GET /discover/movie"),

@@ -32,8 +32,8 @@ CONSUMERS = 20
 
 GENERIC = True
 """Also count two API-wide conventions as producers: a service's generic search (`GET /search`,
-`GET /find`, `GET /lookup`) produces every entity, and `GET /me` produces the user (alone where it
-exists, `ALIASES_FIRST`)."""
+`GET /find`, `GET /lookup`, with nothing but an API prefix such as `/api/2` before it) produces
+every entity, and `GET /me` produces the user (alone where it exists, `ALIASES_FIRST`)."""
 
 ALIASES_FIRST = True
 """Where an entity's alias producer exists (`GET /me`), it alone produces the entity."""
@@ -50,6 +50,7 @@ _OWN_WORDS = re.compile(r"\b(?:my|mine|our)\b", re.IGNORECASE)
 SEARCH_WORDS = ("search", "find", "lookup")
 ENTITY_ALIASES = {"user": ("me",)}
 
+_API_PREFIX = re.compile(r"^(?:api|rest|v?\d+(?:\.\d+)*)$", re.IGNORECASE)  # /api/2, /v3, /rest
 _ID_SUFFIXES = frozenset({"id", "ids", "key", "name", "number"})
 _PARAM = re.compile(r"^\{([^{}]+)\}$")
 
@@ -85,12 +86,26 @@ def path_entities(path: str) -> list[str]:
 
 
 def producer_entity(op_id: str) -> str | None:
-    """The entity a `GET` operation without path parameters lists or finds, else None."""
+    """The entity a `GET` operation without path parameters lists or finds, else None.
+
+    A search under an entity finds that entity (`/users/search` → user, `/api/2/user/search` →
+    user); only one with nothing but an API prefix before it is a generic search (`/search`,
+    `/api/2/search` → search). Jira alone has five searches, four of them for users.
+
+    Example:
+        >>> [producer_entity(f"GET {p}") for p in ("/albums", "/api/2/search", "/businesses/search")]
+        ['album', 'search', 'business']
+    """
     method, _, path = op_id.partition(" ")
     if method != "GET" or "{" in path:
         return None
     segments = [s for s in path.split("/") if s]
-    return _word(segments[-1]) if segments else None
+    if not segments:
+        return None
+    if segments[-1].lower() in SEARCH_WORDS:
+        subject = [s for s in segments[:-1] if not _API_PREFIX.match(s)]
+        return _word(subject[-1]) if subject else _word(segments[-1])
+    return _word(segments[-1])
 
 
 class DependencyGraph:
