@@ -109,3 +109,15 @@ def test_sentences() -> None:
     assert sentences("One. Two!  Three?\nfour") == ["One.", "Two!", "Three? four"]
     assert first_sentence("Bad request. Try again.") == "Bad request"
     assert first_sentence("x" * 200, max_chars=10) == "xxxxxxxxx…"
+
+
+def test_a_result_without_summary_shows_its_description_then_its_operation_id() -> None:
+    from openapi_rag.chunking.render import short_description
+    from openapi_rag.model import Operation
+
+    base = dict(service="slack", method="POST", path="/chat.postMessage", operation_id="chat_postMessage")
+    assert short_description(Operation(**base, summary="Post\n")) == "Post\n"
+    assert short_description(Operation(**base, description="Sends a message to a channel. More.")) == (
+        "Sends a message to a channel"
+    )
+    assert short_description(Operation(**base)) == "chat post message"

@@ -78,7 +78,9 @@ def test_an_operation_id_names_an_operation_without_summary_or_description(
 ) -> None:  # type: ignore[no-untyped-def]
     """Spotify's spec stripped of summaries and descriptions, as many real catalogs come: its
     operationIds (`skip-users-playback-to-next-track`) are what names the operations."""
-    assert [h.id for h in Index.build(bare_spotify).search(query, k=1, expand=False)] == [operation]
+    top = Index.build(bare_spotify).search(query, k=1, expand=False)
+    assert [h.id for h in top] == [operation]
+    assert top[0].summary.startswith(("skip users playback", "get users saved albums"))  # shown in results
     monkeypatch.setattr(render, "OPERATION_ID_FOR_SUMMARY", False)
     assert operation not in [h.id for h in Index.build(bare_spotify).search(query, k=3, expand=False)]
 

@@ -35,7 +35,6 @@ def test_producer_entity_is_the_last_segment_of_a_parameterless_get() -> None:
     assert producer_entity("GET /") is None
 
 
-
 def test_a_search_under_an_entity_finds_that_entity_and_only_a_top_level_search_is_generic() -> None:
     assert producer_entity("GET /businesses/search") == "business"
     assert producer_entity("GET /api/2/user/permission/search") == "permission"

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from openapi_rag.chunking.render import short_description
 from openapi_rag.chunking.split import Block, fit_blocks, measure
 from openapi_rag.model import Chunk, Operation, Service
 from openapi_rag.tokens import Tokenizer, get_tokenizer
@@ -107,7 +108,7 @@ class Strategy(ABC):
 
     def operation_metadata(self, service: Service, op: Operation) -> dict[str, Any]:
         meta = self.base_metadata(service)
-        meta.update(tags=list(op.tags), summary=op.summary, schemas=list(op.schema_refs))
+        meta.update(tags=list(op.tags), summary=short_description(op), schemas=list(op.schema_refs))
         if op.operation_id:
             meta["operation_id"] = op.operation_id
         return meta

@@ -50,6 +50,14 @@ def operation_summary(op: Operation) -> str:
     return humanise(op.operation_id or "")
 
 
+def short_description(op: Operation) -> str:
+    """What a search result shows of `op`: its summary, else its description's first sentence, else
+    its operationId in words (Slack's and Jira's operations have no summary)."""
+    if collapse(op.summary):
+        return op.summary or ""  # as written: the Discovery Agent's prompts show it so
+    return first_sentence(op.description) or humanise(op.operation_id or "")
+
+
 def sentences(text: str) -> list[str]:
     """`text` as a list of sentences (the split points of a long description)."""
     return [s for s in _SENTENCE_END.split(collapse(text)) if s]
