@@ -191,7 +191,8 @@ def _print_hits(hits: list[Any]) -> None:
         click.echo("no operations found")
     for rank, hit in enumerate(hits, 1):
         summary = (hit.summary or "").strip().splitlines()[0] if (hit.summary or "").strip() else ""
-        click.echo(f"{rank:3}. {hit.score:.4f}  {hit.service}  {hit.id}  {summary}")
+        copies = f"  (also in {', '.join(hit.also_in)})" if hit.also_in else ""
+        click.echo(f"{rank:3}. {hit.score:.4f}  {hit.service}  {hit.id}  {summary}{copies}")
         for linked in hit.linked:
             click.echo(f"       ↳ {linked.kind}: {linked.chunk_id}")
 

@@ -60,6 +60,8 @@ class OperationHit:
         chunk_ids: every chunk that credited it, best first.
         dense_score, bm25_score: the best of those over its chunks (None when no chunk had one).
         linked: chunks pulled in by link expansion (schemas, errors, security), in order.
+        also_in: other services carrying this operation word for word, folded into this hit
+            (`duplicates.fold_duplicates`).
     """
 
     service: str
@@ -72,6 +74,7 @@ class OperationHit:
     dense_score: float | None = None
     bm25_score: float | None = None
     linked: tuple[Hit, ...] = field(default=())
+    also_in: tuple[str, ...] = ()
 
     @property
     def qualified_id(self) -> str:

@@ -33,6 +33,10 @@ cut is looser. Each kept operation brings the producer it needs (`AUTO_PRODUCERS
 of little use without the one giving its identifier), at most `AUTO_MAX` in all. A relative cut
 works because min-max fused scores share one 0..1 scale.
 
+Copies (`fold_duplicates=True`, the default): an operation that another service carries word for
+word (one API indexed from both its JSON and its YAML file) is returned once, naming the other
+services in `also_in` (`duplicates.py`).
+
 Top-k: chunk lists are fetched deeper than k (`fetch_factor`) and fetched again twice as deep
 while fewer than k operations come out, so k operations are returned whenever the store holds them.
 
@@ -59,6 +63,7 @@ from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summa
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import split_clauses
 from openapi_rag.search.dependencies import DependencyGraph, OpKey, best_producer, propagate, speaks_of_own
+from openapi_rag.search.duplicates import fold_duplicates
 from openapi_rag.search.fusion import RRF_K, minmax_fusion, reciprocal_rank_fusion
 from openapi_rag.search.links import expand_links
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
@@ -122,6 +127,8 @@ class Searcher:
             clause and for a query searched whole.
         action_verbs: scale down, per clause, operations whose method the clause's verb rules
             out (`actions.clause_methods`).
+        fold_duplicates: fold an operation that another service carries word for word into the
+            better-ranked copy (`OperationHit.also_in`; `duplicates.fold_duplicates`).
         fetch_factor, min_fetch: chunks fetched per retriever for k operations:
             max(min_fetch, k * fetch_factor), doubled while too few operations come out.
     """
@@ -144,6 +151,7 @@ class Searcher:
         auto_ratio: float = AUTO_RATIO,
         auto_ratio_whole: float = AUTO_RATIO_WHOLE,
         action_verbs: bool = True,
+        fold_duplicates: bool = True,
     ):
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r}: use one of {', '.join(FUSIONS)}")
@@ -169,6 +177,7 @@ class Searcher:
         self.auto_ratio = auto_ratio
         self.auto_ratio_whole = auto_ratio_whole
         self.action_verbs = action_verbs
+        self.fold_duplicates = fold_duplicates
         self._graph: DependencyGraph | None = None
         self._op_chunks: dict[OpKey, list[str]] = {}  # an operation's own chunks (one per view)
 
@@ -212,12 +221,15 @@ class Searcher:
                 texts, vectors, mode, fetch, threshold, filter, allowed
             )
             operations, linked = aggregate_operations(hits, chunks)
-            if threshold is not None or len(operations) >= limit or exhausted:
+            found = len(self._folded(operations, chunks)) if self.fold_duplicates else len(operations)
+            if threshold is not None or found >= limit or exhausted:
                 break
             fetch *= 2
         verbs = self.action_verbs and len(texts) > 1
         if threshold is None and (self.dependencies or auto or verbs):
             operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
+        if self.fold_duplicates:
+            operations = self._folded(operations, chunks)
         if threshold is None:
             operations, linked = operations[:limit], linked[:limit]
         if expand:
@@ -428,6 +440,12 @@ class Searcher:
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
         return kept or rescored[:1]
+
+    def _folded(self, operations: list[OperationHit], chunks: dict[str, Chunk]) -> list[OperationHit]:
+        """`operations` with word-for-word copies from other services folded (`fold_duplicates`)."""
+        missing = [op.chunk_ids[0] for op in operations if op.chunk_ids and op.chunk_ids[0] not in chunks]
+        known = {**chunks, **{c.id: c for c in self.store.get(missing)}} if missing else chunks
+        return fold_duplicates(operations, lambda chunk_id: getattr(known.get(chunk_id), "embed_text", None))
 
     def _needed_producers(self, ops: set[OpKey], scores: dict[OpKey, float], *, own: bool) -> set[OpKey]:
         """For each of `ops` and each entity it needs, the producer `propagate` would lift."""
