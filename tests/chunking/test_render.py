@@ -121,3 +121,5 @@ def test_a_result_without_summary_shows_its_description_then_its_operation_id() 
         "Sends a message to a channel"
     )
     assert short_description(Operation(**base)) == "chat post message"
+    html = Operation(**base, description="Searches for issues using JQL. <p> <b>Sorting</b> is done.")
+    assert short_description(html) == "Searches for issues using JQL"
