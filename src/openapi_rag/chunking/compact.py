@@ -6,11 +6,11 @@ an operation does, not against its JSON: the embedded text is
     API title – tags – METHOD /path: summary. First sentence of the description. Parameters: a, b.
     Returns: x, y, z.
 
-An operation without a summary is named by its operationId in words (`operation_summary`).
 "Returns" names the top-level fields of the success response (at most `RETURNS`,
 `response_fields`): tasks name what they want to read ("the birthday of ...", "how many seasons
 ...") more often than the operation that returns it (RestBench R@10 .785 → .815 with them, the
-other metrics within ±.01; ablation in the README).
+other metrics within ±.01; ablation in the README). An operation without a summary is named by
+its operationId in words (`operation_summary`).
 
 BM25 has no input limit and profits from every identifier and description, so the chunk carries a
 separate lexical text in `metadata["bm25_text"]` (`BM25Index.from_chunks` indexes it instead of
