@@ -33,7 +33,8 @@ from openapi_rag.spec import load_services
 # row name -> (strategy, settings). Settings are Searcher attributes, except: the module switches
 # of `MODULE_SWITCHES`, "returns" the compact strategy's response fields, "synonyms" the BM25
 # tokenizer's verb synonyms, "bm25_b" BM25's b.
-PRODUCER_CHOICE = dict(search_first=False, own_first=False)  # ideas added after the plans
+LAST = dict(operation_ids=False, named_search=False)  # ideas added after the producer choice
+PRODUCER_CHOICE = dict(LAST, search_first=False, own_first=False)  # ideas added after the plans
 NEWEST = dict(
     PRODUCER_CHOICE, action_verbs=False, auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6
 )  # ideas added after BM25's b
@@ -74,8 +75,10 @@ ROWS: dict[str, tuple[str, dict]] = {
         dict(PRODUCER_CHOICE, plan_clauses=10**6),
     ),
     "+ a plan (3+ clauses) gets no producers in its clauses": ("compact", PRODUCER_CHOICE),
-    "+ a search is the producer lifted first": ("compact", dict(own_first=False)),
-    "+ 'my' lifts the caller's own list (GET /me/...) first (= default)": ("compact", {}),
+    "+ a search is the producer lifted first": ("compact", dict(LAST, own_first=False)),
+    "+ 'my' lifts the caller's own list (GET /me/...) first": ("compact", LAST),
+    "+ operationIds name operations without a summary": ("compact", dict(named_search=False)),
+    "+ a task naming a thing lifts its service's search (= default)": ("compact", {}),
     "default without compact text (thin)": ("thin", {}),
     "default without min-max fusion (RRF)": ("compact", dict(fusion="rrf")),
     "default without clause splitting": ("compact", dict(clauses=False)),
@@ -98,6 +101,7 @@ ROWS: dict[str, tuple[str, dict]] = {
     ),
     "default + whole-query vector for 3+ clauses (speed only)": ("compact", dict(whole_query_clauses=10**6)),
     "default without operationIds for missing summaries": ("compact", dict(operation_ids=False)),
+    "default without a search for a named thing": ("compact", dict(named_search=False)),
 }
 # Ideas for specs that the benchmarks do not resemble, measured on RestBench made bare as many real
 # catalogs are (SOCBench-D has no operationIds, so it cannot show them): row -> settings.
@@ -145,6 +149,7 @@ MODULE_SWITCHES = {
     "own_first": (dependencies, "OWN_FIRST"),
     "auto_producers": (searcher, "AUTO_PRODUCERS"),
     "operation_ids": (render, "OPERATION_ID_FOR_SUMMARY"),
+    "named_search": (dependencies, "NAMED_SEARCH"),
 }
 
 

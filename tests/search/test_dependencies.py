@@ -6,6 +6,7 @@ from openapi_rag.search import dependencies
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     best_producer,
+    names_something,
     path_entities,
     producer_entity,
     propagate,
@@ -155,6 +156,30 @@ def test_my_lifts_the_caller_s_own_list_before_a_search() -> None:
     assert not speaks_of_own("Remove the first song of the Mysterious Skin soundtrack")
 
 
+@pytest.mark.parametrize(
+    ("task", "named"),
+    [
+        ("Follow Taylor Swift", True),
+        ("Save the album 'Mojito' to my library", True),
+        ("Who is my favorite artist?", False),
+        ("I want my top tracks. Then play them", False),  # "I" and a sentence start are no names
+    ],
+)
+def test_names_something(task: str, named: bool) -> None:
+    assert names_something(task) is named
+
+
+def test_a_named_thing_lifts_the_best_operation_s_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    ops = [("spotify", "GET /search"), ("spotify", "PUT /me/following"), ("tmdb", "GET /search/movie")]
+    graph = DependencyGraph.of(ops)
+    assert graph.searches("spotify") == [("spotify", "GET /search")] and not graph.is_empty
+    scores = {("spotify", "PUT /me/following"): 1.0, ("spotify", "GET /search"): 0.2}
+    assert propagate(scores, graph, named=True)[("spotify", "GET /search")] == pytest.approx(0.9)
+    assert propagate(scores, graph)[("spotify", "GET /search")] == 0.2  # PUT /me/following has no path id
+    monkeypatch.setattr(dependencies, "NAMED_SEARCH", False)
+    assert not names_something("Follow Taylor Swift")
+
+
 @pytest.mark.shared
 @pytest.mark.parametrize(
     ("query", "producer", "switch"),
@@ -162,11 +187,15 @@ def test_my_lifts_the_caller_s_own_list_before_a_search() -> None:
         ("How many episodes does 2 Broke Girls have in total?", "GET /search/tv", "SEARCH_FIRST"),
         ("What is the genre of the movie Lord of the Ring?", "GET /search/movie", "SEARCH_FIRST"),
         ("Remove the first song from my playlist 'My Rock'", "GET /me/playlists", "OWN_FIRST"),
+        ("Follow Taylor Swift", "GET /search", "NAMED_SEARCH"),
+        ("Save Jay Chou's album Mojito", "GET /search", "NAMED_SEARCH"),
     ],
 )
 def test_the_producer_a_restbench_task_needs_is_lifted(
     restbench_index, query: str, producer: str, switch: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
+    if switch != "NAMED_SEARCH":  # these tasks name things too: see each rule alone
+        monkeypatch.setattr(dependencies, "NAMED_SEARCH", False)
     on = [hit.id for hit in restbench_index.search(query, k=5, expand=False)]
     monkeypatch.setattr(dependencies, switch, False)
     off = [hit.id for hit in restbench_index.search(query, k=5, expand=False)]

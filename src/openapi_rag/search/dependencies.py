@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from itertools import pairwise
 
 from openapi_rag.search.tokenize import split_identifier, stem
 
@@ -47,6 +48,14 @@ OWN_FIRST = True
 under `/me/` (`GET /me/playlists`) before a search: the thing is among the caller's own, found
 without its name (RestBench R@5 +.012, P@5 +.006; SOCBench-D unchanged)."""
 _OWN_WORDS = re.compile(r"\b(?:my|mine|our)\b", re.IGNORECASE)
+NAMED_SEARCH = True
+"""When a task names a particular thing ("Follow Taylor Swift", "save the album 'Mojito'",
+`names_something`), the best operation's service's search is lifted too, even when that operation
+takes the thing's identifier outside its path (`PUT /me/following?ids=...`): a search is how an
+API turns a name into an identifier (RestBench R@5 +.019, P@5 +.008, R@10 +.013; SOCBench-D,
+whose tasks name no things, unchanged)."""
+_QUOTED = re.compile(r"'[^']{2,}'|\"[^\"]{2,}\"|“[^”]{2,}”")
+_NOT_NAMES = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
 SEARCH_WORDS = ("search", "find", "lookup")
 ENTITY_ALIASES = {"user": ("me",)}
 
@@ -117,18 +126,24 @@ class DependencyGraph:
         [[('tmdb', 'GET /search/movie')]]
     """
 
-    def __init__(self, needs: Mapping[OpKey, list[list[OpKey]]]):
+    def __init__(
+        self, needs: Mapping[OpKey, list[list[OpKey]]], searches: Mapping[str, list[OpKey]] | None = None
+    ):
         self._needs = dict(needs)
+        self._searches = dict(searches or {})
 
     @classmethod
     def of(cls, operations: Iterable[OpKey], *, generic: bool = GENERIC) -> DependencyGraph:
         """The graph over `(service, METHOD /path)` pairs; `generic`: see `GENERIC`."""
         operations = list(dict.fromkeys(operations))
         by_entity: dict[tuple[str, str], list[OpKey]] = {}
+        searches_of: dict[str, list[OpKey]] = {}
         for service, op_id in operations:
             entity = producer_entity(op_id)
             if entity:
                 by_entity.setdefault((service, entity), []).append((service, op_id))
+                if _is_search(op_id.partition(" ")[2]):
+                    searches_of.setdefault(service, []).append((service, op_id))
         needs: dict[OpKey, list[list[OpKey]]] = {}
         for service, op_id in operations:
             groups = []
@@ -147,7 +162,7 @@ class DependencyGraph:
                     groups.append(found)
             if groups:
                 needs[(service, op_id)] = groups
-        return cls(needs)
+        return cls(needs, searches_of)
 
     def needs(self, op: OpKey) -> list[list[OpKey]]:
         """For each entity `op` needs, the operations producing it."""
@@ -156,6 +171,15 @@ class DependencyGraph:
     def producers(self, op: OpKey) -> list[OpKey]:
         """Every operation producing something `op` needs."""
         return list(dict.fromkeys(p for group in self._needs.get(op, []) for p in group))
+
+    def searches(self, service: str) -> list[OpKey]:
+        """The service's searches (`GET` operations without path parameters under a search word)."""
+        return list(self._searches.get(service, []))
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether there is nothing to lift: no operation needs a producer and no service searches."""
+        return not self._needs and not self._searches
 
     def __len__(self) -> int:
         return len(self._needs)
@@ -168,12 +192,15 @@ def propagate(
     share: float = PRODUCER_SHARE,
     consumers: int = CONSUMERS,
     own: bool = False,
+    named: bool = False,
 ) -> dict[OpKey, float]:
     """Operation scores with producers lifted to `share` of their best consumer's score.
 
     For each of the `consumers` best operations and each entity it needs, one producer
     (`best_producer`; `own`: the task says "my") is lifted; the others are left alone, so
     `GET /search/movie` rather than every movie list is added for "the cast of Titanic".
+    `named` (the task names a thing, `names_something`): the best-scoring search of the best
+    operation's service is lifted too.
     """
     out = dict(scores)
     top = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:consumers]
@@ -181,7 +208,33 @@ def propagate(
         for group in graph.needs(op):
             best = best_producer(group, scores, own=own)
             out[best] = max(out.get(best, 0.0), share * score)
+    if named and top:
+        (service, _), score = top[0]
+        found = graph.searches(service)
+        if found:
+            search = max(found, key=lambda c: (scores.get(c, 0.0), c))
+            out[search] = max(out.get(search, 0.0), share * score)
     return out
+
+
+def names_something(text: str | None) -> bool:
+    """Whether a task names a particular thing (`NAMED_SEARCH`): a quoted title, or a capitalised
+    word that does not start a sentence ("Follow Taylor Swift"; not "I").
+
+    Example:
+        >>> names_something("Follow Taylor Swift"), names_something("Who is my favorite artist?")
+        (True, False)
+    """
+    if not NAMED_SEARCH or not text:
+        return False
+    if _QUOTED.search(text):
+        return True
+    words = text.split()
+    return any(
+        word[:1].isupper() and word.strip(".,;:!?'\"()") not in _NOT_NAMES
+        for before, word in pairwise(words)
+        if before[-1:] not in ".!?:"
+    )
 
 
 def speaks_of_own(text: str | None) -> bool:

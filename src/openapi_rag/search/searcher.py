@@ -62,7 +62,14 @@ from openapi_rag.search.actions import METHOD_MISMATCH, clause_methods
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import split_clauses
-from openapi_rag.search.dependencies import DependencyGraph, OpKey, best_producer, propagate, speaks_of_own
+from openapi_rag.search.dependencies import (
+    DependencyGraph,
+    OpKey,
+    best_producer,
+    names_something,
+    propagate,
+    speaks_of_own,
+)
 from openapi_rag.search.duplicates import fold_duplicates
 from openapi_rag.search.fusion import RRF_K, minmax_fusion, reciprocal_rank_fusion
 from openapi_rag.search.links import expand_links
@@ -413,12 +420,12 @@ class Searcher:
         # query's list only, and k="auto" adds none.
         plan = len(per_text) - 1 >= self.plan_clauses
         graph = self._dependency_graph() if self.dependencies else None
-        lifting = graph is not None and len(graph) > 0
+        lifting = graph is not None and not graph.is_empty
         own = speaks_of_own(texts[0])
         if graph is not None and lifting:
             per_text = [
-                scores if plan and i else propagate(scores, graph, own=own)
-                for i, scores in enumerate(per_text)
+                scores if plan and i else propagate(scores, graph, own=own, named=names_something(text))
+                for i, (scores, text) in enumerate(zip(per_text, texts, strict=True))
             ]
         final: dict[OpKey, float] = {}
         for scores in per_text:
