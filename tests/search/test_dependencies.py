@@ -176,6 +176,14 @@ def test_a_named_thing_lifts_the_best_operation_s_search(monkeypatch: pytest.Mon
     scores = {("spotify", "PUT /me/following"): 1.0, ("spotify", "GET /search"): 0.2}
     assert propagate(scores, graph, named=True)[("spotify", "GET /search")] == pytest.approx(0.9)
     assert propagate(scores, graph)[("spotify", "GET /search")] == 0.2  # PUT /me/following has no path id
+    jira = [
+        ("jira", "GET /api/2/search"),
+        ("jira", "GET /api/2/user/search"),
+        ("jira", "GET /api/2/priority"),
+    ]
+    scores = {jira[2]: 1.0, jira[1]: 0.5, jira[0]: 0.1}  # the generic search goes first all the same
+    assert propagate(scores, DependencyGraph.of(jira), named=True)[jira[0]] == pytest.approx(0.9)
+    assert not names_something("list my issues in Jira", known=frozenset({"jira"}))  # the API, no thing
     monkeypatch.setattr(dependencies, "NAMED_SEARCH", False)
     assert not names_something("Follow Taylor Swift")
 

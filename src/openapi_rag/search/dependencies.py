@@ -211,28 +211,31 @@ def propagate(
     if named and top:
         (service, _), score = top[0]
         found = graph.searches(service)
-        if found:
-            search = max(found, key=lambda c: (scores.get(c, 0.0), c))
+        if found:  # the service's generic search where it has one, else the best-scoring search
+            search = max(found, key=lambda c: (producer_entity(c[1]) in SEARCH_WORDS, scores.get(c, 0.0), c))
             out[search] = max(out.get(search, 0.0), share * score)
     return out
 
 
-def names_something(text: str | None) -> bool:
+def names_something(text: str | None, *, known: frozenset[str] = frozenset()) -> bool:
     """Whether a task names a particular thing (`NAMED_SEARCH`): a quoted title, or a capitalised
-    word that does not start a sentence ("Follow Taylor Swift"; not "I").
+    word that does not start a sentence and is not in `known` (lower-case words of the catalog's
+    API titles: "in Jira" names the API, not a thing in it; "I" names nothing).
 
     Example:
         >>> names_something("Follow Taylor Swift"), names_something("Who is my favorite artist?")
         (True, False)
+        >>> names_something("list my issues in Jira", known=frozenset({"jira"}))
+        False
     """
     if not NAMED_SEARCH or not text:
         return False
     if _QUOTED.search(text):
         return True
-    words = text.split()
+    words = [(before, word.strip(".,;:!?'\"()")) for before, word in pairwise(text.split())]
     return any(
-        word[:1].isupper() and word.strip(".,;:!?'\"()") not in _NOT_NAMES
-        for before, word in pairwise(words)
+        word[:1].isupper() and word not in _NOT_NAMES and word.lower() not in known
+        for before, word in words
         if before[-1:] not in ".!?:"
     )
 

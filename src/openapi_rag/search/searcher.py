@@ -51,6 +51,7 @@ Filters (`ChunkFilter`: service, tag, kind) apply inside each retriever, before 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -187,6 +188,7 @@ class Searcher:
         self.fold_duplicates = fold_duplicates
         self._graph: DependencyGraph | None = None
         self._op_chunks: dict[OpKey, list[str]] = {}  # an operation's own chunks (one per view)
+        self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
 
     def search(
         self,
@@ -387,8 +389,10 @@ class Searcher:
         """Built on first use from the store's chunks (the store is not changed under a Searcher)."""
         if self._graph is None:
             keys: list[OpKey] = []
+            titles: set[str] = set()
             self._op_chunks = {}
             for chunk in self.store.chunks():
+                titles.add(str(chunk.metadata.get("title", "")))
                 if chunk.kind in LINK_KINDS:
                     continue
                 for op_id in chunk.operations:
@@ -396,6 +400,7 @@ class Searcher:
                 if len(chunk.operations) == 1:
                     self._op_chunks.setdefault((chunk.service, chunk.operations[0]), []).append(chunk.id)
             self._graph = DependencyGraph.of(keys, generic=self.generic_producers)
+            self._title_words = frozenset(w.lower() for title in titles for w in re.findall(r"\w+", title))
         return self._graph
 
     def _rescore(
@@ -424,7 +429,9 @@ class Searcher:
         own = speaks_of_own(texts[0])
         if graph is not None and lifting:
             per_text = [
-                scores if plan and i else propagate(scores, graph, own=own, named=names_something(text))
+                scores
+                if plan and i
+                else propagate(scores, graph, own=own, named=names_something(text, known=self._title_words))
                 for i, (scores, text) in enumerate(zip(per_text, texts, strict=True))
             ]
         final: dict[OpKey, float] = {}
