@@ -199,8 +199,8 @@ def propagate(
     For each of the `consumers` best operations and each entity it needs, one producer
     (`best_producer`; `own`: the task says "my") is lifted; the others are left alone, so
     `GET /search/movie` rather than every movie list is added for "the cast of Titanic".
-    `named` (the task names a thing, `names_something`): the best-scoring search of the best
-    operation's service is lifted too.
+    `named` (the task names a thing, `names_something`): a search of the best operation's service
+    is lifted too, its generic search where it has one, else its best-scoring one.
     """
     out = dict(scores)
     top = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:consumers]

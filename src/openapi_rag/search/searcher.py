@@ -386,7 +386,8 @@ class Searcher:
         return minmax_fusion([dense, lexical], weights=[w / total for w in weights])
 
     def _dependency_graph(self) -> DependencyGraph:
-        """Built on first use from the store's chunks (the store is not changed under a Searcher)."""
+        """Built on first use from the store's chunks (the store is not changed under a Searcher),
+        with the words of the APIs' titles (`names_something`'s known words)."""
         if self._graph is None:
             keys: list[OpKey] = []
             titles: set[str] = set()
