@@ -27,13 +27,16 @@ def fold_duplicates(
     """
     first: dict[tuple[str, str], int] = {}  # (METHOD /path, text) -> its index in `kept`
     kept: list[OperationHit] = []
+    copies: dict[int, list[str]] = {}  # index in `kept` -> the services of its copies
     for op in operations:  # each (service, METHOD /path) comes once
         text = text_of(op.chunk_ids[0]) if op.chunk_ids else None
-        if text is not None and (op.id, text) in first:
-            index = first[op.id, text]
-            kept[index] = replace(kept[index], also_in=(*kept[index].also_in, op.service))
-            continue
-        if text is not None:
+        if text is None:
+            kept.append(op)
+        elif (op.id, text) in first:
+            copies.setdefault(first[op.id, text], []).append(op.service)
+        else:
             first[op.id, text] = len(kept)
-        kept.append(op)
+            kept.append(op)
+    for index, services in copies.items():
+        kept[index] = replace(kept[index], also_in=(*kept[index].also_in, *services))
     return kept
