@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from openapi_rag.chunking import get_strategy
-from openapi_rag.chunking.compact import compact_text, first_sentence, lexical_text
+from openapi_rag.chunking.compact import compact_text, lexical_text
+from openapi_rag.chunking.render import leading_sentence
 from openapi_rag.model import Operation, Parameter, Service
 from openapi_rag.search.bm25 import BM25_TEXT, BM25Index
 
@@ -18,10 +19,10 @@ def op(**kw) -> Operation:  # type: ignore[no-untyped-def]
 SERVICE = Service(id="tmdb", title="TMDB  API", version="3", file="tmdb.json", format="oas30")
 
 
-def test_first_sentence() -> None:
-    assert first_sentence("Get the cast.  And the crew! More.") == "Get the cast."
-    assert first_sentence("") == ""
-    assert first_sentence("No end mark") == "No end mark"
+def test_leading_sentence() -> None:
+    assert leading_sentence("Get the cast.  And the crew! More.") == "Get the cast."
+    assert leading_sentence("") == ""
+    assert leading_sentence("No end mark") == "No end mark"
 
 
 def test_compact_text_has_title_tags_path_summary_sentence_and_parameter_names() -> None:

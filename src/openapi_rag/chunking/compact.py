@@ -23,11 +23,10 @@ returns) is the operation without its request body and examples, as with `thin`.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from openapi_rag.chunking.endpoint import EndpointStrategy, thin_operation
-from openapi_rag.chunking.render import collapse, operation_summary
+from openapi_rag.chunking.render import collapse, leading_sentence, operation_summary
 from openapi_rag.chunking.response_fields import response_fields
 from openapi_rag.model import Chunk, Operation, Service
 from openapi_rag.search.bm25 import BM25_TEXT
@@ -35,19 +34,13 @@ from openapi_rag.tokens import Tokenizer
 
 RETURNS = 25
 """Response fields named per operation (0: none)."""
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of `text` with whitespace collapsed ("" for no text)."""
-    return _SENTENCE_END.split(collapse(text), maxsplit=1)[0]
 
 
 def compact_text(service: Service, op: Operation, returns: int = RETURNS) -> str:
     """The short line embedded for `op` (see the module docstring)."""
     head = " – ".join(part for part in (collapse(service.title), ", ".join(op.tags)) if part)
     summary = operation_summary(op)
-    sentence = first_sentence(op.description)
+    sentence = leading_sentence(op.description)
     if sentence.lower() == summary.lower():  # many specs repeat the summary as description
         sentence = ""
     body = ". ".join(part for part in (summary, sentence) if part)

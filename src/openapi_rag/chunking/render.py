@@ -19,7 +19,7 @@ from openapi_rag.model import Operation, Schema
 from openapi_rag.refs.inline import ref_name
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*\[])")
-_ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # also before markup: "Searches for issues. <p> ..."
 MAX_ENUM = 8  # enum values named before "…"
 MAX_NESTING = 6  # inline (non-$ref) objects nested deeper than this are elided
 OPERATION_ID_FOR_SUMMARY = True
@@ -56,10 +56,13 @@ def short_description(op: Operation) -> str:
     its operationId in words (Slack's and Jira's operations have no summary)."""
     if collapse(op.summary):
         return op.summary or ""  # as written: the Discovery Agent's prompts show it so
-    # Any end mark ends the sentence here, even before markup ("Searches for issues. <p> ..."):
-    # descriptions are shown uncleaned.
-    sentence = _ANY_SENTENCE_END.split(collapse(op.description), maxsplit=1)[0]
-    return first_sentence(sentence) or humanise(op.operation_id or "")
+    # descriptions are shown uncleaned, so any end mark ends the sentence
+    return first_sentence(leading_sentence(op.description)) or humanise(op.operation_id or "")
+
+
+def leading_sentence(text: Any) -> str:
+    """The first sentence of `text` with whitespace collapsed, ended by any end mark ("" for no text)."""
+    return _ANY_SENTENCE_END.split(collapse(text), maxsplit=1)[0]
 
 
 def sentences(text: str) -> list[str]:
