@@ -52,7 +52,7 @@ NAMED_SEARCH = True
 """When a task names a particular thing ("Follow Taylor Swift", "save the album 'Mojito'",
 `names_something`), the best operation's service's search is lifted too, even when that operation
 takes the thing's identifier outside its path (`PUT /me/following?ids=...`): a search is how an
-API turns a name into an identifier (RestBench R@5 +.019, P@5 +.008, R@10 +.013; SOCBench-D,
+API turns a name into an identifier (RestBench R@5 +.020, P@5 +.009, R@10 +.014; SOCBench-D,
 whose tasks name no things, unchanged)."""
 _QUOTED = re.compile(r"'[^']{2,}'|\"[^\"]{2,}\"|“[^”]{2,}”")
 _NOT_NAMES = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
