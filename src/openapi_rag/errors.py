@@ -11,7 +11,12 @@ OpenAPIRagError
 │   ├── NeedsKey
 │   └── MissingDependency
 ├── IndexNotFound
-└── IndexMismatch
+├── IndexMismatch
+├── IndexDamaged              a file of the index is truncated, garbage or disagrees with the others
+├── IndexLocked               another process is writing the index
+├── NothingIndexed            no API description found, or every one failed to load
+├── RemoteNotConfigured       an index names a remote model the user did not configure
+└── InvalidQuery              (also a ValueError) empty, too long, or too many clauses
 """
 
 from __future__ import annotations
@@ -72,3 +77,39 @@ class IndexNotFound(OpenAPIRagError):
 
 class IndexMismatch(OpenAPIRagError):
     """The index was built with other settings than the ones requested."""
+
+
+class IndexDamaged(OpenAPIRagError):
+    """A file of the index cannot be used. `file` names it; the message says how to rebuild."""
+
+    def __init__(self, file: str | Path, problem: str, *, directory: str | Path | None = None):
+        self.file = str(file)
+        self.problem = problem
+        where = str(directory) if directory is not None else "DIR"
+        super().__init__(
+            f"{file} {problem}: rebuild with `openapi-rag index SPECS... --index {where} --rebuild`"
+        )
+
+
+class IndexLocked(OpenAPIRagError):
+    """Another process holds the index's writer lock."""
+
+    def __init__(self, message: str, *, directory: str | Path):
+        self.directory = str(directory)
+        super().__init__(message)
+
+
+class NothingIndexed(OpenAPIRagError):
+    """`index` found no API description, or every one failed; `failed` lists the failures."""
+
+    def __init__(self, message: str, *, failed: list[dict[str, object]] | None = None):
+        self.failed = failed or []
+        super().__init__(message)
+
+
+class RemoteNotConfigured(OpenAPIRagError):
+    """An index names a remote embedder or LLM that the user has not configured for this run."""
+
+
+class InvalidQuery(OpenAPIRagError, ValueError):
+    """A query that cannot be searched: empty, over the length limit, or with too many clauses."""

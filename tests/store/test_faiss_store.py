@@ -9,7 +9,7 @@ import faiss
 import numpy as np
 import pytest
 
-from openapi_rag.errors import IndexMismatch, IndexNotFound
+from openapi_rag.errors import IndexDamaged, IndexMismatch, IndexNotFound
 from openapi_rag.model import Chunk
 from openapi_rag.store import ChunkFilter, FaissStore, VectorStore
 from openapi_rag.store import faiss_store as faiss_store_module
@@ -272,11 +272,11 @@ def test_load_errors(tmp_path: Path, chunks: list[Chunk]) -> None:
         FaissStore.load(tmp_path / "s")
 
     meta_path.write_text(json.dumps({**meta, "count": 5}))
-    with pytest.raises(IndexMismatch, match="inconsistent"):
+    with pytest.raises(IndexDamaged, match="ids.json lists 6 ids, where store.json counts 5"):
         FaissStore.load(tmp_path / "s")
 
     meta_path.write_text(json.dumps({**meta, "options": {**meta["options"], "colour": "red"}}))
-    with pytest.raises(ValueError, match="unknown FAISS store options: colour"):
+    with pytest.raises(IndexDamaged, match="unknown FAISS store options: colour"):
         FaissStore.load(tmp_path / "s")
 
 

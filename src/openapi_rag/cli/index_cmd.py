@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from openapi_rag.cli import cli
@@ -14,7 +16,13 @@ from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean
 @click.option(
     "-s", "--strategy", default=None, help="Chunking strategy (default: compact; `openapi-rag chunk --help`)."
 )
-@click.option("-e", "--embedder", default=None, help="Embedding model (default: minilm, offline).")
+@click.option(
+    "-e",
+    "--embedder",
+    default=None,
+    envvar="OPENAPI_RAG_EMBEDDER",
+    help="Embedding model (default: the index's own, else minilm, offline; env OPENAPI_RAG_EMBEDDER).",
+)
 @click.option(
     "--llm",
     "llm_name",
@@ -34,6 +42,9 @@ from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean
     help="Vector index: exact flat (default) or approximate HNSW for very large catalogs.",
 )
 @click.option("--rebuild", is_flag=True, help="Ignore any existing index and build from scratch.")
+@click.option(
+    "--wait", is_flag=True, help="If another process is updating the index, wait for it instead of stopping."
+)
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
 @handle_errors
 def index(
@@ -47,12 +58,16 @@ def index(
     overlap: int | None,
     index_type: str | None,
     rebuild: bool,
+    wait: bool,
     json_: bool,
 ) -> None:
     """Index the API descriptions under PATHS for search.
 
     Re-running on the same inputs embeds nothing again; changed specs are re-processed, deleted
-    ones removed. An interrupted run leaves the previous index intact.
+    ones removed. An interrupted run leaves the previous index intact. One process writes an
+    index at a time: a second one stops (or, with --wait, waits); searches are never blocked.
+
+    Exit status is 1 when nothing could be indexed (no API description found, or every one failed).
 
     \b
     Examples:
@@ -61,6 +76,7 @@ def index(
       openapi-rag index specs/ --index idx/ --strategy craft --llm openai:gpt-4o-mini
     """
     from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
+    from openapi_rag.errors import NothingIndexed
     from openapi_rag.index import build_index
 
     if llm_name is not None and strategy is not None and not is_llm_strategy(strategy):
@@ -80,7 +96,11 @@ def index(
                 index_type=index_type,
                 rebuild=rebuild,
                 show_progress=progress_enabled(),
+                wait=wait,
             )
+    except NothingIndexed as exc:
+        _print_failures(exc.failed)
+        raise
     except ValueError as exc:  # unknown strategy or bad size/overlap
         raise click.UsageError(str(exc)) from exc
     if json_:
@@ -91,6 +111,10 @@ def index(
             f"{len(report.removed)} removed, {len(report.failed)} failed; {report.operations} operations in "
             f"{report.chunks} chunks ({report.chunks_new} new) in {report.seconds} s"
         )
-    for failure in report.failed:
+    _print_failures(report.failed)
+
+
+def _print_failures(failed: list[dict[str, Any]]) -> None:
+    for failure in failed:
         where = f" ({failure['where']})" if failure.get("where") else ""
         err(f"FAILED {failure['file']}{where}: {failure['error']}")

@@ -32,6 +32,7 @@ class Embedder(ABC):
     batch_size: int = 32
     needs_key: bool = False
     key_env_var: str | None = None
+    remote: bool = False  # sends texts over the network: an index naming it needs the user's consent
 
     @abstractmethod
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
@@ -123,5 +124,16 @@ def progress_bar(total: int, enabled: bool, desc: str = "embedding") -> Iterator
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, desc=desc, unit="text", leave=False) as bar:
+    with tqdm(total=total, desc=desc, unit="text", leave=False, ncols=bar_columns()) as bar:
         yield bar.update
+
+
+def bar_columns() -> int:
+    """Width for progress bars: the terminal's, or 80 where it reports none.
+
+    Terminals opened by `script`, `docker exec -t` or some IDEs report 0 columns; tqdm then draws
+    an empty line, so bars never appeared there. shutil falls back on $COLUMNS, then 80.
+    """
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns

@@ -56,6 +56,7 @@ class OpenAIEmbedder(Embedder):
     """
 
     key_env_var = "OPENAPI_RAG_EMBED_API_KEY"
+    remote = True
 
     def __init__(
         self,

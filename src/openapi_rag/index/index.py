@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +25,22 @@ import numpy as np
 
 from openapi_rag.chunking import Strategy, get_strategy
 from openapi_rag.embed import DEFAULT_EMBEDDER, Embedder, EmbeddingCache, embed_with_cache, get_embedder
-from openapi_rag.errors import IndexMismatch, OpenAPIRagError
+from openapi_rag.errors import IndexDamaged, IndexMismatch, IndexNotFound, OpenAPIRagError
+from openapi_rag.index.consent import embedder_from_manifest
 from openapi_rag.index.manifest import MANIFEST_JSON, Manifest, Source
 from openapi_rag.model import Chunk, Service
 from openapi_rag.refs.inline import resolved_operation
 from openapi_rag.search import Searcher
 from openapi_rag.search.bm25 import BM25Index
+from openapi_rag.search.clauses import QueryLimits, check_query
 from openapi_rag.search.craft import CraftSearcher
 from openapi_rag.search.results import OperationHit, SearchResults
 from openapi_rag.spec.extract import extract_service
 from openapi_rag.store import FaissStore
 from openapi_rag.store.atomic import atomic_dir, resolve_dir
 from openapi_rag.store.filters import ChunkFilter
+from openapi_rag.store.integrity import read_json
+from openapi_rag.store.lock import writer_lock
 
 DEFAULT_STRATEGY = "compact"
 SERVICES_DIR = "services"
@@ -74,6 +79,7 @@ class Index:
         embedder: Embedder | None = None,
         services: dict[str, dict[str, Any]] | None = None,
         directory: Path | None = None,
+        query_limits: QueryLimits | None = None,
     ):
         self.manifest = manifest
         self.store = store
@@ -81,6 +87,7 @@ class Index:
         self._embedder = embedder
         self._records = services or {}  # service id -> record (in memory, or loaded from disk lazily)
         self.directory = directory
+        self.query_limits = query_limits or QueryLimits()
         # The embedder is resolved lazily: clause vectors of multi-intent queries need it.
         embed = lambda texts: self.embedder.embed_many(texts)  # noqa: E731
         # A `craft` index holds three views per operation, searched apart and voted on.
@@ -157,9 +164,22 @@ class Index:
         )
 
     # ---- persistence ------------------------------------------------------------------------
-    def save(self, directory: str | Path) -> None:
-        """Write the whole index to `directory`, atomically."""
+    def save(self, directory: str | Path, *, lock: bool = True) -> None:
+        """Write the whole index to `directory`, atomically, holding its writer lock.
+
+        Args:
+            directory: the index directory (created or replaced as a whole).
+            lock: take the writer lock (`store.lock`); False only for a caller that holds it already.
+
+        Raises:
+            IndexLocked: another process is writing `directory`.
+        """
         directory = Path(directory)
+        with writer_lock(directory) if lock else nullcontext():
+            self._save(directory)
+        self.directory = directory
+
+    def _save(self, directory: Path) -> None:
         with atomic_dir(directory) as tmp:
             self.store.save(tmp / "store", atomic=False)
             self.bm25.save(tmp / "bm25", atomic=False)
@@ -169,7 +189,6 @@ class Index:
                 path = tmp / SERVICES_DIR / f"{service_id}.json"
                 path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")), "utf-8")
             self.manifest.write(tmp)  # last: a directory without a manifest is never taken for an index
-        self.directory = directory
 
     @classmethod
     def open(cls, directory: str | Path, *, embedder: str | Embedder | None = None) -> Index:
@@ -184,6 +203,18 @@ class Index:
             IndexMismatch: `embedder` is not the one the index was built with.
         """
         path = resolve_dir(directory, required=(MANIFEST_JSON,))
+        # A writer may swap a new version in while this reads; then the files read could come from
+        # two versions and disagree. Read again once from the new version rather than report damage.
+        before = _inode(path)
+        try:
+            return cls._open(path, embedder)
+        except IndexDamaged:
+            if _inode(Path(directory)) in (before, None):
+                raise
+            return cls._open(resolve_dir(directory, required=(MANIFEST_JSON,)), embedder)
+
+    @classmethod
+    def _open(cls, path: Path, embedder: str | Embedder | None) -> Index:
         manifest = Manifest.read(path)
         model = None
         if embedder is not None:
@@ -194,7 +225,15 @@ class Index:
                     "search it without --embedder, or rebuild it with `openapi-rag index --embedder ...`"
                 )
         store = FaissStore.load(path / "store")
-        bm25 = BM25Index.load(path / "bm25")
+        try:
+            bm25 = BM25Index.load(path / "bm25")
+        except (IndexNotFound, IndexMismatch, IndexDamaged):
+            raise
+        except Exception as exc:  # bm25s raises whatever its parser meets in a cut or foreign file
+            raise IndexDamaged(
+                path / "bm25", f"cannot be read ({type(exc).__name__}: {exc})", directory=path
+            ) from exc
+        check_consistent(path, manifest, store, bm25)
         return cls(manifest=manifest, store=store, bm25=bm25, embedder=model, directory=path)
 
     # ---- services ---------------------------------------------------------------------------
@@ -211,7 +250,11 @@ class Index:
                 raise OperationNotFound(
                     f"no service {service_id!r} in {self.directory}; services: {', '.join(self.manifest_service_ids())}"
                 )
-            record = json.loads(path.read_text("utf-8"))
+            record = read_json(path, dict, directory=self.directory)
+            if not isinstance(record.get("document"), dict) or record.get("id") != service_id:
+                raise IndexDamaged(
+                    path, f"is not the stored description of {service_id!r}", directory=self.directory
+                )
             self._records[service_id] = record
         return record
 
@@ -222,8 +265,9 @@ class Index:
     # ---- querying ---------------------------------------------------------------------------
     @property
     def embedder(self) -> Embedder:
+        """The embedder the index was built with (a remote one only when the user configured it)."""
         if self._embedder is None:
-            self._embedder = get_embedder(self.manifest.embedder)
+            self._embedder = embedder_from_manifest(self.manifest.embedder, where=self.directory)
         return self._embedder
 
     def search(
@@ -266,7 +310,12 @@ class Index:
         tag: str | Sequence[str] | None = None,
         expand: bool = True,
     ) -> SearchResults:
-        """Like `search`, with the chunk-level hits and linked chunks too."""
+        """Like `search`, with the chunk-level hits and linked chunks too.
+
+        Raises:
+            InvalidQuery: the query is blank or exceeds `self.query_limits`.
+        """
+        check_query(query, self.query_limits)
         flt = ChunkFilter.of(services=service, tags=tag) if (service or tag) else None
         # No query vector: the searcher embeds the query and its clauses as it needs them.
         return self.searcher.search(query, mode=mode, k=k, threshold=threshold, filter=flt, expand=expand)
@@ -300,6 +349,32 @@ class Index:
 
     def __len__(self) -> int:
         return len(self.store)
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return None
+
+
+def check_consistent(path: Path, manifest: Manifest, store: FaissStore, bm25: BM25Index) -> None:
+    """The manifest, the vectors and the BM25 index describe the same chunks."""
+    if manifest.dimensions != store.dimensions:
+        raise IndexDamaged(
+            path / MANIFEST_JSON,
+            f"says {manifest.dimensions} dimensions, where store/vectors.npy has {store.dimensions}",
+            directory=path,
+        )
+    listed = sum(len(source.chunks) for source in manifest.sources.values())
+    if listed != len(store):
+        raise IndexDamaged(
+            path / MANIFEST_JSON, f"lists {listed} chunks, where the store holds {len(store)}", directory=path
+        )
+    if len(bm25) != len(store):
+        raise IndexDamaged(
+            path / "bm25", f"holds {len(bm25)} chunks, where the store holds {len(store)}", directory=path
+        )
 
 
 def _dimensions(model: Embedder) -> int:

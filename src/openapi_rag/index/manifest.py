@@ -7,12 +7,14 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from openapi_rag import __version__
-from openapi_rag.errors import IndexMismatch
+from openapi_rag.errors import IndexDamaged, IndexMismatch
+from openapi_rag.store.integrity import read_json, require_fields
 
 MANIFEST_JSON = "manifest.json"
 FORMAT_VERSION = 1
@@ -28,6 +30,9 @@ class Source:
     service: str  # service id
     chunks: list[str]  # chunk ids
     operations: int = 0
+    # The id the title alone gives (before `-2`, `-3` for clashes), so ids can be assigned again
+    # over the whole corpus without reloading unchanged specs ("" in indexes written before it).
+    base_id: str = ""
 
 
 @dataclass
@@ -60,7 +65,11 @@ class Manifest:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Manifest:
         data = dict(data)
-        data["sources"] = {k: Source(**v) for k, v in data.get("sources", {}).items()}
+        source_fields = set(Source.__dataclass_fields__)
+        data["sources"] = {
+            k: Source(**{f: x for f, x in v.items() if f in source_fields})
+            for k, v in data.get("sources", {}).items()
+        }
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -71,13 +80,58 @@ class Manifest:
 
     @classmethod
     def read(cls, directory: Path) -> Manifest:
-        data = json.loads((directory / MANIFEST_JSON).read_text("utf-8"))
-        if int(data.get("format_version", 0)) > FORMAT_VERSION:
+        """The manifest of the index in `directory`, checked field by field.
+
+        Raises:
+            IndexMismatch: written by a newer openapi-rag.
+            IndexDamaged: not JSON, not an object, or a field missing or of the wrong type.
+        """
+        path = directory / MANIFEST_JSON
+        data = read_json(path, dict, directory=directory)
+        version = data.get("format_version", 0)
+        if isinstance(version, int) and version > FORMAT_VERSION:
             raise IndexMismatch(
                 f"{directory} was written by a newer openapi-rag ({data.get('library_version')}); "
                 f"upgrade openapi-rag or rebuild the index with `openapi-rag index`"
             )
+        require_fields(path, data, _MANIFEST_FIELDS, directory=directory)
+        for entry, source in data["sources"].items():
+            if not isinstance(source, dict):
+                raise IndexDamaged(path, f"has a source {entry!r} that is not an object", directory=directory)
+            require_fields(path, source, _SOURCE_FIELDS, directory=directory)
+            if not all(isinstance(c, str) for c in source["chunks"]):
+                raise IndexDamaged(path, f"has non-string chunk ids in source {entry!r}", directory=directory)
+            if not _SAFE_ID.fullmatch(source["service"]):
+                # A service id names a file under services/: never let one point elsewhere.
+                raise IndexDamaged(
+                    path, f"has an invalid service id {source['service']!r}", directory=directory
+                )
         return cls.from_dict(data)
+
+
+# A service id: no path separators or NUL, and not "." or "..".
+_SAFE_ID = re.compile(r"(?!\.\.?$)[^/\\\x00]+")
+
+# What `Manifest.read` checks: a field missing or of another type means the file is damaged.
+_MANIFEST_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "strategy": str,
+    "strategy_params": dict,
+    "embedder": str,
+    "dimensions": int,
+    "clean": list,
+    "store": dict,
+    "sources": dict,
+    "failed": list,
+    "format_version": int,
+}
+_SOURCE_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "file": str,
+    "fingerprint": str,
+    "files": list,
+    "service": str,
+    "chunks": list,
+    "operations": int,
+}
 
 
 def check_settings(existing: Manifest, wanted: dict[str, Any], directory: Path) -> None:

@@ -20,15 +20,18 @@ from tqdm import tqdm
 
 from openapi_rag.chunking import get_strategy
 from openapi_rag.embed import DEFAULT_EMBEDDER, get_embedder
-from openapi_rag.errors import IndexNotFound, SpecError
+from openapi_rag.embed.base import bar_columns
+from openapi_rag.errors import IndexNotFound, NothingIndexed, SpecError
+from openapi_rag.index.consent import embedder_from_manifest
 from openapi_rag.index.fingerprint import fingerprint
 from openapi_rag.index.index import DEFAULT_STRATEGY, Index, embed_chunks, service_record
 from openapi_rag.index.manifest import Manifest, Source, check_settings
-from openapi_rag.model import Chunk
+from openapi_rag.model import Chunk, Service
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.spec import discover, load_service
 from openapi_rag.spec.load import default_service_id, unique_id
 from openapi_rag.store import FaissStore
+from openapi_rag.store.lock import writer_lock
 
 
 @dataclass
@@ -66,16 +69,53 @@ def build_index(
     index_type: str | None = None,
     rebuild: bool = False,
     show_progress: bool = False,
+    wait: bool = False,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
-    Settings left as None are taken from the existing index, or the defaults for a new one.
+    Settings left as None are taken from the existing index, or the defaults for a new one. One
+    writer at a time: the directory's writer lock is held from reading the existing index to
+    swapping in the new one, so a concurrent update is never lost (readers are not blocked).
+
+    Args:
+        wait: wait for another process writing `directory` instead of failing.
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
+        IndexLocked: another process is writing `directory` (and `wait` is off).
+        NothingIndexed: no API description was found, or every one failed to load.
+        RemoteNotConfigured: the existing index names a remote embedder the user did not configure.
     """
+    paths = list(paths)
+    with writer_lock(directory, wait=wait):
+        return _build_locked(
+            paths,
+            Path(directory),
+            strategy=strategy,
+            embedder=embedder,
+            clean=clean,
+            size=size,
+            overlap=overlap,
+            index_type=index_type,
+            rebuild=rebuild,
+            show_progress=show_progress,
+        )
+
+
+def _build_locked(
+    paths: Iterable[str | Path],
+    directory: Path,
+    *,
+    strategy: str | None,
+    embedder: str | None,
+    clean: list[str] | None,
+    size: int | None,
+    overlap: int | None,
+    index_type: str | None,
+    rebuild: bool,
+    show_progress: bool,
+) -> UpdateReport:
     start = time.perf_counter()
-    directory = Path(directory)
     report = UpdateReport(str(directory))
     existing = None
     if not rebuild:
@@ -85,11 +125,13 @@ def build_index(
             existing = None
     old = existing.manifest if existing else None
     strategy = strategy or (old.strategy if old else DEFAULT_STRATEGY)
-    embedder_name = embedder or (old.embedder if old else DEFAULT_EMBEDDER)
     clean = list(clean) if clean is not None else (list(old.clean) if old else [])
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
     chunker = get_strategy(strategy, size=size, overlap=overlap)
-    model = get_embedder(embedder_name)
+    if embedder is None and old is not None:
+        model = embedder_from_manifest(old.embedder, where=directory)  # remote only with consent
+    else:
+        model = get_embedder(embedder or DEFAULT_EMBEDDER)
     if old is not None:
         wanted = {
             "strategy": strategy,
@@ -99,19 +141,19 @@ def build_index(
         }
         check_settings(old, wanted, directory)
 
-    entries = [str(p.resolve()) for p in discover(paths)]
+    # Sorted, so that the ids assigned below do not depend on the order PATHS were given in.
+    entries = sorted(str(p.resolve()) for p in discover(paths))
     old_sources = dict(old.sources) if old else {}
-    taken = {s.service for s in old_sources.values()}
     sources: dict[str, Source] = {}
-    new_chunks: list[Chunk] = []
-    records: dict[str, dict[str, Any]] = {}
-    stale_chunk_ids: list[str] = []
+    loaded: dict[str, Service] = {}
+    bases: dict[str, str] = {}
+    kept_failed: set[str] = set()
 
-    for entry in tqdm(entries, desc="loading", unit="spec", disable=not show_progress, leave=False):
+    for entry in _progress(entries, "loading", "spec", show_progress):
         previous = old_sources.get(entry)
-        if previous is not None and previous.fingerprint == fingerprint(previous.files):
+        if previous is not None and previous.base_id and previous.fingerprint == fingerprint(previous.files):
             sources[entry] = previous
-            report.unchanged.append(entry)
+            bases[entry] = previous.base_id
             continue
         try:
             service = load_service(entry, clean=clean)
@@ -119,36 +161,68 @@ def build_index(
             report.failed.append({"file": entry, "error": exc.reason, "where": exc.where})
             if previous is not None:  # keep the last good version rather than lose the service
                 sources[entry] = previous
+                kept_failed.add(entry)
             continue
-        if previous is not None:
-            service_id = previous.service
-        else:
-            service_id = unique_id(default_service_id(service.title, Path(entry)), taken)
+        loaded[entry] = service
+        bases[entry] = default_service_id(service.title, Path(entry))
+
+    if not sources and not loaded:
+        raise NothingIndexed(_nothing_message(paths, entries, report.failed), failed=report.failed)
+
+    ids = assign_service_ids(entries, bases, {e: sources[e].service for e in kept_failed})
+    # An unchanged spec whose id the corpus now assigns differently (a clash appeared or went away)
+    # is chunked again under its new id, as a fresh build would name it; its vectors come from the cache.
+    for entry, source in list(sources.items()):
+        if entry not in kept_failed and ids[entry] != source.service:
+            try:
+                loaded[entry] = load_service(entry, clean=clean)
+            except SpecError as exc:  # changed under our feet: keep it as it was
+                report.failed.append({"file": entry, "error": exc.reason, "where": exc.where})
+                kept_failed.add(entry)
+
+    new_chunks: list[Chunk] = []
+    records: dict[str, dict[str, Any]] = {}
+    stale_chunk_ids: list[str] = []
+    for entry in _progress(sorted(loaded), "chunking", "spec", show_progress):
+        service = loaded.pop(entry)
+        service_id = ids[entry]
         service.id = service_id
         for op in service.operations:
             op.service = service_id
         chunks = chunker.chunk_service(service)
         files = _source_files(entry, service.files)
+        previous = old_sources.get(entry)
         sources[entry] = Source(
-            entry, fingerprint(files), files, service_id, [c.id for c in chunks], len(service.operations)
+            entry,
+            fingerprint(files),
+            files,
+            service_id,
+            [c.id for c in chunks],
+            len(service.operations),
+            bases[entry],
         )
         records[service_id] = service_record(service)
         new_chunks.extend(chunks)
-        if previous is not None:
-            stale_chunk_ids.extend(previous.chunks)
-            report.changed.append(entry)
-        else:
+        if previous is None:
             report.added.append(entry)
+            continue
+        stale_chunk_ids.extend(previous.chunks)
+        # Same files and id: re-read only to learn its base id (an index written before base ids).
+        if previous.fingerprint != sources[entry].fingerprint or previous.service != service_id:
+            report.changed.append(entry)
+    done = set(report.changed) | kept_failed
+    report.unchanged = [e for e in sorted(sources) if e in old_sources and e not in done]
 
     for entry, previous in old_sources.items():
         if entry not in sources:
             stale_chunk_ids.extend(previous.chunks)
             report.removed.append(entry)
 
+    sources = {entry: sources[entry] for entry in sorted(sources)}
     report.operations = sum(s.operations for s in sources.values())
     report.chunks = sum(len(s.chunks) for s in sources.values())
     report.chunks_new = len(new_chunks)
-    if existing is not None and not (report.added or report.changed or report.removed):
+    if existing is not None and not (report.added or report.changed or report.removed or new_chunks):
         report.seconds = round(time.perf_counter() - start, 2)
         return report
 
@@ -176,7 +250,38 @@ def build_index(
             if source.service not in records:
                 records[source.service] = existing.service_record(source.service)
     index = Index(manifest=manifest, store=store, bm25=bm25, embedder=model, services=records)
-    index.save(directory)
+    index.save(directory, lock=False)  # the lock is ours already
     report.written = True
     report.seconds = round(time.perf_counter() - start, 2)
     return report
+
+
+def assign_service_ids(entries: list[str], bases: dict[str, str], fixed: dict[str, str]) -> dict[str, str]:
+    """Service ids for `entries`: each its base id, with `-2`, `-3`... in path order on clashes.
+
+    A function of the corpus alone (not of which specs an earlier run saw first), so a fresh build
+    and any sequence of incremental ones give a spec the same id. `fixed`: entries whose id cannot
+    change (their last good version is kept after a failed reload); they keep theirs.
+    """
+    taken = set(fixed.values())
+    ids = dict(fixed)
+    for entry in sorted(entries):
+        if entry in bases and entry not in fixed:
+            ids[entry] = unique_id(bases[entry], taken)
+    return ids
+
+
+def _nothing_message(paths: Iterable[str | Path], entries: list[str], failed: list[dict[str, Any]]) -> str:
+    given = ", ".join(str(p) for p in paths)
+    if not entries:
+        return (
+            f"no API description found under {given} (OpenAPI 3.x, Swagger 2.0 or Postman, as "
+            ".json/.yaml/.yml): nothing was indexed"
+        )
+    return f"all {len(failed)} API descriptions under {given} failed to load (see above): nothing was indexed"
+
+
+def _progress(items: list[str], desc: str, unit: str, enabled: bool) -> Iterable[str]:
+    if not enabled or os.environ.get("OPENAPI_RAG_NO_PROGRESS"):
+        return items
+    return tqdm(items, desc=desc, unit=unit, leave=False, ncols=bar_columns())

@@ -17,6 +17,9 @@ The whole query is always searched too, so a needless cut adds candidates but lo
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
+from openapi_rag.errors import InvalidQuery
 
 MIN_WORDS = 3
 _CUT = re.compile(r",\s+(?:and\s+|then\s+)?|;\s*|(?<=[.!?])\s+|\s+(?:and\s+)?then\s+")
@@ -56,3 +59,49 @@ def _split_and(text: str, min_words: int) -> list[str]:
         else:
             out[-1] = f"{out[-1]} and {piece}"
     return out
+
+
+@dataclass(frozen=True)
+class QueryLimits:
+    """Bounds on one query, so that a pasted document cannot make a search run for minutes.
+
+    Every clause is embedded and searched on its own, so the work grows with the clause count.
+    The defaults sit far above real requests (the longest of the 267 RestBench and SOCBench-D
+    queries has 757 characters and 10 clauses) and keep the worst query to about a second's work.
+
+    Attributes:
+        max_chars: longest query, in characters (`--max-query-chars`).
+        max_clauses: most clauses (`split_clauses`) one query may have (`--max-clauses`).
+    """
+
+    max_chars: int = 8_000
+    max_clauses: int = 32
+
+    def __post_init__(self) -> None:
+        if self.max_chars < 1 or self.max_clauses < 1:
+            raise ValueError("query limits must be positive")
+
+
+def check_query(query: object, limits: QueryLimits | None = None) -> None:
+    """Refuse a query that cannot be searched meaningfully or would take too long.
+
+    Raises:
+        InvalidQuery: `query` is not text, is blank or has no letter or digit, or exceeds `limits`.
+    """
+    limits = limits or QueryLimits()
+    if not isinstance(query, str):
+        raise InvalidQuery(f"the query must be text, not {type(query).__name__}")
+    if not any(ch.isalnum() for ch in query):
+        shown = "empty" if not query.strip() else f"{query.strip()[:20]!r}, which has no words"
+        raise InvalidQuery(f'the query is {shown}: say what the API should do, e.g. "create a playlist"')
+    if len(query) > limits.max_chars:
+        raise InvalidQuery(
+            f"the query is {len(query):,} characters long, over the limit of {limits.max_chars:,} "
+            "(--max-query-chars): shorten it or raise the limit"
+        )
+    clauses = len(split_clauses(query))
+    if clauses > limits.max_clauses:
+        raise InvalidQuery(
+            f"the query has {clauses} clauses, over the limit of {limits.max_clauses} (--max-clauses): "
+            "search for fewer tasks at once or raise the limit"
+        )

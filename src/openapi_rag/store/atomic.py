@@ -9,8 +9,10 @@ without error, every file in it is fsynced and it is swapped in:
 
 A crash before step 1 leaves `target` untouched (the temporary directory is garbage that the next
 save removes). A crash between steps 1 and 2 leaves no `target` but a complete `.<name>.bak`:
-`resolve_dir(target)` (called by every loader) renames it back. Concurrent saves to the same
-target from several processes are not supported.
+`resolve_dir(target)` (called by every loader) renames it back, unless a writer holds the
+directory's lock (`lock.py`): then the swap is in progress, not cut off, and the reader reads the
+complete backup where it lies. Concurrent saves to one target must hold that lock (`build_index`
+and `Index.save` do).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from openapi_rag.errors import IndexNotFound
+from openapi_rag.store.lock import is_being_written
 
 logger = logging.getLogger(__name__)
 
@@ -109,10 +112,19 @@ def resolve_dir(directory: str | Path, *, required: tuple[str, ...] = ()) -> Pat
     path = Path(directory)
     backup = backup_path(path.absolute())
     if not path.exists() and backup.is_dir():
+        if is_being_written(path):
+            return _check_required(backup, required)  # mid-swap: the backup is the last complete copy
         logger.warning("restoring %s from %s (an earlier save was interrupted)", path, backup)
-        os.rename(backup, path)
+        try:
+            os.rename(backup, path)
+        except OSError:  # another reader restored it first, or a writer swapped in a new copy
+            pass
     if not path.is_dir():
         raise IndexNotFound(f"No index found at {path}: build one with `openapi-rag index`")
+    return _check_required(path, required)
+
+
+def _check_required(path: Path, required: tuple[str, ...]) -> Path:
     missing = [name for name in required if not (path / name).exists()]
     if missing:
         raise IndexNotFound(

@@ -31,12 +31,13 @@ import faiss
 import numpy as np
 
 from openapi_rag import __version__
-from openapi_rag.errors import IndexMismatch
+from openapi_rag.errors import IndexDamaged, IndexMismatch
 from openapi_rag.model import Chunk
 from openapi_rag.store.atomic import atomic_dir, resolve_dir
 from openapi_rag.store.base import Ranked, rank
 from openapi_rag.store.chunk_table import ChunkTable
 from openapi_rag.store.filters import ChunkFilter, Postings
+from openapi_rag.store.integrity import check_chunk_table, load_vectors, read_json, require_fields
 
 logger = logging.getLogger(__name__)
 
@@ -424,34 +425,67 @@ class FaissStore:
 
         Raises:
             IndexNotFound: no complete store in `directory`.
-            IndexMismatch: written by a newer format version, or its files disagree.
+            IndexMismatch: written by a newer format version.
+            IndexDamaged: a file is cut, garbage, disagrees with the others or holds NaN vectors.
         """
         path = resolve_dir(directory, required=(STORE_JSON, IDS_JSON, VECTORS_NPY, CHUNKS_DB))
-        meta = json.loads((path / STORE_JSON).read_text(encoding="utf-8"))
-        if meta.get("format") != FORMAT or int(meta.get("format_version", 0)) > FORMAT_VERSION:
+        index_dir = path.parent  # where a rebuild must write (the store is `<index>/store`)
+        meta = read_json(path / STORE_JSON, dict, directory=index_dir)
+        if (
+            meta.get("format") != FORMAT
+            or not isinstance(meta.get("format_version", 0), int)
+            or int(meta.get("format_version", 0)) > FORMAT_VERSION
+        ):
             raise IndexMismatch(
                 f"{path} holds a store of format {meta.get('format')!r} "
                 f"version {meta.get('format_version')}; "
                 f"this openapi-rag ({__version__}) reads {FORMAT!r} up to version {FORMAT_VERSION}: "
                 "upgrade openapi-rag or rebuild the index with `openapi-rag index`"
             )
-        options = FaissOptions.from_dict(meta["options"])
-        if ef_search is not None:
-            options = replace(options, ef_search=ef_search)
-        store = cls(meta["dimensions"], **asdict(options))
-        store._ids = json.loads((path / IDS_JSON).read_text(encoding="utf-8"))
-        store._row = {chunk_id: row for row, chunk_id in enumerate(store._ids)}
-        store._vectors = np.load(path / VECTORS_NPY, mmap_mode="r" if mmap else None)
-        store._table = ChunkTable.open(path / CHUNKS_DB)
-        counts = {
-            "store.json": meta["count"],
-            IDS_JSON: len(store._ids),
-            VECTORS_NPY: store._vectors.shape[0],
-        }
+        require_fields(
+            path / STORE_JSON, meta, {"dimensions": int, "count": int, "options": dict}, directory=index_dir
+        )
+        try:
+            options = FaissOptions.from_dict(meta["options"])
+            if ef_search is not None:
+                options = replace(options, ef_search=ef_search)
+            store = cls(meta["dimensions"], **asdict(options))
+        except (TypeError, ValueError) as exc:
+            raise IndexDamaged(
+                path / STORE_JSON, f"has invalid options ({exc})", directory=index_dir
+            ) from exc
+        ids = read_json(path / IDS_JSON, list, directory=index_dir)
+        if not all(isinstance(i, str) for i in ids) or len(set(ids)) != len(ids):
+            raise IndexDamaged(path / IDS_JSON, "holds ids that are not unique strings", directory=index_dir)
+        if len(ids) != meta["count"]:
+            raise IndexDamaged(
+                path / IDS_JSON,
+                f"lists {len(ids)} ids, where store.json counts {meta['count']}",
+                directory=index_dir,
+            )
+        store._ids = ids
+        store._row = {chunk_id: row for row, chunk_id in enumerate(ids)}
+        store._vectors = load_vectors(
+            path / VECTORS_NPY, rows=len(ids), dimensions=store._dimensions, mmap=mmap, directory=index_dir
+        )
+        try:
+            store._table = ChunkTable.open(path / CHUNKS_DB)
+        except sqlite3.Error as exc:
+            raise IndexDamaged(path / CHUNKS_DB, f"cannot be opened ({exc})", directory=index_dir) from exc
+        check_chunk_table(path / CHUNKS_DB, store._table._conn, rows=len(ids), directory=index_dir)
         if options.index_type == "hnsw" and (path / INDEX_FAISS).exists():
-            store._index = faiss.read_index(str(path / INDEX_FAISS))
+            try:
+                store._index = faiss.read_index(str(path / INDEX_FAISS))
+            except RuntimeError as exc:  # FAISS reports a cut or foreign file as a RuntimeError
+                raise IndexDamaged(
+                    path / INDEX_FAISS, "is not a readable FAISS index", directory=index_dir
+                ) from exc
+            if store._index.ntotal != len(ids) or store._index.d != store._dimensions:
+                raise IndexDamaged(
+                    path / INDEX_FAISS,
+                    f"holds {store._index.ntotal} vectors of {store._index.d} dimensions, "
+                    f"where the store lists {len(ids)} of {store._dimensions}",
+                    directory=index_dir,
+                )
             store._index.hnsw.efSearch = options.ef_search
-            counts[INDEX_FAISS] = store._index.ntotal
-        if len(set(counts.values())) != 1 or store._vectors.shape[1:] != (store._dimensions,):
-            raise IndexMismatch(f"{path} is inconsistent ({counts}): rebuild it with `openapi-rag index`")
         return store
