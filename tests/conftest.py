@@ -14,7 +14,11 @@ def shared_data(*parts: str) -> Path:
     """A path under ../shared/data, skipping the test when the shared data is not there (a fresh clone)."""
     path = SHARED_DATA.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} not present (../shared/data is only beside the repository in CI)")
+        pytest.skip(
+            f"{path} not present: these tests read the shared benchmark data, which sits beside the "
+            f"repository as ../shared/data ({SHARED_DATA}); copy or symlink the team's shared/ folder "
+            "there (e.g. `ln -s /work/shared ../shared`) to run them"
+        )
     return path
 
 

@@ -60,7 +60,7 @@ def test_discover_with_tool_calling_server(index_dir: Path, server: ScriptedServ
             "Make a new playlist",
             "--index",
             str(index_dir),
-            "--model",
+            "--llm",
             "openai:tiny",
             "-k",
             "all",
@@ -84,4 +84,7 @@ def test_discover_text_output_and_bad_k(index_dir: Path, server: ScriptedServer)
     result = CliRunner().invoke(cli, args, env=env)
     assert result.exit_code == 0 and result.stdout == "GET /albums/{id}/tracks\n"
     assert "finished in 1 steps" in result.stderr
+    assert "--model is deprecated, use --llm" in result.stderr  # the old name still works
     assert CliRunner().invoke(cli, [*args, "-k", "zero"], env=env).exit_code == 2
+    both = CliRunner().invoke(cli, [*args, "--llm", "openai:tiny"], env=env)
+    assert both.exit_code == 2 and "give --llm only" in both.stderr

@@ -69,3 +69,26 @@ def index_option(help: str = "Index directory built by `openapi-rag index`.") ->
     return click.option(
         "-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path(), help=help
     )
+
+
+def query_limit_options(func: F) -> F:
+    """`--max-query-chars` and `--max-clauses`, the bounds on one query (`search.clauses.QueryLimits`)."""
+    from openapi_rag.search.clauses import QueryLimits
+
+    defaults = QueryLimits()
+    func = click.option(
+        "--max-clauses",
+        type=click.IntRange(1),
+        default=defaults.max_clauses,
+        show_default=True,
+        envvar="OPENAPI_RAG_MAX_CLAUSES",
+        help="Most clauses one query may have (each is searched on its own).",
+    )(func)
+    return click.option(
+        "--max-query-chars",
+        type=click.IntRange(1),
+        default=defaults.max_chars,
+        show_default=True,
+        envvar="OPENAPI_RAG_MAX_QUERY_CHARS",
+        help="Longest query, in characters.",
+    )(func)

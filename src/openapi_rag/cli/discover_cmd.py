@@ -25,9 +25,19 @@ def _k(value: str) -> int | None:
 @index_option()
 @click.option("-k", "--k", "k", default="10", show_default=True, help='Endpoints per search, or "all".')
 @click.option(
-    "--model",
+    "--llm",
+    "llm_name",
     default=None,
+    metavar="NAME",
     help="LLM name (default: $OPENAPI_RAG_LLM or local); see `openapi-rag llm check`.",
+)
+@click.option("--model", "model", default=None, hidden=True, help="Deprecated name of --llm.")
+@click.option(
+    "-e",
+    "--embedder",
+    default=None,
+    envvar="OPENAPI_RAG_EMBEDDER",
+    help="The index's embedder, named to allow a remote one (env OPENAPI_RAG_EMBEDDER).",
 )
 @click.option(
     "--max-steps", type=click.IntRange(1), default=10, show_default=True, help="Most LLM calls for the task."
@@ -41,14 +51,22 @@ def _k(value: str) -> int | None:
 @click.option("--json", "json_", is_flag=True, help="Print JSON, with the agent's trace.")
 @handle_errors
 def discover(
-    task: str, index_dir: str, k: str, model: str | None, max_steps: int, policy: str | None, json_: bool
+    task: str,
+    index_dir: str,
+    k: str,
+    llm_name: str | None,
+    model: str | None,
+    embedder: str | None,
+    max_steps: int,
+    policy: str | None,
+    json_: bool,
 ) -> None:
     """Let an LLM agent find the endpoints TASK needs, searching the index step by step.
 
     \b
     Examples:
       openapi-rag discover "Add an artist's top tracks to a new playlist" --index idx/
-      openapi-rag discover "Book a flight" --index idx/ --model openai:gpt-4o-mini -k all --json
+      openapi-rag discover "Book a flight" --index idx/ --llm openai:gpt-4o-mini -k all --json
       openapi-rag discover "Refund a payment" --index idx/ --policy self-rag
 
     With --policy each search of the agent is answered through the policy (the same model judges);
@@ -61,8 +79,13 @@ def discover(
     from openapi_rag.index import Index
     from openapi_rag.llm import get_llm
 
-    index = Index.open(index_dir)
-    with get_llm(model) as llm:
+    if model is not None:
+        if llm_name is not None:
+            raise click.UsageError("give --llm only (--model is its old, deprecated name)")
+        err("warning: --model is deprecated, use --llm (the same option as every other command)")
+        llm_name = model
+    index = Index.open(index_dir, embedder=embedder)
+    with get_llm(llm_name) as llm:
         judged = PolicyIndex(index, policy, llm) if policy else None
         searched = judged if judged is not None else index  # PolicyIndex has a len: no `or`
         result = DiscoveryAgent(llm, searched, k=_k(k), max_steps=max_steps).run(task)

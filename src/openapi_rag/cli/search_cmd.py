@@ -9,7 +9,15 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option, print_json, print_json_line
+from openapi_rag.cli.common import (
+    err,
+    handle_errors,
+    index_option,
+    print_json,
+    print_json_line,
+    query_limit_options,
+)
+from openapi_rag.search.clauses import QueryLimits
 
 
 class ResultCount(click.ParamType):
@@ -55,7 +63,7 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
     "--threshold",
     type=float,
     default=None,
-    help="Return every operation with cosine similarity >= X instead of the top k.",
+    help="Return every operation with cosine similarity >= X instead of the top k (shown as `cos`).",
 )
 @click.option("--service", "services", multiple=True, help="Only these services (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Only operations with these tags (repeatable).")
@@ -77,6 +85,14 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
 @click.option(
     "--llm", "llm_name", default=None, metavar="NAME", help="LLM for --policy (default: configured)."
 )
+@click.option(
+    "-e",
+    "--embedder",
+    default=None,
+    envvar="OPENAPI_RAG_EMBEDDER",
+    help="The index's embedder, named to allow a remote one (env OPENAPI_RAG_EMBEDDER).",
+)
+@query_limit_options
 @click.option("--json", "json_", is_flag=True, help="Print JSON.")
 @handle_errors
 def search(
@@ -92,6 +108,9 @@ def search(
     spec: str | None,
     policy: str | None,
     llm_name: str | None,
+    embedder: str | None,
+    max_query_chars: int,
+    max_clauses: int,
     json_: bool,
 ) -> None:
     """Find the operations that answer QUERY.
@@ -104,6 +123,10 @@ def search(
       openapi-rag search --queries tasks.jsonl --index idx/ --json
       openapi-rag search --spec generated.yaml --index idx/
       openapi-rag search "refund a payment" --index idx/ --policy self-rag --llm openai
+
+    With --queries, a line that is not {"query": "..."} (or holds an empty query) is reported on
+    stderr with its number and skipped; the other queries still run, and the exit status is 1.
+    With --threshold in hybrid mode, the score shown is the cosine similarity the cut was made on.
     """
     from openapi_rag.index import Index
 
@@ -114,7 +137,8 @@ def search(
         raise click.UsageError("--llm only applies with --policy")
     if policy is not None and spec is not None:
         raise click.UsageError("--policy applies to QUERY or --queries, not --spec")
-    index = Index.open(index_dir)
+    index = Index.open(index_dir, embedder=embedder)
+    index.query_limits = QueryLimits(max_chars=max_query_chars, max_clauses=max_clauses)
     if spec is not None:
         if not isinstance(k, int):
             raise click.UsageError("--spec needs a number for -k, not 'auto'")
@@ -133,25 +157,11 @@ def search(
     def find(text: str) -> list[Any]:
         return run(text) if run else index.search(text, **options)
 
+    # With a threshold the cut is on cosine similarity: show that score, not the fused one.
+    shown = "dense" if threshold is not None else "score"
     try:
         if queries is not None:
-            for number, line in enumerate(queries, 1):
-                if not line.strip():
-                    continue
-                try:
-                    text = json.loads(line)["query"]
-                except (ValueError, KeyError, TypeError) as exc:
-                    raise click.BadParameter(
-                        f'line {number}: expected {{"query": "..."}}', param_hint="--queries"
-                    ) from exc
-                hits = find(text)
-                if json_:
-                    print_json_line(
-                        {"query": text, "results": [hit_dict(h, r) for r, h in enumerate(hits, 1)]}
-                    )
-                else:
-                    click.echo(f"# {text}")
-                    _print_hits(hits)
+            _run_batch(queries, find, json_, shown)
             return
         hits = find(str(query))
     except ValueError as exc:
@@ -159,7 +169,39 @@ def search(
     if json_:
         print_json([hit_dict(h, r) for r, h in enumerate(hits, 1)])
     else:
-        _print_hits(hits)
+        _print_hits(hits, shown)
+
+
+def _run_batch(lines: Any, find: Any, json_: bool, shown: str) -> None:
+    """Run every query of a JSONL file; report bad lines by number, run the rest, then exit 1."""
+    from openapi_rag.errors import InvalidQuery
+
+    bad = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError:
+            data = None
+        text = data.get("query") if isinstance(data, dict) else None
+        if not isinstance(text, str):
+            bad += 1
+            err(f'--queries line {number}: expected {{"query": "..."}}; skipped')
+            continue
+        try:
+            hits = find(text)
+        except InvalidQuery as exc:
+            bad += 1
+            err(f"--queries line {number}: {exc}; skipped")
+            continue
+        if json_:
+            print_json_line({"query": text, "results": [hit_dict(h, r) for r, h in enumerate(hits, 1)]})
+        else:
+            click.echo(f"# {text}")
+            _print_hits(hits, shown)
+    if bad:
+        raise click.ClickException(f"{bad} line(s) of --queries could not be searched (see above)")
 
 
 def _policy_search(index: Any, options: dict[str, Any], policy: str, llm_name: str | None) -> Any:
@@ -186,13 +228,15 @@ def _policy_search(index: Any, options: dict[str, Any], policy: str, llm_name: s
     return run
 
 
-def _print_hits(hits: list[Any]) -> None:
+def _print_hits(hits: list[Any], shown: str = "score") -> None:
     if not hits:
         click.echo("no operations found")
     for rank, hit in enumerate(hits, 1):
         summary = (hit.summary or "").strip().splitlines()[0] if (hit.summary or "").strip() else ""
         copies = f"  (also in {', '.join(hit.also_in)})" if hit.also_in else ""
-        click.echo(f"{rank:3}. {hit.score:.4f}  {hit.service}  {hit.id}  {summary}{copies}")
+        score = hit.dense_score if shown == "dense" and hit.dense_score is not None else hit.score
+        label = "cos " if shown == "dense" else ""
+        click.echo(f"{rank:3}. {label}{score:.4f}  {hit.service}  {hit.id}  {summary}{copies}")
         for linked in hit.linked:
             click.echo(f"       ↳ {linked.kind}: {linked.chunk_id}")
 
