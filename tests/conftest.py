@@ -16,8 +16,8 @@ def shared_data(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(
             f"{path} not present: these tests read the shared benchmark data, which sits beside the "
-            f"repository as ../shared/data ({SHARED_DATA}); copy or symlink the team's shared/ folder "
-            "there (e.g. `ln -s /work/shared ../shared`) to run them"
+            f"repository as ../shared/data ({SHARED_DATA}); put the project's shared/ folder (data/restbench, "
+            "data/socbench-d, data/realworld, data/extra) there, or symlink it: `ln -s PATH/TO/shared ../shared`"
         )
     return path
 
