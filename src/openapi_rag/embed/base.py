@@ -124,16 +124,18 @@ def progress_bar(total: int, enabled: bool, desc: str = "embedding") -> Iterator
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, desc=desc, unit="text", leave=False, ncols=bar_columns()) as bar:
+    with tqdm(total=total, desc=desc, unit="text", leave=False, **bar_shape()) as bar:
         yield bar.update
 
 
-def bar_columns() -> int:
-    """Width for progress bars: the terminal's, or 80 where it reports none.
+def bar_shape() -> dict[str, int]:
+    """`ncols` and `nrows` for tqdm: the terminal's size, or 80 x 24 where it reports none.
 
-    Terminals opened by `script`, `docker exec -t` or some IDEs report 0 columns; tqdm then draws
-    an empty line, so bars never appeared there. shutil falls back on $COLUMNS, then 80.
+    Terminals opened by `script`, `docker exec -t`, CI runners and some IDEs report a 0 x 0 size;
+    tqdm then computes -1 rows and draws nothing at all, which is why no bar ever appeared there.
+    shutil falls back on $COLUMNS/$LINES, then on the given default, for a size of 0.
     """
     import shutil
 
-    return shutil.get_terminal_size((80, 24)).columns
+    size = shutil.get_terminal_size((80, 24))
+    return {"ncols": size.columns, "nrows": size.lines}

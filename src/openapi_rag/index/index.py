@@ -31,7 +31,8 @@ from openapi_rag.index.manifest import MANIFEST_JSON, Manifest, Source
 from openapi_rag.model import Chunk, Service
 from openapi_rag.refs.inline import resolved_operation
 from openapi_rag.search import Searcher
-from openapi_rag.search.bm25 import BM25Index
+from openapi_rag.search.bm25 import BM25_JSON, BM25Index
+from openapi_rag.search.bm25 import IDS_JSON as BM25_IDS_JSON
 from openapi_rag.search.clauses import QueryLimits, check_query
 from openapi_rag.search.craft import CraftSearcher
 from openapi_rag.search.results import OperationHit, SearchResults
@@ -225,6 +226,9 @@ class Index:
                     "search it without --embedder, or rebuild it with `openapi-rag index --embedder ...`"
                 )
         store = FaissStore.load(path / "store")
+        # The lexical index's own JSON files first, so that damage there is named by file.
+        read_json(path / "bm25" / BM25_JSON, dict, directory=path)
+        read_json(path / "bm25" / BM25_IDS_JSON, list, directory=path)
         try:
             bm25 = BM25Index.load(path / "bm25")
         except (IndexNotFound, IndexMismatch, IndexDamaged):

@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from openapi_rag.chunking import get_strategy
 from openapi_rag.embed import DEFAULT_EMBEDDER, get_embedder
-from openapi_rag.embed.base import bar_columns
+from openapi_rag.embed.base import bar_shape
 from openapi_rag.errors import IndexNotFound, NothingIndexed, SpecError
 from openapi_rag.index.consent import embedder_from_manifest
 from openapi_rag.index.fingerprint import fingerprint
@@ -284,4 +284,4 @@ def _nothing_message(paths: Iterable[str | Path], entries: list[str], failed: li
 def _progress(items: list[str], desc: str, unit: str, enabled: bool) -> Iterable[str]:
     if not enabled or os.environ.get("OPENAPI_RAG_NO_PROGRESS"):
         return items
-    return tqdm(items, desc=desc, unit=unit, leave=False, ncols=bar_columns())
+    return tqdm(items, desc=desc, unit=unit, leave=False, **bar_shape())

@@ -57,14 +57,13 @@ def load_vectors(
     The finiteness check reads every value (about 0.1 s per 100 MB); a mapped file is read once
     for it and then served from the page cache.
     """
+    problem = _npy_problem(path)
+    if problem:
+        raise IndexDamaged(path, problem, directory=directory)
     try:
         vectors = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
     except (ValueError, EOFError, OSError) as exc:
-        # numpy says "cannot reshape", "mmap length is greater than file size" or "No data left in
-        # file" for a cut file, and fails to parse the header of garbage: all are a damaged file.
-        truncated = path.stat().st_size == 0 or "reshape" in str(exc) or "length" in str(exc)
-        problem = "is truncated" if truncated else f"is not a vectors file ({exc})"
-        raise IndexDamaged(path, problem, directory=directory) from exc
+        raise IndexDamaged(path, f"is not a vectors file ({exc})", directory=directory) from exc
     if vectors.dtype != np.float32 or vectors.ndim != 2:
         raise IndexDamaged(
             path, f"holds {vectors.dtype} of shape {vectors.shape}, not float32 rows", directory=directory
@@ -85,6 +84,33 @@ def load_vectors(
             directory=directory,
         )
     return vectors
+
+
+def _npy_problem(path: Path) -> str | None:
+    """What is wrong with the .npy file's header or length, read before numpy loads it.
+
+    numpy's own errors for a cut file vary ("No data left", "cannot reshape", "mmap length") and
+    an empty file even escapes as EOFError; the header says exactly how long the file must be.
+    """
+    size = path.stat().st_size
+    if size == 0:
+        return "is truncated (0 bytes)"
+    try:
+        with path.open("rb") as f:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                return f"is not a vectors file (.npy format version {version})"
+            data_start = f.tell()
+    except (ValueError, EOFError, OSError, SyntaxError) as exc:
+        return f"is not a vectors file (bad header: {exc})" if size > 16 else "is truncated"
+    needed = data_start + int(np.prod(shape)) * dtype.itemsize
+    if size < needed:
+        return f"is truncated ({size:,} of {needed:,} bytes)"
+    return None
 
 
 def check_chunk_table(
