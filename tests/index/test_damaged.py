@@ -156,3 +156,14 @@ def test_a_remote_embedder_without_a_key_is_refused_as_unconfigured(idx: Path) -
     result = CliRunner().invoke(cli, ["search", "museum tickets", "--index", str(idx)])
     assert result.exit_code == 1
     assert "remote embedder 'openai:text-embedding-3-small', which would receive your texts" in result.stderr
+
+
+def test_an_update_never_calls_the_llm_a_manifest_names(idx: Path, specs: Path) -> None:
+    """The LLM of an LLM strategy is the user's choice (--llm, OPENAPI_RAG_LLM), never the manifest's."""
+    from openapi_rag.chunking import get_strategy
+    from openapi_rag.errors import IndexMismatch
+
+    params = {**get_strategy("summary").params, "llm": "openai:gpt-4o-mini"}
+    _manifest_edit(lambda d: d.update(strategy="summary", strategy_params=params))(idx / "manifest.json")
+    with pytest.raises(IndexMismatch, match="'llm': 'openai:gpt-4o-mini'"):
+        build_index([specs], idx)  # no key, no server: any attempt to call it would fail differently

@@ -192,3 +192,17 @@ def test_progress_bars_appear_on_a_terminal_that_reports_no_width(specs: Path, t
     text = output.decode("utf-8", "replace")
     for stage in ("loading", "chunking", "embedding"):
         assert f"{stage}:" in text and "|" in text, text
+
+
+def test_a_reader_mid_swap_reads_the_backup_without_taking_it_from_the_writer(
+    specs: Path, tmp_path: Path
+) -> None:
+    idx = tmp_path / "idx"
+    build_index([specs], idx, embedder="word-hash")
+    backup = tmp_path / ".idx.bak"
+    with writer_lock(idx):
+        idx.rename(backup)  # where a writer is between its two renames
+        assert Index.open(idx).search("museum tickets", k=1)[0].id == "POST /tickets"
+        assert backup.is_dir() and not idx.exists()  # left for the writer to finish its swap
+    # No writer any more: the swap was cut off (kill -9), so the first reader restores the backup.
+    assert len(Index.open(idx)) == 19 and idx.is_dir() and not backup.exists()
