@@ -67,7 +67,7 @@ class QueryLimits:
 
     Every clause is embedded and searched on its own, so the work grows with the clause count.
     The defaults sit far above real requests (the longest of the 267 RestBench and SOCBench-D
-    queries has 757 characters and 10 clauses) and keep the worst query to about a second's work.
+    queries has 757 characters and 10 clauses) and keep the worst query to seconds, not minutes.
 
     Attributes:
         max_chars: longest query, in characters (`--max-query-chars`).
