@@ -17,7 +17,9 @@ from openapi_rag.errors import IndexDamaged, IndexMismatch
 from openapi_rag.store.integrity import read_json, require_fields
 
 MANIFEST_JSON = "manifest.json"
-FORMAT_VERSION = 1
+# 2: sources carry `base_id` (stable service ids). Version 1 indexes are read (and upgraded on the
+# next update); openapi-rag versions that read only 1 refuse a 2 with "written by a newer openapi-rag".
+FORMAT_VERSION = 2
 
 
 @dataclass
