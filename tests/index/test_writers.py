@@ -206,3 +206,19 @@ def test_a_reader_mid_swap_reads_the_backup_without_taking_it_from_the_writer(
         assert backup.is_dir() and not idx.exists()  # left for the writer to finish its swap
     # No writer any more: the swap was cut off (kill -9), so the first reader restores the backup.
     assert len(Index.open(idx)) == 19 and idx.is_dir() and not backup.exists()
+
+
+def test_a_format_1_index_is_read_and_upgraded_with_its_ids(specs: Path, tmp_path: Path) -> None:
+    idx = tmp_path / "idx"
+    build_index([specs], idx, embedder="word-hash")
+    manifest = json.loads((idx / "manifest.json").read_text())
+    manifest["format_version"] = 1
+    for source in manifest["sources"].values():
+        del source["base_id"]  # as written before stable ids
+    (idx / "manifest.json").write_text(json.dumps(manifest))
+    ids = sorted(Index.open(idx).store.ids())
+    report = build_index([specs], idx)
+    assert report.written and len(report.unchanged) == 3 and not report.changed
+    upgraded = json.loads((idx / "manifest.json").read_text())
+    assert upgraded["format_version"] == 2 and all(s["base_id"] for s in upgraded["sources"].values())
+    assert sorted(Index.open(idx).store.ids()) == ids
