@@ -197,3 +197,23 @@ def test_an_openai_compatible_server_produces_a_full_instance(tmp_path: Path) ->
     (outcome,), summary = generate_benchmark(tmp_path, llm, HashEmbedder(), settings)
     assert outcome.status == "done" and summary["prompt_tokens"] == 100 * summary["llm_calls"]
     assert {"t_s", "t_e", "t_o", "judge", "t_q", "t_f", "t_n"} <= set(formats)
+
+
+def test_a_refusing_model_fails_its_domain_and_runaway_replies_are_cut(tmp_path: Path) -> None:
+    from openapi_rag.llm import LLMError
+
+    seen = []
+
+    def refusing(messages: list[dict]) -> str:
+        first = messages[1]["content"]
+        if "Write the OpenAPI" in first and "energy" in first:
+            seen.append(sum(len(str(m["content"])) for m in messages))
+            return "{" + "x" * 50_000  # a runaway reply that never closes its JSON
+        if "REST endpoints" in first and "utilities" in first:
+            raise LLMError("local: llama.cpp refused the request: exceeds the available context size")
+        return world_reply(messages)
+
+    outcomes, _ = generate_benchmark(tmp_path, ScriptedLLM(reply_fn=refusing), HashEmbedder(), SMALL)
+    assert [o.status for o in outcomes] == ["failed", "failed"]
+    assert "exceeds the available context size" in outcomes[1].failure
+    assert max(seen) < 30_000  # each repair turn carries a cut copy of the runaway reply

@@ -172,6 +172,15 @@ def count_retry(kind: str, got: int, wanted: int) -> Message:
     }
 
 
+def shortened(reply: Message, limit: int = 6000) -> Message:
+    """A failed reply as it is sent back for repair: cut, so that a runaway reply (a small model
+    writing until `max_tokens`) does not push the repair turn past the model's context window."""
+    text = str(reply.get("content") or "")
+    if len(text) <= limit:
+        return reply
+    return {**reply, "content": text[:limit] + " … (cut)"}
+
+
 def repair(error: str) -> Message:
     """The follow-up turn that sends a validation or judge failure back for repair."""
     return {

@@ -36,7 +36,7 @@ from openapi_rag.bench.generate.services import (
 )
 from openapi_rag.embed import Embedder
 from openapi_rag.errors import OpenAPIRagError
-from openapi_rag.llm import LLM, CachedLLM, LLMCache
+from openapi_rag.llm import LLM, CachedLLM, LLMCache, LLMError
 
 GICS_SECTORS = (
     "Energy",
@@ -270,6 +270,9 @@ def _domain(
         return outcome("done")
     except GenerationFailed as exc:
         log.event("failed", domain=domain, step=exc.step, reason=exc.reason)
+        return outcome("failed", str(exc))
+    except LLMError as exc:  # the model refused or could not be reached: this domain stops, the run goes on
+        log.event("failed", domain=domain, step="llm", reason=str(exc))
         return outcome("failed", str(exc))
 
 

@@ -248,7 +248,7 @@ def create_openapi(
             prompts.OPENAPI_SCHEMA,
             step="t_o",
             log=log,
-            max_tokens=4096,
+            max_tokens=min(4096, 600 + 350 * len(endpoints)),
             seed=seed + attempt,
             attempt=attempt,
             **context,
@@ -271,7 +271,7 @@ def create_openapi(
                 return document
             problem = f"a reviewer found: {verdict.get('problems') or 'it does not describe the service'}"
         log.event("repair", step="t_o", attempt=attempt, problem=problem[:500], **context)
-        messages = [*messages, response.to_message(), prompts.repair(problem)]
+        messages = [*messages, prompts.shortened(response.to_message()), prompts.repair(problem)]
     raise GenerationFailed(
         "t_o",
         f"{domain}/{service['name']}",
