@@ -239,7 +239,8 @@ def create_openapi(
 ) -> dict[str, Any]:
     """t_o: the service's OpenAPI document, validated, endpoint-checked and judged, repaired if need be."""
     context = {"domain": domain, "service": service["name"]}
-    messages = prompts.t_o(domain, service, endpoints)
+    ask = prompts.t_o(domain, service, endpoints)
+    messages = ask
     problem = ""
     for attempt in range(budget.repairs + 1):
         document, response = ask_json(
@@ -271,7 +272,8 @@ def create_openapi(
                 return document
             problem = f"a reviewer found: {verdict.get('problems') or 'it does not describe the service'}"
         log.event("repair", step="t_o", attempt=attempt, problem=problem[:500], **context)
-        messages = [*messages, prompts.shortened(response.to_message()), prompts.repair(problem)]
+        # Only the latest reply goes back: a chain of failed drafts would outgrow a small model's context.
+        messages = [*ask, prompts.shortened(response.to_message()), prompts.repair(problem)]
     raise GenerationFailed(
         "t_o",
         f"{domain}/{service['name']}",
