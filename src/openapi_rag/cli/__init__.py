@@ -25,6 +25,7 @@ def _register() -> None:
     from openapi_rag.cli import (  # noqa: F401
         bench_chunk_cmd,
         bench_cmd,
+        bench_generate_cmd,
         bench_index_cmd,
         chunk_cmd,
         convert_cmd,
