@@ -26,6 +26,7 @@ def _register() -> None:
         bench_chunk_cmd,
         bench_cmd,
         bench_index_cmd,
+        call_cmd,
         chunk_cmd,
         convert_cmd,
         demo_cmd,
@@ -34,6 +35,7 @@ def _register() -> None:
         index_cmd,
         inspect_cmd,
         llm_cmd,
+        mock_cmd,
         search_cmd,
     )
 

@@ -1,0 +1,434 @@
+"""Assign the values a request states to an operation's fields, by name, description, type and position.
+
+Every (field, value) pair gets a score: how well the value's type fits the field's schema (a date
+into a `format: date` field, an amount into a number, an identifier into a path id), plus how well
+the words written around the value match the field's name and description ("playlist 3cEY…" →
+`playlist_id`, "from account 1234" → `from_account`). Pairs are taken best first, each field and
+each value once. Optional fields need evidence in the words (or a value of a kind only they take);
+required fields may be filled by type and reading order alone, and one that stays empty gets the
+schema's own example or default and a `problems` entry instead of an invented value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from openapi_rag.generate.call.fields import Field
+from openapi_rag.generate.call.values import Value, words
+
+__all__ = ["Assignment", "assign_values", "convert", "placeholder"]
+
+# Words of a request that stand for words of field names (generic API vocabulary, not one API's).
+SYNONYMS: dict[str, set[str]] = {
+    "from": {"from", "source", "start", "begin", "origin", "sender", "since", "min"},
+    "to": {"to", "destination", "end", "target", "recipient", "until", "max", "dest"},
+    "since": {"start", "from", "begin", "since", "after"},
+    "until": {"end", "to", "until", "before"},
+    "between": {"start", "from"},
+    "after": {"start", "from", "after", "since"},
+    "before": {"end", "to", "before", "until"},
+    "starting": {"start", "from", "begin"},
+    "ending": {"end", "to"},
+    "limit": {"limit", "max", "size", "count", "number", "per", "page"},
+    "top": {"limit", "max", "size", "count"},
+    "first": {"limit", "size", "count"},
+    "up": {"limit", "max"},
+    "page": {"page", "offset"},
+    "skip": {"offset", "skip"},
+    "email": {"email", "mail"},
+    "phone": {"phone", "telephone", "mobile"},
+    "user": {"user", "customer", "account", "owner", "member"},
+    "customer": {"customer", "user", "client"},
+    "price": {"price", "amount", "cost"},
+    "amount": {"amount", "value", "total", "sum", "price"},
+    "pay": {"amount", "payment"},
+    "deposit": {"amount", "deposit"},
+    "withdraw": {"amount", "withdrawal"},
+    "transfer": {"amount"},
+    "quantity": {"quantity", "count", "amount", "units", "qty"},
+    "units": {"quantity", "units", "count"},
+    "rating": {"rating", "score", "value", "stars"},
+    "rate": {"rating", "rate", "value"},
+    "symbol": {"symbol", "ticker", "symbols"},
+    "stock": {"symbol", "ticker", "stock"},
+    "query": {"q", "query", "search", "term", "keyword", "keywords", "text"},
+    "search": {"q", "query", "search", "term", "keyword"},
+    "find": {"q", "query"},
+    "name": {"name", "title", "label"},
+    "title": {"title", "name", "subject"},
+    "message": {"message", "text", "content", "body", "comment"},
+    "note": {"note", "notes", "comment", "description"},
+    "comment": {"comment", "text", "feedback", "content"},
+    "feedback": {"feedback", "comment", "text", "content"},
+    "description": {"description", "details", "summary"},
+    "reason": {"reason", "cause", "description"},
+    "address": {"address", "location"},
+    "year": {"year", "release"},
+    "language": {"language", "lang", "locale"},
+    "country": {"country", "market", "region"},
+    "market": {"market", "country"},
+    "located": {"location", "address"},
+    "due": {"due", "deadline", "date"},
+    "scheduled": {"scheduled", "date", "time", "start"},
+    "on": {"date", "day"},
+    "tracks": {"uris", "tracks", "ids"},
+    "track": {"uris", "tracks", "track", "ids"},
+    "position": {"position", "index", "offset", "insert"},
+    "duration": {"duration", "length", "minutes", "hours", "days"},
+    "days": {"days", "duration", "period"},
+    "percent": {"percent", "percentage", "rate", "threshold"},
+}
+_GENERIC = {
+    "id",
+    "ids",
+    "the",
+    "of",
+    "a",
+    "an",
+    "to",
+    "for",
+    "in",
+    "by",
+    "is",
+    "new",
+    "data",
+    "info",
+    "value",
+}
+_NEGATIONS = {"not", "no", "non", "without", "disable", "disabled", "dont", "don", "never", "un", "turn"}
+_ANTONYMS = {
+    "private": "public",
+    "inactive": "active",
+    "disabled": "enabled",
+    "unread": "read",
+    "hidden": "visible",
+}
+_STRONG = {"date", "datetime", "email", "url", "amount", "percent", "uri"}
+_URI_TEMPLATE = re.compile(r"\b([a-z][a-z0-9]*):([a-z]+):[A-Za-z0-9]+")
+MIN_OPTIONAL_EVIDENCE = 1.0
+
+
+def _key(f: Field) -> tuple[str, str]:
+    return (f.location, f.name)
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+@dataclass
+class Assignment:
+    """A field and what fills it: the typed value, the values it came from, and how sure."""
+
+    field: Field
+    value: Any
+    sources: tuple[Value, ...] = ()
+    score: float = 0.0
+    placeholder: bool = False
+
+
+def _field_words(f: Field) -> set[str]:
+    return {_stem(w) for w in f.name_words} - _GENERIC
+
+
+def _desc_words(f: Field) -> set[str]:
+    return {_stem(w) for w in words(f.description)[:30]} - _GENERIC
+
+
+def _expanded(word: str) -> set[str]:
+    return {_stem(w) for w in SYNONYMS.get(word, set())} | {_stem(word)}
+
+
+def context_score(f: Field, v: Value) -> float:
+    """Evidence in the request's words that `v` is meant for `f`."""
+    name = _field_words(f)
+    if not name and f.location == "body" and not f.name:
+        name = {"item", "ids", "list"}
+    score = 0.0
+    for distance, word in enumerate(v.before[:4]):
+        if _expanded(word) & name:
+            score += 3.0 / (1 + 0.6 * distance)
+    for word in v.after[:1]:
+        if _expanded(word) & name:
+            score += 1.5
+    if v.trigger and (_expanded(v.trigger) & name):
+        score += 3.0
+    desc = _desc_words(f)
+    if desc:
+        overlap = {_stem(w) for w in v.before[:2]} & desc
+        score += min(1.0, 0.5 * len(overlap))
+    return score
+
+
+def _string_fit(f: Field, v: Value, schema: dict[str, Any]) -> float | None:
+    fmt = str(schema.get("format") or "")
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        return 2.0 if str(v.value) in {str(e) for e in enum} else None
+    if fmt == "date":
+        return {"date": 2.0, "datetime": 1.0}.get(v.kind)
+    if fmt == "date-time":
+        return {"datetime": 2.0, "date": 1.2}.get(v.kind)
+    if fmt == "email":
+        return 2.0 if v.kind == "email" else None
+    if fmt in ("uri", "url"):
+        return {"url": 2.0, "uri": 1.0}.get(v.kind)
+    fits = {"id": 1.0, "code": 1.0, "text": 1.0, "uri": 1.0, "url": 0.7, "email": 0.7, "number": 0.6}
+    fits.update({"date": 0.3, "datetime": 0.3, "amount": 0.2, "percent": 0.2})
+    fit = fits.get(v.kind)
+    if fit is not None and v.kind == "text" and not v.extra.get("quoted"):
+        if f.location == "path":
+            return None  # a path holds an identifier, never an unquoted phrase
+        if set(f.name_words) & {"id", "ids", "number", "code", "key", "uuid"}:
+            fit = 0.2  # prose rarely fills an identifier
+    return fit
+
+
+def type_fit(f: Field, v: Value) -> float | None:
+    """How well `v`'s kind fits `f`'s schema; None when it cannot go there."""
+    kind = f.type
+    schema = f.schema
+    if kind == "array":
+        schema = f.item_schema
+        kind = str(schema.get("type") or "string")
+    if kind == "integer":
+        if v.kind == "number" and isinstance(v.value, int):
+            return 1.0
+        if v.kind == "id" and v.text.isdigit():
+            return 1.0
+        return 0.3 if v.kind == "amount" and isinstance(v.value, int) else None
+    if kind == "number":
+        return {"amount": 1.5, "number": 1.0, "percent": 1.0}.get(v.kind)
+    if kind == "string":
+        return _string_fit(f, v, schema)
+    return None
+
+
+def convert(f: Field, v: Value) -> Any:
+    """`v` as the field's type wants it (an item of it, for arrays)."""
+    schema = f.item_schema if f.type == "array" else f.schema
+    kind = str(schema.get("type") or "string") if f.type == "array" else f.type
+    if kind == "integer":
+        return int(v.value) if isinstance(v.value, int | float) else int(str(v.value))
+    if kind == "number":
+        return v.value if isinstance(v.value, int | float) else float(str(v.value))
+    fmt = schema.get("format")
+    if fmt == "date" and v.kind == "datetime":
+        return str(v.value)[:10]
+    if fmt == "date-time" and v.kind == "date":
+        return f"{v.value}T00:00:00Z"
+    value = v.value
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value)
+    if v.kind == "id":
+        text = _uri_from_examples(f, v) or text
+    return text
+
+
+def _uri_from_examples(f: Field, v: Value) -> str | None:
+    """`spotify:track:ID` when the field's description or example shows URIs of that shape."""
+    shown = " ".join(
+        str(x) for x in (f.description, f.schema.get("example"), f.item_schema.get("example")) if x
+    )
+    templates = {(m.group(1), m.group(2)) for m in _URI_TEMPLATE.finditer(shown)}
+    if not templates:
+        return None
+    near = {_stem(w) for w in (*v.before[:2], *v.after[:1])}
+    for scheme, kind in sorted(templates):
+        if _stem(kind) in near:
+            return f"{scheme}:{kind}:{v.value}"
+    return None
+
+
+def placeholder(f: Field) -> Any:
+    """What a required field holds when the request does not say: the schema's example, default or
+    first enum value, else an empty value of its type."""
+    schema = f.schema
+    for key in ("example", "default"):
+        if key in schema and schema[key] is not None:
+            return schema[key]
+    examples = schema.get("examples")
+    if isinstance(examples, list) and examples:
+        return examples[0]
+    if f.enum:
+        return [f.enum[0]] if f.type == "array" else f.enum[0]
+    fmt = schema.get("format")
+    return {
+        "integer": 1,
+        "number": 1,
+        "boolean": False,
+        "array": [],
+        "object": {},
+    }.get(
+        f.type, "2024-01-01" if fmt == "date" else "2024-01-01T00:00:00Z" if fmt == "date-time" else "string"
+    )
+
+
+def _norm(text: str) -> str:
+    return " ".join(words(text))
+
+
+def _enum_assignments(fields: list[Field], request: str, taken: set[tuple[str, str]]) -> list[Assignment]:
+    """Enum values named in the request ("rate it as urgent", "in progress", "weekly")."""
+    text = f" {_norm(request)} "
+    out = []
+    for f in fields:
+        if _key(f) in taken or not f.enum:
+            continue
+        named = [e for e in f.enum if isinstance(e, str) and _norm(e) and f" {_norm(e)} " in text]
+        if not named:
+            continue
+        # Of several, the one named nearest the field's own words (or the first written).
+        named.sort(key=lambda e: text.index(f" {_norm(e)} "))
+        value: Any = named if f.type == "array" else named[0]
+        out.append(Assignment(f, value, score=3.0))
+        taken.add(_key(f))
+    return out
+
+
+def _boolean_assignments(fields: list[Field], request: str, taken: set[tuple[str, str]]) -> list[Assignment]:
+    tokens = words(request)
+    out = []
+    for f in fields:
+        if _key(f) in taken or f.type != "boolean":
+            continue
+        keys = _field_words(f) - {"is", "has", "allow", "enable", "include", "should"}
+        value = None
+        for i, token in enumerate(tokens):
+            if _stem(token) in keys:
+                negated = any(t in _NEGATIONS for t in tokens[max(0, i - 3) : i])
+                value = not negated
+            elif _ANTONYMS.get(token) in keys:
+                value = False
+        if value is not None:
+            out.append(Assignment(f, value, score=2.0))
+            taken.add(_key(f))
+    return out
+
+
+def _adjacent(request: str, a: Value, b: Value) -> bool:
+    gap = request[a.end : b.start].strip().lower()
+    return gap in ("", ",", "and", ", and", "&", "or", ", or", "/")
+
+
+def assign_values(fields: list[Field], values: list[Value], request: str) -> list[Assignment]:
+    """The fields filled from `values` (and named enums/booleans), in the fields' order."""
+    taken: set[tuple[str, str]] = set()
+    out = _enum_assignments(fields, request, taken)
+    out += _boolean_assignments(fields, request, taken)
+    # Values consumed by enum names are not offered again (a code "USD" named as an enum value).
+    pairs: list[tuple[float, int, int, Field, Value, float]] = []
+    strong_fields: dict[str, int] = {}
+    for f in fields:
+        for v in values:
+            if v.kind in _STRONG and type_fit(f, v):
+                strong_fields[v.kind] = strong_fields.get(v.kind, 0) + 1
+    body_names = {f.name for f in fields if f.location == "body"}
+    for fi, f in enumerate(fields):
+        if _key(f) in taken or f.type in ("object", "boolean"):
+            continue
+        for vi, v in enumerate(values):
+            fit = type_fit(f, v)
+            if fit is None:
+                continue
+            evidence = context_score(f, v)
+            if f.location == "path" and v.kind in ("id", "number", "code"):
+                fit += 0.5
+            if f.location == "query" and (f.name in body_names):
+                fit -= 0.5  # the same field in the body: the body is where a write carries it
+            unique_kind = v.kind in _STRONG and strong_fields.get(v.kind, 0) == 1
+            if not f.required and evidence < MIN_OPTIONAL_EVIDENCE and not unique_kind:
+                continue
+            pairs.append((fit + evidence, fi, vi, f, v, evidence))
+    # Best score first; on ties reading order keeps "from X to Y" and positional ids in order.
+    pairs.sort(key=lambda p: (-p[0], p[1], p[2]))
+    used: set[int] = set()
+    chosen: dict[tuple[str, str], Assignment] = {}
+    for score, _, vi, f, v, _ in pairs:
+        if _key(f) in taken or vi in used:
+            continue
+        taken.add(_key(f))
+        used.add(vi)
+        chosen[_key(f)] = Assignment(f, None, (v,), score)
+    # Lists: an array field (or a comma-separated string) takes the values written beside its first.
+    for a in chosen.values():
+        many = a.field.type == "array" or "comma" in a.field.description.lower()
+        if not many:
+            continue
+        first = a.sources[0]
+        index = values.index(first)
+        group = [first]
+        for v in values[index + 1 :]:
+            if values.index(v) in used or v.kind != first.kind or not _adjacent(request, group[-1], v):
+                break
+            group.append(v)
+            used.add(values.index(v))
+        a.sources = tuple(group)
+    for a in chosen.values():
+        items = [convert(a.field, v) for v in a.sources]
+        if a.field.type == "array":
+            a.value = items
+        elif len(items) > 1:
+            a.value = ",".join(str(i) for i in items)
+        else:
+            a.value = items[0]
+        out.append(a)
+    out += _currency_assignments(fields, values, taken)
+    out += _named_path_ids(fields, request, taken, values)
+    order = {(f.location, f.name): i for i, f in enumerate(fields)}
+    return sorted(out, key=lambda a: order[(a.field.location, a.field.name)])
+
+
+_PLAIN_ID_STOP = {
+    "a", "an", "the", "my", "to", "for", "and", "with", "from", "in", "on", "of", "id", "named", "called",
+    "that", "this", "which", "who", "is", "as", "by", "me", "it", "all", "its", "their", "please", "so",
+}  # fmt: skip
+
+
+def _named_path_ids(
+    fields: list[Field], request: str, taken: set[tuple[str, str]], values: list[Value]
+) -> list[Assignment]:
+    """Path ids written as plain words after their noun ("user smedjan" → `user_id`): no pattern
+    of `values` catches an identifier without digits, but its noun says what it is."""
+    out = []
+    spans = [(v.start, v.end) for v in values]
+    for f in fields:
+        if f.location != "path" or _key(f) in taken:
+            continue
+        nouns = [w for w in f.name_words if w not in _GENERIC]
+        for noun in nouns:
+            pattern = rf"{re.escape(noun)}s?\s+(?:id\s+|named\s+|called\s+)?([A-Za-z][\w.-]*[\w])"
+            for match in re.finditer(pattern, request, re.IGNORECASE):
+                word = match.group(1)
+                if word.lower() in _PLAIN_ID_STOP or any(s <= match.start(1) < e for s, e in spans):
+                    continue
+                out.append(Assignment(f, word, score=1.0))
+                taken.add(_key(f))
+                break
+            if _key(f) in taken:
+                break
+    return out
+
+
+def _currency_assignments(
+    fields: list[Field], values: list[Value], taken: set[tuple[str, str]]
+) -> list[Assignment]:
+    """A `currency` field takes the currency an amount was written in ("€30" → EUR)."""
+    currencies = [v for v in values if v.kind == "amount" and v.currency]
+    out = []
+    for f in fields:
+        if _key(f) in taken or "currency" not in f.name_words or f.type != "string" or not currencies:
+            continue
+        code = currencies[0].currency
+        if f.enum and code not in f.enum:
+            continue
+        out.append(Assignment(f, code, (currencies[0],), 1.0))
+        taken.add(_key(f))
+    return out
