@@ -31,6 +31,7 @@ def _register() -> None:
         convert_cmd,
         demo_cmd,
         discover_cmd,
+        eval_calls_cmd,
         eval_cmd,
         index_cmd,
         inspect_cmd,
