@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import sys
 
 import click
+from tqdm import tqdm
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, handle_errors, index_option, print_json, progress_enabled
@@ -90,8 +92,9 @@ def eval_calls(
         llm = get_llm(llm_name, cache=True)
     index = Index.open(index_dir)
     err(f"{len(cases)} cases × {len(configs)} configurations")
-    with click.progressbar(length=len(cases) * len(configs), file=click.get_text_stream("stderr"),
-                           hidden=not progress_enabled()) as bar:  # fmt: skip
+    with tqdm(
+        total=len(cases) * len(configs), file=sys.stderr, disable=not progress_enabled(), unit="case"
+    ) as bar:
         results = evaluate_calls(cases, index, configs, llm=llm, progress=bar.update)
     report = write_report(out, results, problems=problems)
     if json_:

@@ -182,9 +182,10 @@ def _string_fit(f: Field, v: Value, schema: dict[str, Any]) -> float | None:
     fits = {"id": 1.0, "code": 1.0, "text": 1.0, "uri": 1.0, "url": 0.7, "email": 0.7, "number": 0.6}
     fits.update({"date": 0.3, "datetime": 0.3, "amount": 0.2, "percent": 0.2})
     fit = fits.get(v.kind)
+    if fit is not None and v.kind == "text" and f.location == "path":
+        # A path holds an identifier: never an unquoted phrase, and a quoted one only for want of better.
+        return 0.2 if v.extra.get("quoted") and not v.trigger else None
     if fit is not None and v.kind == "text" and not v.extra.get("quoted"):
-        if f.location == "path":
-            return None  # a path holds an identifier, never an unquoted phrase
         if set(f.name_words) & {"id", "ids", "number", "code", "key", "uuid"}:
             fit = 0.2  # prose rarely fills an identifier
     return fit
@@ -404,7 +405,7 @@ def _named_path_ids(
             continue
         nouns = [w for w in f.name_words if w not in _GENERIC]
         for noun in nouns:
-            pattern = rf"{re.escape(noun)}s?\s+(?:id\s+|named\s+|called\s+)?([A-Za-z][\w.-]*[\w])"
+            pattern = rf"\b{re.escape(noun)}s?\s+(?:id\s+|named\s+|called\s+)?([A-Za-z][\w.-]*[\w])"
             for match in re.finditer(pattern, request, re.IGNORECASE):
                 word = match.group(1)
                 if word.lower() in _PLAIN_ID_STOP or any(s <= match.start(1) < e for s, e in spans):

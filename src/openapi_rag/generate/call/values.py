@@ -288,5 +288,8 @@ def extract_values(request: str) -> list[Value]:
         hi = spans[i + 1][0] if i + 1 < len(spans) else len(request)
         start, end = spans[i]
         before, after = _context(request, lo, start, end, hi)
-        out.append(replace(v, before=before, after=after))
+        trigger = v.trigger
+        if v.kind == "text" and trigger is None and before and before[0] in TEXT_TRIGGERS:
+            trigger = TEXT_TRIGGERS[before[0]]  # 'called "Late Night Jazz"' names a name as much as unquoted
+        out.append(replace(v, before=before, after=after, trigger=trigger))
     return out
