@@ -79,7 +79,18 @@ SYNONYMS: dict[str, set[str]] = {
     "duration": {"duration", "length", "minutes", "hours", "days"},
     "days": {"days", "duration", "period"},
     "percent": {"percent", "percentage", "rate", "threshold"},
+    "rename": {"name", "title"},
+    "describing": {"description", "details"},
+    "described": {"description", "details"},
+    "results": {"limit", "count", "size"},
+    "location": {"location", "region", "city", "destination", "country", "area", "place", "address"},
+    "stars": {"rating", "score", "stars"},
+    "lasting": {"duration", "days", "length"},
 }
+# Fields whose names say they hold money, or a rate: amounts and percentages go there first.
+_MONEY_WORDS = {"amount", "price", "cost", "total", "balance", "payment", "budget", "income", "deposit", "fee",
+                "salary", "spend", "expenses", "expense", "value", "loan", "down"}  # fmt: skip
+_RATE_WORDS = {"rate", "percent", "percentage", "ratio", "interest"}
 _GENERIC = {
     "id",
     "ids",
@@ -97,7 +108,7 @@ _GENERIC = {
     "info",
     "value",
 }
-_NEGATIONS = {"not", "no", "non", "without", "disable", "disabled", "dont", "don", "never", "un", "turn"}
+_NEGATIONS = {"not", "no", "non", "without", "disable", "disabled", "dont", "don", "never", "off", "stop"}
 _ANTONYMS = {
     "private": "public",
     "inactive": "active",
@@ -142,7 +153,10 @@ def _desc_words(f: Field) -> set[str]:
 
 
 def _expanded(word: str) -> set[str]:
-    return {_stem(w) for w in SYNONYMS.get(word, set())} | {_stem(word)}
+    out = {_stem(w) for w in SYNONYMS.get(word, set())} | {_stem(word)}
+    if len(word) == 3 and word.endswith("s"):
+        out.add(word[:-1])  # "ads" → ad: too short for the general plural rule
+    return out
 
 
 def context_score(f: Field, v: Value) -> float:
@@ -202,6 +216,8 @@ def type_fit(f: Field, v: Value) -> float | None:
         if v.kind == "number" and isinstance(v.value, int):
             return 1.0
         if v.kind == "id" and v.text.isdigit():
+            return 1.0
+        if v.kind == "percent" and isinstance(v.value, int):
             return 1.0
         return 0.3 if v.kind == "amount" and isinstance(v.value, int) else None
     if kind == "number":
@@ -276,6 +292,16 @@ def _norm(text: str) -> str:
     return " ".join(words(text))
 
 
+def _enum_position(text: str, value: str) -> int:
+    """Where an enum value is named in the (normalised) request, singular or plural; -1 when not."""
+    name = _norm(value)
+    for form in (name, f"{name}s", f"{name}es"):
+        at = text.find(f" {form} ")
+        if at >= 0:
+            return at
+    return -1
+
+
 def _enum_assignments(fields: list[Field], request: str, taken: set[tuple[str, str]]) -> list[Assignment]:
     """Enum values named in the request ("rate it as urgent", "in progress", "weekly")."""
     text = f" {_norm(request)} "
@@ -283,11 +309,11 @@ def _enum_assignments(fields: list[Field], request: str, taken: set[tuple[str, s
     for f in fields:
         if _key(f) in taken or not f.enum:
             continue
-        named = [e for e in f.enum if isinstance(e, str) and _norm(e) and f" {_norm(e)} " in text]
+        named = [e for e in f.enum if isinstance(e, str) and _norm(e) and _enum_position(text, e) >= 0]
         if not named:
             continue
         # Of several, the one named nearest the field's own words (or the first written).
-        named.sort(key=lambda e: text.index(f" {_norm(e)} "))
+        named.sort(key=lambda e: _enum_position(text, e))
         value: Any = named if f.type == "array" else named[0]
         out.append(Assignment(f, value, score=3.0))
         taken.add(_key(f))
@@ -301,11 +327,18 @@ def _boolean_assignments(fields: list[Field], request: str, taken: set[tuple[str
         if _key(f) in taken or f.type != "boolean":
             continue
         keys = _field_words(f) - {"is", "has", "allow", "enable", "include", "should"}
+        # Words this flag shares with another flag ("alerts" in billingAlerts and usageAlerts) decide nothing.
+        others = {w for g in fields if g is not f and g.type == "boolean" for w in _field_words(g)}
+        keys = (keys - others) or keys
         value = None
         for i, token in enumerate(tokens):
             if _stem(token) in keys:
-                negated = any(t in _NEGATIONS for t in tokens[max(0, i - 3) : i])
-                value = not negated
+                window = tokens[max(0, i - 3) : i]
+                # The nearest switch word decides: "turn on billing but turn off usage".
+                switches = [
+                    t for t in window if t in _NEGATIONS or t in ("on", "enable", "enabled", "activate")
+                ]
+                value = not (switches and switches[-1] in _NEGATIONS)
             elif _ANTONYMS.get(token) in keys:
                 value = False
         if value is not None:
@@ -329,7 +362,7 @@ def assign_values(fields: list[Field], values: list[Value], request: str) -> lis
     strong_fields: dict[str, int] = {}
     for f in fields:
         for v in values:
-            if v.kind in _STRONG and type_fit(f, v):
+            if v.kind in _STRONG and (type_fit(f, v) or 0) >= 1.0:
                 strong_fields[v.kind] = strong_fields.get(v.kind, 0) + 1
     body_names = {f.name for f in fields if f.location == "body"}
     for fi, f in enumerate(fields):
@@ -344,6 +377,13 @@ def assign_values(fields: list[Field], values: list[Value], request: str) -> lis
                 fit += 0.5
             if f.location == "query" and (f.name in body_names):
                 fit -= 0.5  # the same field in the body: the body is where a write carries it
+            words_of_field = set(f.name_words)
+            if v.kind == "amount":
+                fit += 1.0 if words_of_field & _MONEY_WORDS else -0.8 if words_of_field & _RATE_WORDS else 0.0
+            elif v.kind == "percent":
+                fit += 1.0 if words_of_field & _RATE_WORDS else -0.8 if words_of_field & _MONEY_WORDS else 0.0
+            elif v.kind == "text" and v.extra.get("quoted") and f.type == "string" and f.location != "path":
+                fit += 0.5  # quoted words are meant as one value, more than a bare code beside them
             unique_kind = v.kind in _STRONG and strong_fields.get(v.kind, 0) == 1
             if not f.required and evidence < MIN_OPTIONAL_EVIDENCE and not unique_kind:
                 continue
@@ -374,6 +414,18 @@ def assign_values(fields: list[Field], values: list[Value], request: str) -> lis
         a.sources = tuple(group)
     for a in chosen.values():
         items = [convert(a.field, v) for v in a.sources]
+        first = items[0] if items else None
+        if (
+            len(items) > 1
+            and isinstance(first, str)
+            and first.endswith(str(a.sources[0].value))
+            and first != str(a.sources[0].value)
+        ):
+            prefix = first[: -len(str(a.sources[0].value))]  # "spotify:track:" for every id of the list
+            items = [first] + [
+                f"{prefix}{v.value}" if v.kind == "id" else i
+                for v, i in zip(a.sources[1:], items[1:], strict=True)
+            ]
         if a.field.type == "array":
             a.value = items
         elif len(items) > 1:
@@ -387,9 +439,11 @@ def assign_values(fields: list[Field], values: list[Value], request: str) -> lis
     return sorted(out, key=lambda a: order[(a.field.location, a.field.name)])
 
 
+_KIND_NOUNS = {"category", "type", "sector", "mode", "kind", "format", "status", "level", "genre", "region"}
 _PLAIN_ID_STOP = {
     "a", "an", "the", "my", "to", "for", "and", "with", "from", "in", "on", "of", "id", "named", "called",
     "that", "this", "which", "who", "is", "as", "by", "me", "it", "all", "its", "their", "please", "so",
+    "new", "details", "information", "data", "settings", "profile", "report", "be", "any", "some", "each",
 }  # fmt: skip
 
 
@@ -401,12 +455,16 @@ def _named_path_ids(
     out = []
     spans = [(v.start, v.end) for v in values]
     for f in fields:
-        if f.location != "path" or _key(f) in taken:
+        if _key(f) in taken or f.type != "string" or f.enum or f.schema.get("format"):
+            continue
+        if f.location == "body" and not f.required:
             continue
         nouns = [w for w in f.name_words if w not in _GENERIC]
         for noun in nouns:
-            pattern = rf"\b{re.escape(noun)}s?\s+(?:id\s+|named\s+|called\s+)?([A-Za-z][\w.-]*[\w])"
-            for match in re.finditer(pattern, request, re.IGNORECASE):
+            after = rf"\b{re.escape(noun)}s?\s+(?:id\s+|named\s+|called\s+|to\s+|of\s+)?([A-Za-z][\w.-]*[\w])"
+            before = rf"\b(?:the|a|an)\s+([A-Za-z][\w-]*)\s+{re.escape(noun)}\b"
+            patterns = [after] + ([before] if noun in _KIND_NOUNS else [])
+            for match in (m for pattern in patterns for m in re.finditer(pattern, request, re.IGNORECASE)):
                 word = match.group(1)
                 if word.lower() in _PLAIN_ID_STOP or any(s <= match.start(1) < e for s, e in spans):
                     continue

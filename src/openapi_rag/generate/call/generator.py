@@ -40,8 +40,9 @@ POLICIES = ("rag", "self-rag", "corag")
 VERB_METHODS: dict[str, tuple[str, ...]] = {
     "POST": ("add", "create", "post", "submit", "send", "register", "book", "place", "open", "start",
              "upload", "schedule", "make", "log", "record", "transfer", "deposit", "pay", "initiate",
-             "request", "generate", "assess", "calculate", "analyze", "analyse", "follow", "save", "apply"),
-    "PUT": ("update", "change", "modify", "set", "replace", "edit", "rename", "adjust", "reorder", "move"),
+             "request", "generate", "assess", "calculate", "analyze", "analyse", "follow", "save", "apply",
+             "rate", "review", "report", "enroll"),
+    "PUT": ("update", "change", "modify", "set", "replace", "edit", "rename", "adjust", "reorder"),
     "PATCH": ("update", "change", "modify", "set", "edit", "adjust"),
     "DELETE": ("delete", "remove", "cancel", "unfollow", "unsave", "deactivate", "revoke", "drop", "erase",
                "terminate", "close"),
@@ -68,7 +69,7 @@ class CallSettings:
     min_similarity: float = 0.2
     path_miss: float = 0.25
     required_miss: float = 0.04
-    fill_bonus: float = 0.03
+    fill_bonus: float = 0.06
     verb_bonus: float = 0.08
 
 

@@ -132,7 +132,10 @@ _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _CURRENCY_WORD_RE = "|".join(sorted(CURRENCY_WORDS, key=len, reverse=True))
 _TRIGGER_RE = "|".join(sorted((re.escape(t) for t in TEXT_TRIGGERS), key=len, reverse=True))
 _TIME = r"(?:\s*(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|AM|PM)|\s*(?:at\s+)?(\d{1,2}):(\d{2}))?"
-_TEXT_END = r"(?=\s*(?:[,;.!?](?:\s|$)|\band\b|\bwith\b|\bto\b|\bfor\b|\bfrom\b|\bon\b|\bin\b|\bat\b|$))"
+_TEXT_END = (
+    r"(?=\s*(?:[,;.!?](?:\s|$)|\band\b|\bwith\b|\bto\b|\bfor\b|\bfrom\b|\bon\b|\bin\b|\bat\b|\bthat\b|\bwhich\b"
+    r"|\bwho\b|\bborn\b|\bbut\b|\bof\s+type\b|\bwhose\b|$))"
+)
 
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("quoted", re.compile(r"\"([^\"]{1,300})\"|“([^”]{1,300})”|(?<![\w])'([^']{1,300})'(?![\w])")),
@@ -170,6 +173,10 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "text",
         re.compile(rf"\b({_TRIGGER_RE})\s+(?:(?:is|as|of|to|the|a|an)\s+)?(.{{1,120}}?){_TEXT_END}", re.I),
     ),
+    # A capitalised place after a preposition ("in Lisbon", "to Kyoto"); the lookbehinds are one per
+    # preposition because Python's lookbehind must have a fixed width.
+    ("place", re.compile(r"(?:(?<=\bin )|(?<=\bto )|(?<=\bat )|(?<=\bnear ))[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")),
+    ("filepath", re.compile(r"(?<![\w/])/[\w.-]+(?:/[\w.-]+)+")),
     (
         "id",
         re.compile(
@@ -232,6 +239,10 @@ def _typed(kind: str, match: re.Match[str]) -> tuple[str, Any, dict[str, Any]] |
         return "text", text, {"trigger": TEXT_TRIGGERS[" ".join(g[0].lower().split())]}
     if kind == "id":
         return "id", match.group(0), {}
+    if kind == "place":
+        return "text", match.group(0), {"trigger": "location"}
+    if kind == "filepath":
+        return "text", match.group(0), {"quoted": True}
     if kind == "number":
         return "number", _number_value(_num(match.group(0))), {}
     if kind == "code":
@@ -240,6 +251,13 @@ def _typed(kind: str, match: re.Match[str]) -> tuple[str, Any, dict[str, Any]] |
     if kind == "numword":
         return "number", NUMBER_WORDS[match.group(0).lower()], {"word": True}
     return None
+
+
+# "set/change/update the NOUN ... to VALUE": the value is for NOUN even with words between.
+_SET_NOUN = re.compile(
+    r"\b(?:set|change|update|adjust|rename|move|modify)\s+(?:the\s+|its\s+|my\s+)?([a-z_]+)(?:\s+\S+){0,4}?\s+to\s+$",
+    re.IGNORECASE,
+)
 
 
 def _context(request: str, lo: int, start: int, end: int, hi: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -289,6 +307,13 @@ def extract_values(request: str) -> list[Value]:
         start, end = spans[i]
         before, after = _context(request, lo, start, end, hi)
         trigger = v.trigger
+        setting = _SET_NOUN.search(request[:start])
+        if (
+            setting
+            and request[setting.end() : start].strip() == ""
+            and "to" in request[setting.start() : start]
+        ):
+            before = (*before, *words(setting.group(1)))  # "set the status of claim CL-88 to approved"
         if v.kind == "text" and trigger is None and before and before[0] in TEXT_TRIGGERS:
             trigger = TEXT_TRIGGERS[before[0]]  # 'called "Late Night Jazz"' names a name as much as unquoted
         out.append(replace(v, before=before, after=after, trigger=trigger))
