@@ -1,7 +1,8 @@
 """Call-generation cases: reading them, normalising calls, and the metrics of the study.
 
 A case is `{"input": "...", "output": {"method", "endpoint", "body"?}, "difficulty": "Easy|Medium|Hard"}`
-(optionally `"id"` and `"service"`), one per JSON file of a folder or one per line of a JSONL file.
+(optionally `"id"`, `"service"`, and `output.headers` for headers the API requires: they are sent
+when the gold call is checked against the mock, never compared), one per JSON file of a folder or one per line of a JSONL file.
 A bad line is reported with its file and line; the other cases are still read.
 
 Normalisation (for exact and component match, as the study defines them): the method upper-cased;
@@ -52,6 +53,7 @@ class Case:
     body: Any = None
     difficulty: str = "Medium"
     service: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
     where: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -59,6 +61,8 @@ class Case:
         output: dict[str, Any] = {"method": self.method, "endpoint": self.endpoint}
         if self.body is not None:
             output["body"] = self.body
+        if self.headers:
+            output["headers"] = self.headers
         data: dict[str, Any] = {"id": self.case_id, "input": self.input, "output": output}
         data["difficulty"] = self.difficulty
         if self.service:
@@ -88,6 +92,9 @@ def _case(data: Any, where: str, default_id: str) -> Case:
         body=output.get("body"),
         difficulty=difficulty,
         service=data.get("service") if isinstance(data.get("service"), str) else None,
+        headers={str(k): str(v) for k, v in (output.get("headers") or {}).items()}
+        if isinstance(output.get("headers"), dict)
+        else {},
         where=where,
     )
 
