@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_data
+from tests.llm.conftest import no_llm_env, server  # noqa: F401 - fixtures, found by name
 
 FINANCIALS = ("socbench-d", "socbenchd_1", "07-financials")
 SPOTIFY = ("restbench", "specs", "spotify_oas.json")

@@ -37,7 +37,9 @@ def test_fields_flatten_nested_bodies_and_read_string_booleans(call_services: li
 
 def test_from_and_to_accounts_amount_and_currency(call_services: list) -> None:
     assert _assigned(
-        call_services, "banking-account-management-api", "POST /account/transfer",
+        call_services,
+        "banking-account-management-api",
+        "POST /account/transfer",
         "Move 1,200.50 euros from account ACC-001 to account ACC-002",
     ) == {
         "body.from_account": "ACC-001",

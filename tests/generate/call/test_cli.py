@@ -56,3 +56,22 @@ def test_eval_calls_writes_the_report(call_index_dir: Path, tmp_path: Path) -> N
     for name in ("cases.jsonl", "summary.json", "summary.csv", "ttests.csv", "report.md"):
         assert (out / name).stat().st_size > 0
     assert "Study" in (out / "report.md").read_text()
+
+
+def test_the_llm_generator_works_unchanged_with_an_openai_compatible_server(
+    call_index_dir: Path, server: object, monkeypatch: object
+) -> None:
+    from tests.llm.conftest import chat_reply
+
+    body = {"from_account": "1234", "to_account": "5678", "amount": 250, "currency": "USD"}
+    server.reply(chat_reply(json.dumps({"body": body}), prompt=300, completion=40))  # type: ignore[attr-defined]
+    monkeypatch.setenv("OPENAPI_RAG_LLM_BASE_URL", server.base_url)  # type: ignore[attr-defined]
+    result = CliRunner().invoke(
+        cli, ["call", "Transfer $250 from account 1234 to account 5678", "--index", str(call_index_dir),
+              "--generator", "llm", "--llm", "openai:strong-model", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["body"] == body and data["llm_tokens"] == {"prompt": 300, "completion": 40}
+    sent = server.requests[0]  # type: ignore[attr-defined]
+    assert sent["model"] == "strong-model" and "Transfer $250" in sent["messages"][-1]["content"]

@@ -2,7 +2,8 @@
 
 A case is `{"input": "...", "output": {"method", "endpoint", "body"?}, "difficulty": "Easy|Medium|Hard"}`
 (optionally `"id"`, `"service"`, and `output.headers` for headers the API requires: they are sent
-when the gold call is checked against the mock, never compared), one per JSON file of a folder or one per line of a JSONL file.
+when the gold call is checked against the mock, never compared), one per JSON file of a folder or
+one per line of a JSONL file.
 A bad line is reported with its file and line; the other cases are still read.
 
 Normalisation (for exact and component match, as the study defines them): the method upper-cased;
