@@ -12,170 +12,50 @@ schema's own example or default and a `problems` entry instead of an invented va
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
-from openapi_rag.generate.call.fields import Field
-from openapi_rag.generate.call.values import Value, words
+from openapi_rag.generate.call.fields import Assignment, Field
+from openapi_rag.generate.call.named import (
+    boolean_assignments,
+    currency_assignments,
+    enum_assignments,
+    named_words,
+)
+from openapi_rag.generate.call.values import Value
+from openapi_rag.generate.call.vocabulary import (
+    MONEY_WORDS,
+    RATE_WORDS,
+    STRONG_KINDS,
+    description_words,
+    expanded,
+    field_words,
+    key,
+    stem,
+)
 
 __all__ = ["Assignment", "assign_values", "convert", "placeholder"]
 
-# Words of a request that stand for words of field names (generic API vocabulary, not one API's).
-SYNONYMS: dict[str, set[str]] = {
-    "from": {"from", "source", "start", "begin", "origin", "sender", "since", "min"},
-    "to": {"to", "destination", "end", "target", "recipient", "until", "max", "dest"},
-    "since": {"start", "from", "begin", "since", "after"},
-    "until": {"end", "to", "until", "before"},
-    "between": {"start", "from"},
-    "after": {"start", "from", "after", "since"},
-    "before": {"end", "to", "before", "until"},
-    "starting": {"start", "from", "begin"},
-    "ending": {"end", "to"},
-    "limit": {"limit", "max", "size", "count", "number", "per", "page"},
-    "top": {"limit", "max", "size", "count"},
-    "first": {"limit", "size", "count"},
-    "up": {"limit", "max"},
-    "page": {"page", "offset"},
-    "skip": {"offset", "skip"},
-    "email": {"email", "mail"},
-    "phone": {"phone", "telephone", "mobile"},
-    "user": {"user", "customer", "account", "owner", "member"},
-    "customer": {"customer", "user", "client"},
-    "price": {"price", "amount", "cost"},
-    "amount": {"amount", "value", "total", "sum", "price"},
-    "pay": {"amount", "payment"},
-    "deposit": {"amount", "deposit"},
-    "withdraw": {"amount", "withdrawal"},
-    "transfer": {"amount"},
-    "quantity": {"quantity", "count", "amount", "units", "qty"},
-    "units": {"quantity", "units", "count"},
-    "rating": {"rating", "score", "value", "stars"},
-    "rate": {"rating", "rate", "value"},
-    "symbol": {"symbol", "ticker", "symbols"},
-    "stock": {"symbol", "ticker", "stock"},
-    "query": {"q", "query", "search", "term", "keyword", "keywords", "text"},
-    "search": {"q", "query", "search", "term", "keyword"},
-    "find": {"q", "query"},
-    "name": {"name", "title", "label"},
-    "title": {"title", "name", "subject"},
-    "message": {"message", "text", "content", "body", "comment"},
-    "note": {"note", "notes", "comment", "description"},
-    "comment": {"comment", "text", "feedback", "content"},
-    "feedback": {"feedback", "comment", "text", "content"},
-    "description": {"description", "details", "summary"},
-    "reason": {"reason", "cause", "description"},
-    "address": {"address", "location"},
-    "year": {"year", "release"},
-    "language": {"language", "lang", "locale"},
-    "country": {"country", "market", "region"},
-    "market": {"market", "country"},
-    "located": {"location", "address"},
-    "due": {"due", "deadline", "date"},
-    "scheduled": {"scheduled", "date", "time", "start"},
-    "on": {"date", "day"},
-    "tracks": {"uris", "tracks", "ids"},
-    "track": {"uris", "tracks", "track", "ids"},
-    "position": {"position", "index", "offset", "insert"},
-    "duration": {"duration", "length", "minutes", "hours", "days"},
-    "days": {"days", "duration", "period"},
-    "percent": {"percent", "percentage", "rate", "threshold"},
-    "rename": {"name", "title"},
-    "describing": {"description", "details"},
-    "described": {"description", "details"},
-    "results": {"limit", "count", "size"},
-    "location": {"location", "region", "city", "destination", "country", "area", "place", "address"},
-    "stars": {"rating", "score", "stars"},
-    "lasting": {"duration", "days", "length"},
-}
-# Fields whose names say they hold money, or a rate: amounts and percentages go there first.
-_MONEY_WORDS = {"amount", "price", "cost", "total", "balance", "payment", "budget", "income", "deposit", "fee",
-                "salary", "spend", "expenses", "expense", "value", "loan", "down"}  # fmt: skip
-_RATE_WORDS = {"rate", "percent", "percentage", "ratio", "interest"}
-_GENERIC = {
-    "id",
-    "ids",
-    "the",
-    "of",
-    "a",
-    "an",
-    "to",
-    "for",
-    "in",
-    "by",
-    "is",
-    "new",
-    "data",
-    "info",
-    "value",
-}
-_NEGATIONS = {"not", "no", "non", "without", "disable", "disabled", "dont", "don", "never", "off", "stop"}
-_ANTONYMS = {
-    "private": "public",
-    "inactive": "active",
-    "disabled": "enabled",
-    "unread": "read",
-    "hidden": "visible",
-}
-_STRONG = {"date", "datetime", "email", "url", "amount", "percent", "uri"}
 _URI_TEMPLATE = re.compile(r"\b([a-z][a-z0-9]*):([a-z]+):[A-Za-z0-9]+")
 MIN_OPTIONAL_EVIDENCE = 1.0
 
 
-def _key(f: Field) -> tuple[str, str]:
-    return (f.location, f.name)
-
-
-def _stem(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-@dataclass
-class Assignment:
-    """A field and what fills it: the typed value, the values it came from, and how sure."""
-
-    field: Field
-    value: Any
-    sources: tuple[Value, ...] = ()
-    score: float = 0.0
-    placeholder: bool = False
-
-
-def _field_words(f: Field) -> set[str]:
-    return {_stem(w) for w in f.name_words} - _GENERIC
-
-
-def _desc_words(f: Field) -> set[str]:
-    return {_stem(w) for w in words(f.description)[:30]} - _GENERIC
-
-
-def _expanded(word: str) -> set[str]:
-    out = {_stem(w) for w in SYNONYMS.get(word, set())} | {_stem(word)}
-    if len(word) == 3 and word.endswith("s"):
-        out.add(word[:-1])  # "ads" → ad: too short for the general plural rule
-    return out
-
-
 def context_score(f: Field, v: Value) -> float:
     """Evidence in the request's words that `v` is meant for `f`."""
-    name = _field_words(f)
+    name = field_words(f)
     if not name and f.location == "body" and not f.name:
         name = {"item", "ids", "list"}
     score = 0.0
     for distance, word in enumerate(v.before[:4]):
-        if _expanded(word) & name:
+        if expanded(word) & name:
             score += 3.0 / (1 + 0.6 * distance)
     for word in v.after[:1]:
-        if _expanded(word) & name:
+        if expanded(word) & name:
             score += 1.5
-    if v.trigger and (_expanded(v.trigger) & name):
+    if v.trigger and (expanded(v.trigger) & name):
         score += 3.0
-    desc = _desc_words(f)
+    desc = description_words(f)
     if desc:
-        overlap = {_stem(w) for w in v.before[:2]} & desc
+        overlap = {stem(w) for w in v.before[:2]} & desc
         score += min(1.0, 0.5 * len(overlap))
     return score
 
@@ -257,9 +137,9 @@ def _uri_from_examples(f: Field, v: Value) -> str | None:
     templates = {(m.group(1), m.group(2)) for m in _URI_TEMPLATE.finditer(shown)}
     if not templates:
         return None
-    near = {_stem(w) for w in (*v.before[:2], *v.after[:1])}
+    near = {stem(w) for w in (*v.before[:2], *v.after[:1])}
     for scheme, kind in sorted(templates):
-        if _stem(kind) in near:
+        if stem(kind) in near:
             return f"{scheme}:{kind}:{v.value}"
     return None
 
@@ -268,9 +148,9 @@ def placeholder(f: Field) -> Any:
     """What a required field holds when the request does not say: the schema's example, default or
     first enum value, else an empty value of its type."""
     schema = f.schema
-    for key in ("example", "default"):
-        if key in schema and schema[key] is not None:
-            return schema[key]
+    for keyword in ("example", "default"):
+        if keyword in schema and schema[keyword] is not None:
+            return schema[keyword]
     examples = schema.get("examples")
     if isinstance(examples, list) and examples:
         return examples[0]
@@ -288,65 +168,6 @@ def placeholder(f: Field) -> Any:
     )
 
 
-def _norm(text: str) -> str:
-    return " ".join(words(text))
-
-
-def _enum_position(text: str, value: str) -> int:
-    """Where an enum value is named in the (normalised) request, singular or plural; -1 when not."""
-    name = _norm(value)
-    for form in (name, f"{name}s", f"{name}es"):
-        at = text.find(f" {form} ")
-        if at >= 0:
-            return at
-    return -1
-
-
-def _enum_assignments(fields: list[Field], request: str, taken: set[tuple[str, str]]) -> list[Assignment]:
-    """Enum values named in the request ("rate it as urgent", "in progress", "weekly")."""
-    text = f" {_norm(request)} "
-    out = []
-    for f in fields:
-        if _key(f) in taken or not f.enum:
-            continue
-        named = [e for e in f.enum if isinstance(e, str) and _norm(e) and _enum_position(text, e) >= 0]
-        if not named:
-            continue
-        # Of several, the one named nearest the field's own words (or the first written).
-        named.sort(key=lambda e: _enum_position(text, e))
-        value: Any = named if f.type == "array" else named[0]
-        out.append(Assignment(f, value, score=3.0))
-        taken.add(_key(f))
-    return out
-
-
-def _boolean_assignments(fields: list[Field], request: str, taken: set[tuple[str, str]]) -> list[Assignment]:
-    tokens = words(request)
-    out = []
-    for f in fields:
-        if _key(f) in taken or f.type != "boolean":
-            continue
-        keys = _field_words(f) - {"is", "has", "allow", "enable", "include", "should"}
-        # Words this flag shares with another flag ("alerts" in billingAlerts and usageAlerts) decide nothing.
-        others = {w for g in fields if g is not f and g.type == "boolean" for w in _field_words(g)}
-        keys = (keys - others) or keys
-        value = None
-        for i, token in enumerate(tokens):
-            if _stem(token) in keys:
-                window = tokens[max(0, i - 3) : i]
-                # The nearest switch word decides: "turn on billing but turn off usage".
-                switches = [
-                    t for t in window if t in _NEGATIONS or t in ("on", "enable", "enabled", "activate")
-                ]
-                value = not (switches and switches[-1] in _NEGATIONS)
-            elif _ANTONYMS.get(token) in keys:
-                value = False
-        if value is not None:
-            out.append(Assignment(f, value, score=2.0))
-            taken.add(_key(f))
-    return out
-
-
 def _adjacent(request: str, a: Value, b: Value) -> bool:
     gap = request[a.end : b.start].strip().lower()
     return gap in ("", ",", "and", ", and", "&", "or", ", or", "/")
@@ -355,18 +176,18 @@ def _adjacent(request: str, a: Value, b: Value) -> bool:
 def assign_values(fields: list[Field], values: list[Value], request: str) -> list[Assignment]:
     """The fields filled from `values` (and named enums/booleans), in the fields' order."""
     taken: set[tuple[str, str]] = set()
-    out = _enum_assignments(fields, request, taken)
-    out += _boolean_assignments(fields, request, taken)
+    out = enum_assignments(fields, request, taken)
+    out += boolean_assignments(fields, request, taken)
     # Values consumed by enum names are not offered again (a code "USD" named as an enum value).
     pairs: list[tuple[float, int, int, Field, Value, float]] = []
     strong_fields: dict[str, int] = {}
     for f in fields:
         for v in values:
-            if v.kind in _STRONG and (type_fit(f, v) or 0) >= 1.0:
+            if v.kind in STRONG_KINDS and (type_fit(f, v) or 0) >= 1.0:
                 strong_fields[v.kind] = strong_fields.get(v.kind, 0) + 1
     body_names = {f.name for f in fields if f.location == "body"}
     for fi, f in enumerate(fields):
-        if _key(f) in taken or f.type in ("object", "boolean"):
+        if key(f) in taken or f.type in ("object", "boolean"):
             continue
         for vi, v in enumerate(values):
             fit = type_fit(f, v)
@@ -379,12 +200,12 @@ def assign_values(fields: list[Field], values: list[Value], request: str) -> lis
                 fit -= 0.5  # the same field in the body: the body is where a write carries it
             words_of_field = set(f.name_words)
             if v.kind == "amount":
-                fit += 1.0 if words_of_field & _MONEY_WORDS else -0.8 if words_of_field & _RATE_WORDS else 0.0
+                fit += 1.0 if words_of_field & MONEY_WORDS else -0.8 if words_of_field & RATE_WORDS else 0.0
             elif v.kind == "percent":
-                fit += 1.0 if words_of_field & _RATE_WORDS else -0.8 if words_of_field & _MONEY_WORDS else 0.0
+                fit += 1.0 if words_of_field & RATE_WORDS else -0.8 if words_of_field & MONEY_WORDS else 0.0
             elif v.kind == "text" and v.extra.get("quoted") and f.type == "string" and f.location != "path":
                 fit += 0.5  # quoted words are meant as one value, more than a bare code beside them
-            unique_kind = v.kind in _STRONG and strong_fields.get(v.kind, 0) == 1
+            unique_kind = v.kind in STRONG_KINDS and strong_fields.get(v.kind, 0) == 1
             if not f.required and evidence < MIN_OPTIONAL_EVIDENCE and not unique_kind:
                 continue
             pairs.append((fit + evidence, fi, vi, f, v, evidence))
@@ -393,11 +214,11 @@ def assign_values(fields: list[Field], values: list[Value], request: str) -> lis
     used: set[int] = set()
     chosen: dict[tuple[str, str], Assignment] = {}
     for score, _, vi, f, v, _ in pairs:
-        if _key(f) in taken or vi in used:
+        if key(f) in taken or vi in used:
             continue
-        taken.add(_key(f))
+        taken.add(key(f))
         used.add(vi)
-        chosen[_key(f)] = Assignment(f, None, (v,), score)
+        chosen[key(f)] = Assignment(f, None, (v,), score)
     # Lists: an array field (or a comma-separated string) takes the values written beside its first.
     for a in chosen.values():
         many = a.field.type == "array" or "comma" in a.field.description.lower()
@@ -433,61 +254,7 @@ def assign_values(fields: list[Field], values: list[Value], request: str) -> lis
         else:
             a.value = items[0]
         out.append(a)
-    out += _currency_assignments(fields, values, taken)
-    out += _named_path_ids(fields, request, taken, values)
+    out += currency_assignments(fields, values, taken)
+    out += named_words(fields, request, taken, values)
     order = {(f.location, f.name): i for i, f in enumerate(fields)}
     return sorted(out, key=lambda a: order[(a.field.location, a.field.name)])
-
-
-_KIND_NOUNS = {"category", "type", "sector", "mode", "kind", "format", "status", "level", "genre", "region"}
-_PLAIN_ID_STOP = {
-    "a", "an", "the", "my", "to", "for", "and", "with", "from", "in", "on", "of", "id", "named", "called",
-    "that", "this", "which", "who", "is", "as", "by", "me", "it", "all", "its", "their", "please", "so",
-    "new", "details", "information", "data", "settings", "profile", "report", "be", "any", "some", "each",
-}  # fmt: skip
-
-
-def _named_path_ids(
-    fields: list[Field], request: str, taken: set[tuple[str, str]], values: list[Value]
-) -> list[Assignment]:
-    """Path ids written as plain words after their noun ("user smedjan" → `user_id`): no pattern
-    of `values` catches an identifier without digits, but its noun says what it is."""
-    out = []
-    spans = [(v.start, v.end) for v in values]
-    for f in fields:
-        if _key(f) in taken or f.type != "string" or f.enum or f.schema.get("format"):
-            continue
-        if f.location == "body" and not f.required:
-            continue
-        nouns = [w for w in f.name_words if w not in _GENERIC]
-        for noun in nouns:
-            after = rf"\b{re.escape(noun)}s?\s+(?:id\s+|named\s+|called\s+|to\s+|of\s+)?([A-Za-z][\w.-]*[\w])"
-            before = rf"\b(?:the|a|an)\s+([A-Za-z][\w-]*)\s+{re.escape(noun)}\b"
-            patterns = [after] + ([before] if noun in _KIND_NOUNS else [])
-            for match in (m for pattern in patterns for m in re.finditer(pattern, request, re.IGNORECASE)):
-                word = match.group(1)
-                if word.lower() in _PLAIN_ID_STOP or any(s <= match.start(1) < e for s, e in spans):
-                    continue
-                out.append(Assignment(f, word, score=1.0))
-                taken.add(_key(f))
-                break
-            if _key(f) in taken:
-                break
-    return out
-
-
-def _currency_assignments(
-    fields: list[Field], values: list[Value], taken: set[tuple[str, str]]
-) -> list[Assignment]:
-    """A `currency` field takes the currency an amount was written in ("€30" → EUR)."""
-    currencies = [v for v in values if v.kind == "amount" and v.currency]
-    out = []
-    for f in fields:
-        if _key(f) in taken or "currency" not in f.name_words or f.type != "string" or not currencies:
-            continue
-        code = currencies[0].currency
-        if f.enum and code not in f.enum:
-            continue
-        out.append(Assignment(f, code, (currencies[0],), 1.0))
-        taken.add(_key(f))
-    return out

@@ -15,7 +15,7 @@ from openapi_rag.generate.call.values import words
 from openapi_rag.model import Operation, Service
 from openapi_rag.refs.inline import inline_schemas
 
-__all__ = ["Field", "body_schema", "operation_fields", "truthy"]
+__all__ = ["Assignment", "Field", "body_schema", "operation_fields", "truthy"]
 
 MAX_BODY_DEPTH = 2  # dotted names at most this deep ("contact_info.email")
 MAX_FIELDS = 200  # a hostile body schema never makes assignment quadratic in thousands of fields
@@ -75,6 +75,17 @@ class Field:
     def enum(self) -> list[Any]:
         values = self.schema.get("enum") or self.item_schema.get("enum") or []
         return [v for v in values if v is not None] if isinstance(values, list) else []
+
+
+@dataclass
+class Assignment:
+    """A field and what fills it: the typed value, the request's values it came from, and how sure."""
+
+    field: Field
+    value: Any
+    sources: tuple[Any, ...] = ()  # `values.Value`s
+    score: float = 0.0
+    placeholder: bool = False
 
 
 def _merged(schema: Any) -> dict[str, Any]:
