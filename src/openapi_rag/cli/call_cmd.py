@@ -43,11 +43,19 @@ def open_target(execute: str | None, index: Any, allow_write: bool) -> Iterator[
         from openapi_rag.generate.call.mock import MockAPI, MockServer
 
         with MockServer(MockAPI.from_index(index)) as server:
-            yield Target(server.url, mock=True)
+            target = Target(server.url, mock=True)
+            try:
+                yield target
+            finally:
+                target.client.close()
         return
     if not execute.startswith(("http://", "https://")):
         raise click.BadParameter("give 'mock' or a base URL (http:// or https://)", param_hint="--execute")
-    yield Target(execute, mock=False, allow_write=allow_write)
+    target = Target(execute, mock=False, allow_write=allow_write)
+    try:
+        yield target
+    finally:
+        target.client.close()
 
 
 def format_call(call: dict[str, Any]) -> str:

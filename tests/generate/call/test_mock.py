@@ -59,3 +59,15 @@ def test_a_key_is_required_when_set(call_services: list) -> None:
             assert client.get("/account/balance").status_code == 401
             ok = client.get("/account/balance", headers={"Authorization": "Bearer s3cret"})
             assert ok.status_code == 200
+
+
+def test_bodies_over_the_limit_are_refused(call_services: list, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openapi_rag.generate.call import mock
+
+    monkeypatch.setattr(mock, "MAX_BODY_BYTES", 64)
+    with (
+        MockServer(MockAPI(call_services[:1])) as server,
+        httpx.Client(base_url=server.url, trust_env=False) as client,
+    ):
+        answer = client.post("/account/transfer", json={"from_account": "1" * 100})
+        assert answer.status_code == 413

@@ -74,6 +74,7 @@ class CallSettings:
 
 
 DEFAULT_SETTINGS = CallSettings()
+MAX_REQUEST_CHARS = 4000
 
 
 @dataclass
@@ -138,7 +139,8 @@ def rank_candidates(
     request: str, hits: list[Any], index: Any, settings: CallSettings = DEFAULT_SETTINGS
 ) -> list[Candidate]:
     """The hits as candidates, filled from the request and re-ranked by how well they fill."""
-    values = extract_values(request)
+    # A request is a sentence or a paragraph; reading values from more would only slow a hostile one down.
+    values = extract_values(request[:MAX_REQUEST_CHARS])
     verbs = request_verbs(request)
     out = []
     for hit in hits:

@@ -36,6 +36,7 @@ _BOOL_KEYS = {"required", "explode", "allowReserved", "deprecated", "nullable", 
 _NUMBER_KEYS = {"minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "multipleOf",
                 "minProperties", "maxProperties"}  # fmt: skip
 MAX_REASON = 500
+MAX_BODY_BYTES = 10 * 1024 * 1024
 
 
 @dataclass
@@ -270,7 +271,9 @@ class MockAPI:
         from werkzeug.wrappers import Request, Response
 
         request = Request(environ)
-        if self.key and not hmac.compare_digest(
+        if (request.content_length or 0) > MAX_BODY_BYTES:
+            answer = MockAnswer(413, reason=f"request body larger than {MAX_BODY_BYTES} bytes")
+        elif self.key and not hmac.compare_digest(
             request.headers.get("Authorization", ""), f"Bearer {self.key}"
         ):
             answer = MockAnswer(
