@@ -39,3 +39,11 @@ def test_an_invalid_reply_is_repaired_once_then_completed_by_rules(call_index: o
     assert call["body"]["from_account"] == "1234"  # left out by the model, filled by the offline rules
     assert any("LLM reply" in p for p in call["problems"])
     assert any("filled from the request by rules" in p for p in call["problems"])
+
+
+def test_bounds_written_as_strings_become_numbers_in_the_schema(call_services: list) -> None:
+    service = next(s for s in call_services if s.id == "spotify-web-api")
+    fields, _ = operation_fields(service.operation("GET /me/playlists"), service)
+    limit = call_schema(fields)["properties"]["query"]["properties"]["limit"]
+    assert all(isinstance(limit[k], int | float) for k in ("minimum", "maximum") if k in limit)
+    assert "minimum" in limit  # the description's "0" kept as a number: llama.cpp grammars refuse strings

@@ -22,19 +22,44 @@ from openapi_rag.generate.call.result import GeneratedCall
 __all__ = ["call_schema", "llm_call"]
 
 PLACES = {"path": "path", "query": "query", "header": "headers", "body": "body"}
-KEPT_KEYWORDS = ("type", "format", "enum", "minimum", "maximum", "pattern")
+KEPT_KEYWORDS = ("type", "format", "enum", "minimum", "maximum")
 MAX_TOKENS = 384
 SYSTEM = "You turn a user's request into one API call. Answer with JSON only."
 
 
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return value
+    try:
+        return float(value)  # descriptions write bounds as strings ("0"); grammars need numbers
+    except (TypeError, ValueError):
+        return None
+
+
+def _kept(schema: dict[str, Any]) -> dict[str, Any]:
+    out = {k: schema[k] for k in KEPT_KEYWORDS if k in schema}
+    for bound in ("minimum", "maximum"):
+        if bound in out and (number := _number(out[bound])) is not None:
+            out[bound] = number
+        else:
+            out.pop(bound, None)
+    if not isinstance(out.get("enum", []), list) or out.get("enum") == []:
+        out.pop("enum", None)
+    if not isinstance(out.get("type", "string"), str | list):
+        out.pop("type", None)
+    return out
+
+
 def _small(schema: dict[str, Any]) -> dict[str, Any]:
     """A field's schema with what constrains a value and nothing else (descriptions go in the prompt)."""
-    out = {k: schema[k] for k in KEPT_KEYWORDS if k in schema}
+    out = _kept(schema)
     if isinstance(out.get("type"), list):
         out["type"] = [t for t in out["type"] if t != "null"] or "string"
     items = schema.get("items")
     if isinstance(items, dict):
-        out["items"] = {k: items[k] for k in KEPT_KEYWORDS if k in items}
+        out["items"] = _kept(items)
     return out or {"type": "string"}
 
 
