@@ -133,12 +133,12 @@ def call_request(
     repair: int = 0,
 ) -> GeneratedCall:
     """`generate_call`, then, with a `target`, execution with up to `repair` repairs."""
-    from openapi_rag.generate.call.generator import GENERATORS, _default_llm, plan_call
+    from openapi_rag.generate.call.generator import GENERATORS, default_llm, plan_call
 
     if generator not in GENERATORS:
         raise ValueError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
     if llm is None and (generator == "llm" or policy != "rag"):
-        llm = _default_llm()
+        llm = default_llm()
     plan = plan_call(request, index, policy=policy, llm=llm)
     if target is None:
         return call_of(plan, generator=generator, llm=llm)

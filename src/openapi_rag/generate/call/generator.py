@@ -206,7 +206,7 @@ def retrieve(request: str, index: Any, policy: str, llm: Any, k: int) -> tuple[l
         return list(index.search(request, k=k)), {"prompt": 0, "completion": 0}
     from openapi_rag.agents.policy_index import PolicyIndex
 
-    wrapped = PolicyIndex(index, policy, llm if llm is not None else _default_llm())
+    wrapped = PolicyIndex(index, policy, llm if llm is not None else default_llm())
     hits = list(wrapped.search(request, k=k))
     # A policy that judged everything away leaves the plain search: an empty call helps no one.
     if not hits:
@@ -215,7 +215,8 @@ def retrieve(request: str, index: Any, policy: str, llm: Any, k: int) -> tuple[l
     return hits, {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens}
 
 
-def _default_llm() -> Any:
+def default_llm() -> Any:
+    """The configured LLM (`OPENAPI_RAG_LLM`; the local SmolLM2 by default), replies cached on disk."""
     from openapi_rag.llm import get_llm
 
     return get_llm(None, cache=True)
@@ -305,7 +306,7 @@ def generate_call(
     if generator not in GENERATORS:
         raise ValueError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
     if llm is None and (generator == "llm" or policy != "rag"):
-        llm = _default_llm()
+        llm = default_llm()
     plan = plan_call(request, index, policy=policy, llm=llm, settings=settings)
     return call_of(plan, generator=generator, llm=llm)
 
