@@ -27,14 +27,17 @@ def _register() -> None:
         bench_cmd,
         bench_generate_cmd,
         bench_index_cmd,
+        call_cmd,
         chunk_cmd,
         convert_cmd,
         demo_cmd,
         discover_cmd,
+        eval_calls_cmd,
         eval_cmd,
         index_cmd,
         inspect_cmd,
         llm_cmd,
+        mock_cmd,
         search_cmd,
     )
 
