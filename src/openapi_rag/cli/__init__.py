@@ -36,6 +36,7 @@ def _register() -> None:
         llm_cmd,
         schema_cmd,
         search_cmd,
+        sql_cmd,
     )
 
 
