@@ -29,7 +29,22 @@ MAX_COLUMNS = 60
 MAX_TABLES = 400
 _LINK_NAMES = {"href", "uri", "url", "_links", "links", "self", "next", "previous", "prev"}
 # Page bookkeeping: a wrapper that holds only these and links is not a table of its own.
-_PAGING_NAMES = {"limit", "offset", "total", "page", "per_page", "page_size", "cursor", "cursors", "count"}
+_PAGING_NAMES = {
+    "limit",
+    "offset",
+    "total",
+    "page",
+    "per_page",
+    "page_size",
+    "cursor",
+    "cursors",
+    "count",
+    "total_pages",
+    "total_results",
+    "total_count",
+    "next_page",
+    "has_more",
+}
 _PREFIXES = ("Simplified", "Full", "Private", "Public", "Detailed", "Basic", "Base", "Extended")
 _SUFFIXES = ("Object", "Response", "Dto", "DTO", "Model", "Schema", "Resource", "Entity", "Details")
 _SCALAR_TYPES = {"string": "TEXT", "integer": "INTEGER", "number": "REAL", "boolean": "INTEGER"}
@@ -215,7 +230,7 @@ def _build_table(name: str, found: _Found, entity_tables: set[str]) -> Table:
             columns.append(column)
 
     for prop, raw in (found.schema.get("properties") or {}).items():
-        if prop in _LINK_NAMES:
+        if prop in _LINK_NAMES or prop in _PAGING_NAMES - {"count", "total"}:
             continue
         ref_name, body = _resolve(service, raw)
         kind = _kind(body)
