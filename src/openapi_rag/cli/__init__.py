@@ -31,6 +31,7 @@ def _register() -> None:
         demo_cmd,
         discover_cmd,
         eval_cmd,
+        eval_sql_cmd,
         index_cmd,
         inspect_cmd,
         llm_cmd,
