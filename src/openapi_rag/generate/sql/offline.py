@@ -119,6 +119,13 @@ _OPENING_VERBS = {
     "return",
 }
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# "Where ...?" asks for a place, "When ...?" for a date: the first column named like one answers.
+_PLACE_OR_TIME = {
+    "where": ("location", "place", "address", "city", "headquarters", "destination", "country", "region"),
+    "when": ("date", "time", "_at", "day"),
+}
+_DURATION_WORDS = ("duration", "length", "runtime", "_ms")
 _YEAR = re.compile(r"^(19|20)\d\d$")
 
 
@@ -136,6 +143,8 @@ class Draft:
     descending: bool = False
     limit: int | None = None
     join: tuple[Table, Column, Table, Column] | None = None  # left.col = right.col
+    having_count: tuple[str, int] | None = None  # "more than 5 albums" per group: COUNT(*) > 5
+    order_by_count: bool = False  # "the most albums" per group: ORDER BY COUNT(*)
 
     def tables(self) -> list[str]:
         return [self.table.name] + ([self.join[2].name] if self.join else [])
@@ -151,7 +160,8 @@ def generate_offline(
     if table is None:
         return None, "no table answers this request: its words name no table or column of the schema"
     draft = Draft(table)
-    neighbours = _neighbours(table, schema)
+    # A neighbour's columns count only when the request names the neighbour ("the album 'X'").
+    neighbours = [t for t in _neighbours(table, schema) if _table_positions(tokens, t)]
     used: set[int] = set()  # token positions consumed by filters and ordering
     mentions = _mentions(tokens, [table] + neighbours)
     _quoted_filters(draft, tokens, quoted, neighbours, mentions)
@@ -179,7 +189,7 @@ def _table_positions(tokens: list[str], table: Table) -> list[int]:
                 for j, part in enumerate(name[:-1])
             )
         ):
-            hits.append(i)
+            hits.append(i - len(name) + 1)
     return hits
 
 
@@ -311,11 +321,12 @@ def _quoted_filters(
             continue
         at = tokens.index(marker)
         target: tuple[Table, Column] | None = None
+        cover = _cover(mentions)
         for back in range(1, 5):  # the column or table named just before the value
             i = at - back
             if i < 0:
                 break
-            mention = mentions.get(i)
+            mention = cover.get(i)
             if mention is not None and mention.column.type == "TEXT" and not mention.column.references:
                 target = (mention.table, mention.column)
                 break
@@ -329,6 +340,16 @@ def _quoted_filters(
             target = (draft.table, _name_column(draft.table))  # type: ignore[assignment]
         if target is not None:
             draft.where.append((target[0], target[1], "=", value))
+
+
+def _cover(mentions: dict[int, Mention]) -> dict[int, Mention]:
+    """Per word position, the best mention spanning it (`display name` over `name`)."""
+    cover: dict[int, Mention] = {}
+    for m in mentions.values():
+        for i in range(m.position, m.position + m.width):
+            if i not in cover or m.score > cover[i].score:
+                cover[i] = m
+    return cover
 
 
 def _comparator_before(tokens: list[str], at: int) -> tuple[str, int]:
@@ -346,10 +367,40 @@ def _number_filters(draft: Draft, tokens: list[str], mentions: dict[int, Mention
     i = 0
     while i < len(tokens):
         tok = tokens[i]
+        if _DATE.match(tok):
+            op, start = _comparator_before(tokens, i)
+            target = _column_near(draft, tokens, mentions, i, start, prefer_date=True, used=used)
+            if target is None:
+                target = next(((draft.table, c) for c in draft.table.columns if _is_date(c)), None)
+            if target is not None:
+                draft.where.append((target[0], target[1], op if op and op != "=" else "=", tok))
+                used.update(range(start, i + 1))
+            i += 1
+            continue
         if not _NUMBER.match(tok) or _is_limit_number(tokens, i):
             i += 1
             continue
         op, start = _comparator_before(tokens, i)
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if op and after and draft.table in _tables_named(tokens, i + 1, [draft.table]):
+            # "types that have more than 5 albums": a count of the table's rows per group.
+            draft.having_count = (op, int(float(tok)))
+            used.update(range(start, i + 2))
+            i += 1
+            continue
+        if not op and i > 0:
+            named = _id_of_named(draft, tokens, i)
+            if named is not None:  # "room 301", "reservation 12": the thing's identifier
+                draft.where.append((named[0], named[1], "=", _typed(tok, named[1])))
+                used.update({i - 1, i})
+                i += 1
+                continue
+            m = _cover(mentions).get(i - 1)
+            if m is not None and m.column.type in ("INTEGER", "REAL") and m.column.format != "boolean":
+                draft.where.append((m.table, m.column, "=", _typed(tok, m.column)))  # "season 2"
+                used.update(range(m.position, i + 1))
+                i += 1
+                continue
         between = i >= 1 and tokens[i - 1] == "between" and i + 2 < len(tokens) and tokens[i + 1] == "and"
         if between:
             start = i - 1
@@ -361,7 +412,7 @@ def _number_filters(draft: Draft, tokens: list[str], mentions: dict[int, Mention
             i += 1
             continue
         is_year = bool(_YEAR.match(tok))
-        target = _column_near(draft, tokens, mentions, i, start, prefer_date=is_year and op != "=")
+        target = _column_near(draft, tokens, mentions, i, start, prefer_date=is_year and op != "=", used=used)
         if target is None and is_year:
             target = next(((draft.table, c) for c in draft.table.columns if _is_date(c)), None)
         if target is None:
@@ -392,9 +443,20 @@ def _is_limit_number(tokens: list[str], i: int) -> bool:
 
 
 def _column_near(
-    draft: Draft, tokens: list[str], mentions: dict[int, Mention], at: int, start: int, *, prefer_date: bool
+    draft: Draft,
+    tokens: list[str],
+    mentions: dict[int, Mention],
+    at: int,
+    start: int,
+    *,
+    prefer_date: bool,
+    used: set[int] | None = None,
 ) -> tuple[Table, Column] | None:
+    used = used if used is not None else set()
+
     def fits(m: Mention) -> bool:
+        if m.column.format == "boolean":
+            return False
         return (m.column.type in ("INTEGER", "REAL") and not prefer_date) or (
             prefer_date and _is_date(m.column)
         )
@@ -402,11 +464,35 @@ def _column_near(
     for i in range(at + 1, min(at + 4, len(tokens))):  # "more than 50 tracks"
         m = mentions.get(i)
         if m is not None and fits(m):
+            used.update(range(m.position, m.position + m.width))
             return m.table, m.column
+    cover = _cover(mentions)
     for i in range(start - 1, max(-1, start - 6), -1):  # "popularity above 50", "released after 2020"
-        m = mentions.get(i)
+        m = cover.get(i)
         if m is not None and fits(m):
+            used.update(range(m.position, m.position + m.width))
             return m.table, m.column
+    if not prefer_date and at + 1 < len(tokens):
+        # "at least 7 days": the unit names the column whose description gives it.
+        unit = tokens[at + 1]
+        for col in draft.table.columns:
+            if col.type in ("INTEGER", "REAL") and any(same(unit, w) for w in words(col.description)):
+                return draft.table, col
+    return None
+
+
+def _tables_named(tokens: list[str], at: int, tables: list[Table]) -> list[Table]:
+    return [t for t in tables if at in _table_positions(tokens, t)]
+
+
+def _id_of_named(draft: Draft, tokens: list[str], at: int) -> tuple[Table, Column] | None:
+    """`room 301`: the number right after the table's name in the singular is its identifier."""
+    word = tokens[at - 1]
+    id_column = draft.table.column("id")
+    if id_column is None or stem(word) != word:
+        return None  # "3 rooms" counts; "room 3" names one
+    if same(word, split_name(draft.table.name)[-1]):
+        return draft.table, id_column
     return None
 
 
@@ -436,7 +522,7 @@ def _enum_and_flag_filters(draft: Draft, tokens: list[str], tables: list[Table],
         for col in table.columns:
             if (table.name, col.name) in taken:
                 continue
-            if col.enum:
+            if len(col.enum) > 1:  # a one-value enum is a constant (`type: user`), never a filter
                 for value in col.enum:
                     parts = split_name(str(value))
                     if (
@@ -453,7 +539,7 @@ def _enum_and_flag_filters(draft: Draft, tokens: list[str], tables: list[Table],
                             break
                     if (table.name, col.name) in taken:
                         break
-            elif col.format == "boolean":
+            elif col.format == "boolean" and not col.enum:
                 key = _key_words(col)
                 for i in range(len(tokens) - len(key) + 1):
                     if i not in used and all(same(tokens[i + j], k) for j, k in enumerate(key)):
@@ -490,7 +576,12 @@ def _aggregate(draft: Draft, tokens: list[str], mentions: dict[int, Mention], us
         while at < len(tokens) and tokens[at] in ("of", "the", "my", "all", "total"):
             at += 1
         m = mentions.get(at)
-        if m is not None and m.column.type in ("INTEGER", "REAL") and not _table_named_at(draft, tokens, at):
+        if (
+            m is not None
+            and m.column.type in ("INTEGER", "REAL")
+            and m.column.format != "boolean"
+            and not _table_named_at(draft, tokens, at)
+        ):
             if re.search(r"\b(total|sum|all|combined|altogether)\b", joined) and not draft.where:
                 draft.aggregate, draft.aggregate_column = "SUM", (m.table, m.column)
             else:
@@ -504,7 +595,11 @@ def _aggregate(draft: Draft, tokens: list[str], mentions: dict[int, Mention], us
         ("combined", "SUM"),
     ):
         if word in tokens:
-            m = _numeric_after(tokens, mentions, tokens.index(word), used)
+            at = tokens.index(word)
+            covering = _cover(mentions).get(at)
+            if covering is not None and covering.width > 1 or (at and tokens[at - 1] in _DESC + _ASC):
+                continue  # "vote average" is a column; "the most total episodes" an order
+            m = _numeric_after(tokens, mentions, at, used)
             if m is not None and not (function == "SUM" and draft.aggregate == "COUNT"):
                 draft.aggregate, draft.aggregate_column = function, (m.table, m.column)
                 used.update(range(m.position, m.position + m.width))
@@ -564,23 +659,35 @@ def _ordering(draft: Draft, tokens: list[str], mentions: dict[int, Mention], use
             continue
         if tok in ("top", "first") and not (i + 1 < len(tokens) and _NUMBER.match(tokens[i + 1])):
             continue
+        following = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if tok in ("most", "least", "fewest") and (
+            following in ("common", "frequent", "records", "entries", "rows")
+            or draft.table in _tables_named(tokens, i + 1, [draft.table])
+        ):
+            # "the labels with the most albums": rows counted per group, largest count first.
+            draft.order_by_count, draft.descending = True, tok == "most"
+            draft.limit = _limit(tokens, i) or 1
+            used.update({i, i + 1})
+            return
         target = None
         if tok in _DATE_SUPERLATIVES:
             target = next(((draft.table, c) for c in draft.table.columns if _is_date(c)), None)
+        if tok in ("longest", "shortest"):
+            target = next(
+                (
+                    (draft.table, c)
+                    for c in draft.table.columns
+                    if any(w in c.name.lower() for w in _DURATION_WORDS)
+                ),
+                None,
+            )
         start = i + (2 if sorted_by else 1)
         for j in range(start, min(start + 4, len(tokens))):
             m = mentions.get(j)
-            if (
-                target is None
-                and m is not None
-                and j not in used
-                and m.column.type in ("INTEGER", "REAL", "TEXT")
-            ):
+            if target is None and m is not None and j not in used and m.column.format != "boolean":
                 target = (m.table, m.column)
                 used.update(range(j, j + m.width))
                 break
-        if target is None and draft.aggregate and draft.group_by:
-            continue
         if target is None:
             continue
         draft.order_by = target
@@ -600,11 +707,19 @@ def _ordering(draft: Draft, tokens: list[str], mentions: dict[int, Mention], use
 
 
 def _limit(tokens: list[str], at: int) -> int | None:
+    """The N of "the 5 most popular", "top 3", "the longest 5", or "list the 5 regions with the highest"."""
     for i in range(max(0, at - 3), min(len(tokens), at + 2)):
         if (
             _NUMBER.match(tokens[i])
             and "." not in tokens[i]
-            and (i + 1 == at or (i > 0 and tokens[i - 1] in ("top", "first")))
+            and (i + 1 == at or i == at + 1 or (i > 0 and tokens[i - 1] in ("top", "first")))
+        ):
+            return int(tokens[i])
+    for i in range(1, at):
+        if (
+            _NUMBER.match(tokens[i])
+            and "." not in tokens[i]
+            and tokens[i - 1] in ("the", "top", "first", "list", "show", "which", "what")
         ):
             return int(tokens[i])
     return None
@@ -631,11 +746,19 @@ def _projection(draft: Draft, tokens: list[str], mentions: dict[int, Mention], u
             continue
         if key not in {(t.name, c.name) for t, c in chosen}:
             chosen.append((m.table, m.column))
+    if not chosen and tokens and tokens[0] in _PLACE_OR_TIME:
+        wanted = _PLACE_OR_TIME[tokens[0]]
+        spot = next((c for c in draft.table.columns if any(w in c.name.lower() for w in wanted)), None)
+        if spot is not None:
+            chosen.append((draft.table, spot))
     if not chosen and tokens and tokens[0] in ("which", "who", "what"):
         name = _name_column(draft.table)
         if name is not None:
             chosen.append((draft.table, name))
     draft.select = chosen
+    if (draft.having_count or draft.order_by_count) and chosen:
+        draft.group_by = chosen[0]  # counted per the thing the request asks for
+        draft.select = chosen[:1]
 
 
 def _choose_join(draft: Draft, schema: DbSchema) -> None:
@@ -695,7 +818,11 @@ def render_sql(draft: Draft) -> str:
         sql += " WHERE " + " AND ".join(conditions)
     if draft.group_by:
         sql += f" GROUP BY {name(*draft.group_by)}"
-    if draft.order_by:
+        if draft.having_count:
+            sql += f" HAVING COUNT(*) {draft.having_count[0]} {draft.having_count[1]}"
+    if draft.order_by_count and draft.group_by:
+        sql += f" ORDER BY COUNT(*){' DESC' if draft.descending else ''}"
+    elif draft.order_by:
         sql += f" ORDER BY {name(*draft.order_by)}{' DESC' if draft.descending else ''}"
     elif draft.aggregate and draft.group_by and draft.limit:
         sql += f" ORDER BY {draft.aggregate}({name(*draft.aggregate_column) if draft.aggregate_column else '*'}) DESC"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)?")
+_WORD = re.compile(r"\d{4}-\d{2}-\d{2}|[A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)?")
 STOPWORDS = frozenset(
     "a an the of in on at to for from by with and or is are was were be been do does did have has had "
     "i me my mine we our you your it its this that these those there their them they what which who "
@@ -39,12 +39,20 @@ def stem(word: str) -> str:
     return word
 
 
+def _forms(word: str) -> set[str]:
+    # "-ies" is "-y" plural (categories) or "-ie" + s (movies, cookies): both forms are kept.
+    forms = {stem(word)}
+    if len(word) > 4 and word.endswith("ies"):
+        forms.add(word[:-1])
+    return forms
+
+
 def same(a: str, b: str) -> bool:
     """Two words name the same thing: equal stems, or one a long prefix of the other
     (popular/popularity, release/released, follow/followers)."""
-    sa, sb = stem(a), stem(b)
-    if sa == sb:
+    if _forms(a) & _forms(b):
         return True
+    sa, sb = stem(a), stem(b)
     short, long_ = sorted((sa, sb), key=len)
     return len(short) >= 5 and long_.startswith(short)
 
