@@ -23,6 +23,7 @@ def cli() -> None:
 def _register() -> None:
     # Each command group lives in its own module; importing it attaches the commands to `cli`.
     from openapi_rag.cli import (  # noqa: F401
+        ask_cmd,
         bench_chunk_cmd,
         bench_cmd,
         bench_index_cmd,
