@@ -98,7 +98,23 @@ def _run(connection: sqlite3.Connection, sql: str, path: Path, line: int) -> Non
     try:
         connection.execute(sql)
     except sqlite3.Error as exc:
-        raise SqlError(f"{path}:{line}: {exc}") from exc
+        raise SqlError(f"{path}:{line + _line_in_statement(sql)}: {exc}") from exc
+
+
+def _line_in_statement(sql: str) -> int:
+    """How many lines into the statement the parser sees the fault (SQLite reports none); 0 if unknown."""
+    try:
+        import sqlglot
+    except ImportError:
+        return 0
+    try:
+        sqlglot.parse(sql, read="sqlite")
+    except sqlglot.errors.ParseError as exc:
+        where = exc.errors[0].get("line") if exc.errors else None
+        return max(0, int(where) - 1) if where else 0
+    except sqlglot.errors.SqlglotError:
+        return 0
+    return 0
 
 
 def _strip_comments(sql: str) -> str:
