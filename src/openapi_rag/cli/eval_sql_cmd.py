@@ -49,6 +49,7 @@ def _names(value: str, allowed: tuple[str, ...], flag: str) -> list[str]:
     show_default=True,
     help="Only the cases of one fixed half (bench.halves, dataset 'sql').",
 )
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N cases (after --half).")
 @click.option("--json", "json_", is_flag=True, help="Print the summary as JSON instead of markdown.")
 @handle_errors
 def eval_sql(
@@ -61,6 +62,7 @@ def eval_sql(
     index_dir: str | None,
     llm_name: str | None,
     half: str,
+    limit: int | None,
     json_: bool,
 ) -> None:
     """Score SQL generation: exact match, clause match, execution, result accuracy, classification.
@@ -83,6 +85,7 @@ def eval_sql(
     cases = load_cases(cases_path, db)
     if half != "all":
         cases = [c for c in cases if half_of("sql", c.case_id) == half]
+    cases = cases[:limit] if limit else cases
     configs = [
         Config(g, p, c)
         for g in _names(generators, ("offline", "llm"), "--generators")

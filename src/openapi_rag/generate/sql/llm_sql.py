@@ -43,6 +43,12 @@ SYSTEM = (
     "You write one SQLite SELECT statement that answers the user's request from the tables given. "
     "Use only those tables and columns. If none of them can answer the request, answer with an empty sql."
 )
+# One worked example in a domain of its own: small models copy the form, large ones ignore it.
+EXAMPLE = (
+    "Example.\nTables:\nTable books: Books in the catalog\n- id INTEGER\n- title TEXT\n- pages INTEGER\n"
+    "Request: How many books have more than 300 pages?\n"
+    'Answer: {"sql": "SELECT COUNT(*) FROM books WHERE pages > 300", "tables": ["books"]}\n\n'
+)
 
 
 @dataclass
@@ -180,8 +186,8 @@ def generate_llm(
         llm,
         trace,
         SYSTEM,
-        f"Tables:\n{context}\n\nRequest: {request}\n\n"
-        'Answer as JSON: {"sql": "SELECT ...", "tables": ["table", ...]}',
+        f"{EXAMPLE}Now the real request.\nTables:\n{context}\n\nRequest: {request}\n"
+        'Answer as JSON: {"sql": "...", "tables": ["table", ...]}',
         "sql_query",
         SQL_SCHEMA,
         256,
