@@ -91,6 +91,9 @@ def test_classification_rules_and_llm() -> None:
     assert classify_rules("Show me my playlists") == "read"
     assert classify_rules("Turn on shuffle") == "change"
     assert classify_rules("I'd like to book a table for two") == "change"
+    assert classify_rules("I lost my card, please block it") == "change"
+    assert classify_rules("Show the blocked cards") == "read"
+    assert classify_rules("Records of payments from last week") == "read"
     assert classify("Delete my account", ScriptedLLM(['{"kind": "change"}'])) == ("change", {"by": "llm"})
     kind, how = classify("List rooms", ScriptedLLM(["hmm"]))
     assert kind == "read" and how["by"] == "rules"

@@ -62,9 +62,16 @@ def classify_rules(request: str) -> str:
         return "change"
     if tokens[0] in READ_WORDS or text.rstrip().endswith("?"):
         return "read"
-    if any(t in CHANGE_WORDS for t in tokens[:3]):
-        return "change"
+    # No opening verb ("I lost my card, please block it"): any state-changing verb makes it a change.
+    # Only base forms count ("block it"): participles describe ("blocked cards") and nouns name
+    # ("the transfer", "records of payments").
+    for i, token in enumerate(tokens):
+        if token in CHANGE_WORDS and (i == 0 or tokens[i - 1] not in _DETERMINERS):
+            return "change"
     return "read"
+
+
+_DETERMINERS = {"the", "a", "an", "of", "my", "your", "our", "this", "that", "these", "those", "each", "every"}
 
 
 def classify(request: str, llm: LLM | None = None) -> tuple[str, dict[str, Any]]:
