@@ -71,3 +71,24 @@ def fill(ddl: str, out: str, rows: int, seed: int) -> None:
         raise click.UsageError("--out must not be the DDL file itself")
     counts = fill_database(load_db_schema(ddl), out, rows=rows, seed=seed)
     err(f"{sum(counts.values())} rows in {len(counts)} tables → {out}")
+
+
+@schema.command()
+@click.argument("db", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "json_", is_flag=True, help="Print the chunks as JSON (the index's chunk records).")
+@handle_errors
+def chunks(db: str, json_: bool) -> None:
+    """Show the table chunks (one per table) that SQL generation retrieves and an LLM reads.
+
+    \b
+    openapi-rag schema chunks schema.sql
+    """
+    from openapi_rag.generate.sql import load_db_schema
+    from openapi_rag.generate.sql.retrieve import table_chunks
+
+    found = table_chunks(load_db_schema(db))
+    if json_:
+        print_json([chunk.to_dict() for chunk in found])
+        return
+    for chunk in found:
+        click.echo(chunk.content + "\n")

@@ -61,3 +61,13 @@ def test_ask_change_without_index_says_what_is_missing(music_db: Path) -> None:
     data = json.loads(result.stdout)
     assert data["classification"] == "change" and data["answered_by"] == "api"
     assert data["problems"] == ["a change request needs the API index: give --index"]
+
+
+def test_schema_chunks_show_each_table(music_ddl: Path) -> None:
+    result = CliRunner().invoke(cli, ["schema", "chunks", str(music_ddl), "--json"])
+    assert result.exit_code == 0, result.output
+    chunks = {c["id"]: c for c in json.loads(result.stdout)}
+    albums = chunks["table:albums"]
+    assert albums["kind"] == "table" and albums["operations"] == ["GET /albums"]
+    assert "- release_date TEXT (date)" in albums["content"]
+    assert "- artist_id TEXT references artists.id" in albums["content"]

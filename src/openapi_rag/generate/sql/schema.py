@@ -47,6 +47,8 @@ class Table:
         lines = [f"Table {self.name}: {self.description}".rstrip(": ")]
         for col in self.columns:
             parts = [f"- {col.name} {col.type}"]
+            if col.format:
+                parts.append("(boolean 0/1)" if col.format == "boolean" else f"({col.format})")
             if col.references:
                 parts.append(f"references {col.references}")
             if col.description:
