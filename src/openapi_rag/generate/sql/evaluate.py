@@ -191,7 +191,7 @@ def summarize(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
         levels = ["all"] + sorted({r.case.difficulty for r in mine if r.case.difficulty})
         for level in levels:
             chosen = [r for r in mine if level == "all" or r.case.difficulty == level]
-            row: dict[str, Any] = {"config": config, "difficulty": level}
+            row: dict[str, Any] = {"config": config, "difficulty": level, "cases": len(chosen)}
             names = list(METRICS) + [f"clause:{c}" for c in CLAUSES]
             for metric in names:
                 values = [
@@ -260,12 +260,12 @@ def summary_markdown(rows: Sequence[dict[str, Any]], tests: Sequence[dict[str, A
         if not value:
             return "–"
         low, high = value["ci"]
-        return f"{value['mean']:.3f} [{low:.3f}, {high:.3f}]"
+        over = f" (n={value['n']})" if value["n"] != row["cases"] else ""  # reads only, in mixed cases
+        return f"{value['mean']:.3f} [{low:.3f}, {high:.3f}]{over}"
 
     for row in rows:
-        n = max((v["n"] for k, v in row.items() if isinstance(v, dict)), default=0)
         lines.append(
-            f"| {row['config']} | {row['difficulty']} | {n} | {cell(row, 'exact')} | {cell(row, 'execution')} "
+            f"| {row['config']} | {row['difficulty']} | {row['cases']} | {cell(row, 'exact')} | {cell(row, 'execution')} "
             f"| {cell(row, 'result')} | {cell(row, 'classification')} |"
         )
     if tests:
