@@ -135,3 +135,31 @@ def test_eval_sql_cli_with_ask_cases(tmp_path: Path) -> None:
     assert overall["classification"]["mean"] >= 0.9
     assert len((tmp_path / "out" / "cases.jsonl").read_text().splitlines()) == 10
     assert load_db_schema(BENCH / "consumer.sql").table("rooms") is not None
+
+
+class _OneHitIndex:
+    """Control flow only: an index whose search returns one fixed operation."""
+
+    def __init__(self, operation: str) -> None:
+        self.operation = operation
+
+    def search(self, query: str, k: int = 10) -> list:
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(id=self.operation, service="s", score=1.0, path=self.operation.split()[1])][:k]
+
+
+def test_change_cases_score_classification_and_top_operation() -> None:
+    from openapi_rag.generate.sql.evaluate import SqlCase
+
+    db = str(BENCH / "consumer.sql")
+    cases = [
+        SqlCase("c1", "Cancel reservation 12", kind="api", db=db, operation="DELETE /reservations/{id}"),
+        SqlCase("c2", "Add a new room", kind="api", db=db, operation="POST /rooms"),
+        SqlCase("r1", "How many rooms are there?", kind="sql", db=db, gold_sql="SELECT COUNT(*) FROM rooms"),
+    ]
+    results, _ = evaluate(cases, [Config()], index=_OneHitIndex("DELETE /reservations/{id}"))
+    scores = {r.case.case_id: r.scores for r in results}
+    assert scores["c1"] == {"classification": 1.0, "operation": 1.0}
+    assert scores["c2"] == {"classification": 1.0, "operation": 0.0}
+    assert scores["r1"]["classification"] == 1.0 and scores["r1"]["exact"] == 1.0 and "operation" not in scores["r1"]

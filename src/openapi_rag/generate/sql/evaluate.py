@@ -27,7 +27,7 @@ from openapi_rag.generate.sql.plant import prepare_database
 from openapi_rag.generate.sql.safety import run_select
 from openapi_rag.generate.sql.schema import DbSchema, SqlError
 
-METRICS = ("exact", "execution", "result", "classification")
+METRICS = ("exact", "execution", "result", "classification", "operation")
 
 
 @dataclass
@@ -38,6 +38,7 @@ class SqlCase:
     gold_sql: str = ""
     kind: str = ""  # "sql" or "api" for mixed cases; "" for SQL-only cases
     db: str = ""  # the database file, resolved
+    operation: str = ""  # the gold `METHOD /path` of a change case
 
     @property
     def wants_sql(self) -> bool:
@@ -63,6 +64,7 @@ def load_cases(path: str | Path, db: str | None = None) -> list[SqlCase]:
                     output.get("sql", "") or "",
                     output.get("kind", ""),
                     case_db,
+                    output.get("operation", "") or "",
                 )
             )
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -135,6 +137,11 @@ def evaluate_case(
         if kind != "read" or not case.gold_sql:
             if case.gold_sql:  # a read sent to the API: no SQL, every SQL metric 0
                 result.scores.update({"exact": 0.0, "execution": 0.0, "result": 0.0})
+            elif case.operation and index is not None:
+                # Until the call generator is merged, a change is answered by the top operation.
+                hits = index.search(case.request, k=1) if kind == "change" else []
+                result.sql = hits[0].id if hits else ""
+                result.scores["operation"] = float(bool(hits) and hits[0].id == case.operation)
             return result
     if not case.gold_sql:
         return result
@@ -252,8 +259,11 @@ def paired_tests(
 
 
 def summary_markdown(rows: Sequence[dict[str, Any]], tests: Sequence[dict[str, Any]]) -> str:
-    head = "| configuration | difficulty | n | exact match | execution | result accuracy | classification |"
-    lines = [head, "|---|---|---:|---|---|---|---|"]
+    head = (
+        "| configuration | difficulty | n | exact match | execution | result accuracy | classification "
+        "| operation (top 1) |"
+    )
+    lines = [head, "|---|---|---:|---|---|---|---|---|"]
 
     def cell(row: dict[str, Any], metric: str) -> str:
         value = row.get(metric)
@@ -266,7 +276,7 @@ def summary_markdown(rows: Sequence[dict[str, Any]], tests: Sequence[dict[str, A
     for row in rows:
         lines.append(
             f"| {row['config']} | {row['difficulty']} | {row['cases']} | {cell(row, 'exact')} | {cell(row, 'execution')} "
-            f"| {cell(row, 'result')} | {cell(row, 'classification')} |"
+            f"| {cell(row, 'result')} | {cell(row, 'classification')} | {cell(row, 'operation')} |"
         )
     if tests:
         lines += [
