@@ -71,7 +71,21 @@ def classify_rules(request: str) -> str:
     return "read"
 
 
-_DETERMINERS = {"the", "a", "an", "of", "my", "your", "our", "this", "that", "these", "those", "each", "every"}
+_DETERMINERS = {
+    "the",
+    "a",
+    "an",
+    "of",
+    "my",
+    "your",
+    "our",
+    "this",
+    "that",
+    "these",
+    "those",
+    "each",
+    "every",
+}
 
 
 def classify(request: str, llm: LLM | None = None) -> tuple[str, dict[str, Any]]:
