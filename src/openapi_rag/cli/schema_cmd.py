@@ -41,7 +41,10 @@ def derive(specs: tuple[str, ...], out: str, json_: bool) -> None:
     for failure in result.failed:
         where = f" ({failure.where})" if failure.where else ""
         err(f"warning: {failure.file}{where}: {failure.error}")
-    derived = derive_schema(result.services)
+    problems: list[str] = []
+    derived = derive_schema(result.services, problems)
+    for problem in problems:
+        err(f"warning: {problem}")
     sidecar = derived.save(out)
     err(f"{len(derived.tables)} tables → {out} (descriptions in {sidecar})")
     if json_:

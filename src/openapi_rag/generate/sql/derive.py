@@ -50,16 +50,24 @@ _SUFFIXES = ("Object", "Response", "Dto", "DTO", "Model", "Schema", "Resource", 
 _SCALAR_TYPES = {"string": "TEXT", "integer": "INTEGER", "number": "REAL", "boolean": "INTEGER"}
 
 
-def derive_schema(services: Iterable[Service]) -> DbSchema:
-    """One table per object returned by GET operations (see the module docstring for the rules)."""
+def derive_schema(services: Iterable[Service], problems: list[str] | None = None) -> DbSchema:
+    """One table per object returned by GET operations (see the module docstring for the rules).
+
+    An operation whose response cannot be read is skipped with a line in `problems` (file and
+    operation), so one odd description never stops a corpus.
+    """
     found: dict[str, _Found] = {}
     for service in services:
         for op in service.operations:
             if op.method != "GET":
                 continue
-            schema = _response_schema(op.responses)
-            if schema:
-                _collect(service, schema, op.id, _path_noun(op.path), found, depth=0, stack=())
+            try:
+                schema = _response_schema(op.responses)
+                if schema:
+                    _collect(service, schema, op.id, _path_noun(op.path), found, depth=0, stack=())
+            except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+                if problems is not None:
+                    problems.append(f"{service.file}: {op.id}: response not read as a table ({exc!r})")
     names = [n for n, f in found.items() if _meaningful(f.service, f.schema) >= MIN_COLUMNS]
     entity_tables = {n for n in names if "id" in _scalar_props(found[n].service, found[n].schema)}
     tables = []
@@ -243,7 +251,7 @@ def _build_table(name: str, found: _Found, entity_tables: set[str]) -> Table:
                 add(
                     Column(
                         f"{prop}_id",
-                        _type_of(nested["id"]),
+                        _type_of(nested.get("id", {})),
                         f"The {prop} ({target}.id)",
                         references=f"{target}.id",
                     )
