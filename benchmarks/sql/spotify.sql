@@ -102,8 +102,8 @@ CREATE TABLE currently_playing_contexts ( -- Returned by GET /me/player, GET /me
 );
 
 CREATE TABLE cursors ( -- Returned by GET /me/following, GET /me/player/recently-played
-  after TEXT, -- The cursor to use as key to find the next page of items.
-  before TEXT -- The cursor to use as key to find the previous page of items.
+  "after" TEXT, -- The cursor to use as key to find the next page of items.
+  "before" TEXT -- The cursor to use as key to find the previous page of items.
 );
 
 CREATE TABLE episodes ( -- Returned by GET /search

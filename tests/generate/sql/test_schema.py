@@ -108,3 +108,23 @@ def test_spotify_derives_its_entities() -> None:
     assert {"albums", "artists", "tracks", "playlists", "users", "shows", "episodes"} <= names
     assert schema.table("tracks").column("album_id").references == "albums.id"
     assert not any(name.startswith("paging") for name in names)
+
+
+def test_two_services_returning_one_name_get_a_table_each(music_spec: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.yaml"
+    other.write_text(
+        music_spec.read_text()
+        .replace("title: Music", "title: Radio")
+        .replace("display_name: {type: string}", "default: {type: string}\n        order: {type: integer}")
+    )
+    problems: list[str] = []
+    schema = derive_schema(load_services([music_spec, other]).services, problems)
+    names = {t.name for t in schema.tables}
+    assert {"music_users", "radio_users", "music_playlists", "radio_playlists"} <= names
+    assert schema.table("radio_playlists").column("owner_id").references == "radio_users.id"
+    # Columns named like SQL keywords are quoted, so the DDL loads and fills.
+    ddl = tmp_path / "both.sql"
+    schema.save(ddl)
+    assert '"default" TEXT' in ddl.read_text()
+    fill_database(load_db_schema(ddl), tmp_path / "both.sqlite", rows=3)
+    assert problems == []

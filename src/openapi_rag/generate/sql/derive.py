@@ -56,7 +56,7 @@ def derive_schema(services: Iterable[Service], problems: list[str] | None = None
     An operation whose response cannot be read is skipped with a line in `problems` (file and
     operation), so one odd description never stops a corpus.
     """
-    found: dict[str, _Found] = {}
+    found: dict[tuple[str, str], _Found] = {}  # (service id, table name) → what it holds
     for service in services:
         for op in service.operations:
             if op.method != "GET":
@@ -68,11 +68,18 @@ def derive_schema(services: Iterable[Service], problems: list[str] | None = None
             except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
                 if problems is not None:
                     problems.append(f"{service.file}: {op.id}: response not read as a table ({exc!r})")
-    names = [n for n, f in found.items() if _meaningful(f.service, f.schema) >= MIN_COLUMNS]
-    entity_tables = {n for n in names if "id" in _scalar_props(found[n].service, found[n].schema)}
-    tables = []
-    for name in sorted(names)[:MAX_TABLES]:
-        tables.append(_build_table(name, found[name], entity_tables))
+    keys = [k for k, f in found.items() if _meaningful(f.service, f.schema) >= MIN_COLUMNS]
+    entities = {k for k in keys if "id" in _scalar_props(found[k].service, found[k].schema)}
+    # Two services returning `users` get a table each, named after their service.
+    services_of: dict[str, set[str]] = {}
+    for service_id, name in keys:
+        services_of.setdefault(name, set()).add(service_id)
+    final = {k: k[1] if len(services_of[k[1]]) == 1 else f"{_snake(k[0])}_{k[1]}" for k in keys}
+    if len(keys) > MAX_TABLES and problems is not None:
+        problems.append(f"{len(keys)} tables found; only the first {MAX_TABLES} by name are kept")
+    tables = [
+        _build_table(k, found[k], entities, final) for k in sorted(keys, key=lambda k: final[k])[:MAX_TABLES]
+    ]
     _link_by_name(tables)
     return DbSchema(_parents_first(tables))
 
@@ -168,7 +175,7 @@ def _collect(
     node: Any,
     operation: str,
     noun: str,
-    found: dict[str, _Found],
+    found: dict[tuple[str, str], _Found],
     *,
     depth: int,
     stack: tuple[str, ...],
@@ -202,10 +209,12 @@ def _collect(
     if is_table:
         name = table_name(ref_name) if ref_name else noun
         if name:
-            entry = found.get(name)
+            entry = found.get((service.id, name))
             if entry is None:
                 description = schema.get("description") or ""
-                entry = found[name] = _Found(service, {"type": "object", "properties": {}}, description)
+                entry = found[(service.id, name)] = _Found(
+                    service, {"type": "object", "properties": {}}, description
+                )
             for prop, value in props.items():
                 entry.schema["properties"].setdefault(prop, value)
             if ref_name and ref_name not in entry.schema_names:
@@ -227,8 +236,11 @@ def _collect(
         )
 
 
-def _build_table(name: str, found: _Found, entity_tables: set[str]) -> Table:
+def _build_table(
+    key: tuple[str, str], found: _Found, entities: set[tuple[str, str]], final: dict[tuple[str, str], str]
+) -> Table:
     service = found.service
+    name = final[key]
     columns: list[Column] = []
     taken: set[str] = set()
 
@@ -245,9 +257,10 @@ def _build_table(name: str, found: _Found, entity_tables: set[str]) -> Table:
         if kind in _SCALAR_TYPES:
             add(_column(prop, body, primary_key=prop == "id"))
         elif kind == "object":
-            target = table_name(ref_name) if ref_name else ""
+            target_key = (service.id, table_name(ref_name) if ref_name else "")
+            target = final.get(target_key, "")
             nested = _scalar_props(service, body)
-            if target in entity_tables and target != name:
+            if target_key in entities and target != name:
                 add(
                     Column(
                         f"{prop}_id",
