@@ -146,7 +146,9 @@ class _OneHitIndex:
     def search(self, query: str, k: int = 10) -> list:
         from types import SimpleNamespace
 
-        return [SimpleNamespace(id=self.operation, service="s", score=1.0, path=self.operation.split()[1])][:k]
+        return [SimpleNamespace(id=self.operation, service="s", score=1.0, path=self.operation.split()[1])][
+            :k
+        ]
 
 
 def test_change_cases_score_classification_and_top_operation() -> None:
@@ -162,4 +164,8 @@ def test_change_cases_score_classification_and_top_operation() -> None:
     scores = {r.case.case_id: r.scores for r in results}
     assert scores["c1"] == {"classification": 1.0, "operation": 1.0}
     assert scores["c2"] == {"classification": 1.0, "operation": 0.0}
-    assert scores["r1"]["classification"] == 1.0 and scores["r1"]["exact"] == 1.0 and "operation" not in scores["r1"]
+    assert (
+        scores["r1"]["classification"] == 1.0
+        and scores["r1"]["exact"] == 1.0
+        and "operation" not in scores["r1"]
+    )
