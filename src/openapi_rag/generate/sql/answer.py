@@ -94,13 +94,13 @@ def generate_sql(
 
 def _check(answer: SqlAnswer, schema: DbSchema) -> None:
     """Refuse anything but one SELECT over the schema's own tables; the SQL is kept to show why."""
-    from sqlglot import exp
-
     try:
-        tree = parse_select(answer.sql)
+        tree = parse_select(answer.sql)  # raises MissingDependency first when sqlglot is absent
     except SqlError as exc:
         answer.problems.append(f"refused: {exc}")
         return
+    from sqlglot import exp
+
     ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
     named = []
     for table in tree.find_all(exp.Table):
