@@ -23,6 +23,7 @@ def cli() -> None:
 def _register() -> None:
     # Each command group lives in its own module; importing it attaches the commands to `cli`.
     from openapi_rag.cli import (  # noqa: F401
+        ask_cmd,
         bench_chunk_cmd,
         bench_cmd,
         bench_generate_cmd,
@@ -34,11 +35,14 @@ def _register() -> None:
         discover_cmd,
         eval_calls_cmd,
         eval_cmd,
+        eval_sql_cmd,
         index_cmd,
         inspect_cmd,
         llm_cmd,
         mock_cmd,
+        schema_cmd,
         search_cmd,
+        sql_cmd,
     )
 
 

@@ -1,0 +1,83 @@
+"""Options and input shared by `sql`, `ask` and `eval-sql`: the database, generator, policy, context."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def db_option(func: F) -> F:
+    return click.option(
+        "--db",
+        "db",
+        required=True,
+        envvar="OPENAPI_RAG_DB",
+        type=click.Path(exists=True, dir_okay=False),
+        help="DDL (from `schema derive` or written by hand) or a SQLite database (opened read-only).",
+    )(func)
+
+
+def generation_options(func: F) -> F:
+    for option in reversed(
+        [
+            click.option(
+                "-g",
+                "--generator",
+                type=click.Choice(["offline", "llm"]),
+                default="offline",
+                show_default=True,
+                help="offline: no LLM; llm: the configured LLM writes the SQL.",
+            ),
+            click.option(
+                "--policy",
+                type=click.Choice(["rag", "self-rag", "corag"]),
+                default="rag",
+                show_default=True,
+                help="How tables are retrieved; self-rag and corag ask the LLM.",
+            ),
+            click.option(
+                "--context",
+                type=click.Choice(["db", "api", "hybrid"]),
+                default="db",
+                show_default=True,
+                help="Tables found by their own chunks, through the index's API operations, or both.",
+            ),
+            click.option(
+                "--llm", "llm_name", default=None, metavar="NAME", help="LLM (default: configured)."
+            ),
+        ]
+    ):
+        func = option(func)
+    return func
+
+
+def needs_llm(generator: str, policy: str) -> bool:
+    return generator == "llm" or policy != "rag"
+
+
+def load_llm(name: str | None) -> Any:
+    from openapi_rag.llm import get_llm
+
+    return get_llm(name, cache=True)
+
+
+def read_tasks(handle: Any) -> Iterator[dict[str, Any]]:
+    """JSONL tasks: `{"query"|"input"|"request": "...", "id": ...}` per line; a bad line is a usage error."""
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            task = json.loads(line)
+        except ValueError as exc:
+            raise click.BadParameter(f"line {number}: not JSON ({exc})", param_hint="--queries") from exc
+        text = (
+            task.get("query") or task.get("input") or task.get("request") if isinstance(task, dict) else None
+        )
+        if not isinstance(text, str):
+            raise click.BadParameter(f'line {number}: no "query" text', param_hint="--queries")
+        yield {"id": task.get("id", number), "query": text}
