@@ -1,8 +1,7 @@
 """`ask`: classify a request, then answer a read with SQL and a change with an API call.
 
-The API call comes from `openapi_rag.generate.call.generate_call` where it is installed (built
-beside this package); without it a change request is answered with the best operation the index
-finds, and a problem says the call generator is unavailable.
+A change request is answered by the API-call generator (`openapi_rag.generate.call.generate_call`)
+over the index: the operation, the filled path, query and body.
 """
 
 from __future__ import annotations
@@ -65,20 +64,8 @@ def ask(
 def _call(
     request: str, index: Any, *, generator: str, policy: str, llm: LLM | None
 ) -> tuple[dict[str, Any], list[str]]:
-    try:
-        from openapi_rag.generate.call import generate_call  # type: ignore[attr-defined]
-    except ImportError:
-        hits = index.search(request, k=1)
-        if not hits:
-            return {}, ["the API-call generator is unavailable and search found no operation"]
-        hit = hits[0]
-        top = {
-            "service": hit.service,
-            "operation": hit.id,
-            "summary": getattr(hit, "summary", ""),
-            "score": hit.score,
-        }
-        return top, ["the API-call generator is unavailable: answered with the top operation from search"]
+    from openapi_rag.generate.call import generate_call
+
     call = generate_call(request, index, generator=generator, policy=policy, llm=llm)
     data = call.to_dict()
     return data, list(data.get("problems") or [])
