@@ -35,6 +35,7 @@ def _register() -> None:
         inspect_cmd,
         llm_cmd,
         search_cmd,
+        serve_cmd,
     )
 
 
