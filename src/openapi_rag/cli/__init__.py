@@ -34,6 +34,7 @@ def _register() -> None:
         index_cmd,
         inspect_cmd,
         llm_cmd,
+        mcp_cmd,
         search_cmd,
         serve_cmd,
     )
