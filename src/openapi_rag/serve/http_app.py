@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from openapi_rag import __version__
 from openapi_rag.serve.metrics import Metrics, MetricsMiddleware
-from openapi_rag.serve.security import BodyTooLarge, Guard, Scope
+from openapi_rag.serve.security import Guard, Scope
 from openapi_rag.serve.service import BadRequest, NotFound, SearchService
 from openapi_rag.serve.settings import ServeSettings
 
@@ -111,10 +111,6 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
     @app.exception_handler(NotFound)
     async def not_found(_: Request, exc: NotFound) -> JSONResponse:
         return JSONResponse({"error": "not_found", "detail": str(exc)}, status_code=404)
-
-    @app.exception_handler(BodyTooLarge)
-    async def too_large(_: Request, exc: BodyTooLarge) -> JSONResponse:
-        return JSONResponse({"error": "body_too_large", "field": "body", "detail": str(exc)}, status_code=413)
 
     @app.get(
         "/search",

@@ -141,34 +141,34 @@ class Guard:
                 )
                 return
         length = _header(scope, b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _body_too_large(send, self.max_body)
+        if length is not None:
+            if not length.isdigit() or int(length) > self.max_body:
+                await _body_too_large(send, self.max_body)
+                return
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, self._bounded(receive, send), send)
-
-    def _bounded(self, receive: Receive, send: Send) -> Receive:
-        """A receive that stops a chunked body once it passes the limit."""
-        seen = 0
-        max_body = self.max_body
-
-        async def receive_bounded() -> Message:
-            nonlocal seen
+        # No length given (chunked, or no body): read it here, up to the limit, then replay it.
+        body = bytearray()
+        more = True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > max_body:
-                    raise BodyTooLarge(max_body)
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            more = bool(message.get("more_body"))
+            if len(body) > self.max_body:
+                await _body_too_large(send, self.max_body)
+                return
+        replayed = False
 
-        return receive_bounded
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
 
-
-class BodyTooLarge(Exception):
-    """A chunked request body passed the limit while it was being read."""
-
-    def __init__(self, limit: int):
-        super().__init__(f"request body over {limit} bytes")
-        self.limit = limit
+        await self.app(scope, replay, send)
 
 
 async def _body_too_large(send: Send, limit: int) -> None:
