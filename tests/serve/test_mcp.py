@@ -4,7 +4,6 @@ MCP Inspector's CLI (npm) as an independent second client."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -130,26 +129,34 @@ def _inspector() -> Path:
     return binary
 
 
-def _inspect(binary: Path, index_dir: Path, *args: str) -> dict:
-    command = [str(binary), "--cli", sys.executable, "-m", "openapi_rag", "mcp", "--index", str(index_dir)]
+def _inspect(binary: Path, target: list[str], *args: str) -> dict:
     done = subprocess.run(
-        [*command, *args], capture_output=True, text=True, timeout=180, env=cli_env(), cwd=os.getcwd()
+        [str(binary), "--cli", *target, *args], capture_output=True, text=True, timeout=180, env=cli_env()
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
-def test_mcp_inspector_cli_calls_every_tool(index_dir):
+def test_mcp_inspector_cli_lists_and_calls_tools(index_dir):
+    """Over streamable HTTP: each Inspector call costs seconds of node start-up, so three calls
+    (the SDK tests above call every tool, over stdio too)."""
     binary = _inspector()
-    listed = _inspect(binary, index_dir, "--method", "tools/list")
-    assert sorted(t["name"] for t in listed["tools"]) == ["get_endpoint", "list_services", "search_endpoints"]
-    call = ["--method", "tools/call", "--tool-name"]
-    found = _inspect(
-        binary, index_dir, *call, "search_endpoints", "--tool-arg", "query=top tracks of an artist"
-    )
-    first = found["structuredContent"]["results"][0]["id"]
-    assert first == "spotify-web-api GET /artists/{id}/top-tracks"
-    detail = _inspect(binary, index_dir, *call, "get_endpoint", "--tool-arg", f"id={first}")
-    assert json.loads(detail["content"][0]["text"])["path"] == "/artists/{id}/top-tracks"
-    services = _inspect(binary, index_dir, *call, "list_services")
-    assert len(services["structuredContent"]["services"]) == 2
+    server = Server(["mcp", "--index", str(index_dir), "--transport", "http", "--port", "0"])
+    try:
+        http = [server.url, "--transport", "http"]
+        listed = _inspect(binary, http, "--method", "tools/list")
+        assert sorted(t["name"] for t in listed["tools"]) == [
+            "get_endpoint",
+            "list_services",
+            "search_endpoints",
+        ]
+        call = ["--method", "tools/call", "--tool-name"]
+        found = _inspect(
+            binary, http, *call, "search_endpoints", "--tool-arg", "query=top tracks of an artist"
+        )
+        first = found["structuredContent"]["results"][0]["id"]
+        assert first == "spotify-web-api GET /artists/{id}/top-tracks"
+        detail = _inspect(binary, http, *call, "get_endpoint", "--tool-arg", f"id={first}")
+        assert json.loads(detail["content"][0]["text"])["path"] == "/artists/{id}/top-tracks"
+    finally:
+        server.stop()

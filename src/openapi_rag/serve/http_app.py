@@ -54,18 +54,20 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
     class BatchResult(BaseModel):
         batch: list[SearchResult]
 
-    class SearchBody(BaseModel):
+    class SearchOptions(BaseModel):
         model_config = ConfigDict(extra="forbid")
-        query: str | None = Field(
-            None, min_length=1, max_length=limits.max_query_chars, description="One task in words."
-        )
-        queries: list[Annotated[str, Field(min_length=1, max_length=limits.max_query_chars)]] | None = Field(
-            None, min_length=1, max_length=limits.max_batch, description="Several tasks (instead of query)."
-        )
-        k: int = Field(10, ge=1, le=limits.max_k)
+        k: int = Field(10, ge=1, le=limits.max_k, description="How many operations.")
         mode: Literal["hybrid", "dense", "bm25"] = "hybrid"
-        service: str | None = Field(None, max_length=200)
-        tag: str | None = Field(None, max_length=200)
+        service: str | None = Field(None, max_length=200, description="Only this service.")
+        tag: str | None = Field(None, max_length=200, description="Only operations with this tag.")
+
+    class SearchOne(SearchOptions):
+        query: str = Field(min_length=1, max_length=limits.max_query_chars, description="One task in words.")
+
+    class SearchBatch(SearchOptions):
+        queries: list[Annotated[str, Field(min_length=1, max_length=limits.max_query_chars)]] = Field(
+            min_length=1, max_length=limits.max_batch, description="Several tasks, answered in order."
+        )
 
     class Service(BaseModel):
         service: str
@@ -137,15 +139,13 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         summary="Find API endpoints for one task or a batch",
         operation_id="search_endpoints_batch",
     )
-    async def search_post(body: SearchBody) -> Any:
+    async def search_post(body: SearchOne | SearchBatch) -> Any:
         """`{"query": ...}` answers like GET /search; `{"queries": [...]}` answers each in `batch`."""
-        if (body.query is None) == (body.queries is None):
-            raise BadRequest("query", "give exactly one of query or queries")
         options = dict(k=body.k, mode=body.mode, service=body.service, tag=body.tag)
-        if body.query is not None:
+        if isinstance(body, SearchOne):
             return {"query": body.query, "results": await run(service_search, body.query, **options)}
         batch = []
-        for number, text in enumerate(body.queries or []):
+        for number, text in enumerate(body.queries):
             hits = await run(service_search, text, field=f"queries[{number}]", **options)
             batch.append({"query": text, "results": hits})
         return {"batch": batch}

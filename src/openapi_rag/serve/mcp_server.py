@@ -93,6 +93,8 @@ def run_mcp(settings: ServeSettings, transport: str, *, on_ready: Any = None) ->
     """Serve MCP over stdio (the client starts us) or streamable HTTP at /mcp."""
     from openapi_rag.serve.service import IndexHolder, warm_embedder
 
+    if transport != "stdio":
+        settings.check()  # before the index is loaded: a refused start should be quick
     holder = IndexHolder(settings.index_dir)
     warm_embedder(holder.current.index)
     holder.watch(settings.reload_interval)
@@ -100,7 +102,6 @@ def run_mcp(settings: ServeSettings, transport: str, *, on_ready: Any = None) ->
     if transport == "stdio":
         server.run("stdio")
         return
-    settings.check()
     from openapi_rag.serve.runner import _bind, _uvicorn_server
     from openapi_rag.serve.security import Guard
 
