@@ -26,6 +26,7 @@ def _register() -> None:
         bench_chunk_cmd,
         bench_cmd,
         bench_index_cmd,
+        bench_serve_cmd,
         chunk_cmd,
         convert_cmd,
         demo_cmd,

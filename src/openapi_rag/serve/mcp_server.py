@@ -50,7 +50,10 @@ def build_mcp(service: SearchService) -> Any:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
-    server = MCPServer(name="openapi-rag", version=__version__, instructions=INSTRUCTIONS)
+    # WARNING: the SDK configures root logging at this level; per-request INFO lines would be noise.
+    server = MCPServer(
+        name="openapi-rag", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
 
     def answer(call: Any) -> CallToolResult:
