@@ -12,7 +12,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+# mcp.client.stdio binds its `errlog=sys.stderr` default at import: import it here, before any
+# CliRunner test swaps sys.stderr for a stand-in without a file descriptor.
 import httpx
+import mcp.client.stdio  # noqa: F401
 import pytest
 
 CATALOG = Path(__file__).resolve().parents[2] / "src" / "openapi_rag" / "data" / "catalog"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -56,14 +57,28 @@ def _signature(directory: Path) -> tuple[int, int] | None:
 
 @dataclass
 class Loaded:
-    """An open index and what the service derives from it once."""
+    """An open index and what the service derives from it (the service list on first use)."""
 
     index: Any
     signature: tuple[int, int] | None
-    services: list[dict[str, Any]]
     opened_at: float
     # Services rebuilt from their stored description for `show` (big specs take ~100 ms each).
     service_cache: OrderedDict[str, Any] = field(default_factory=OrderedDict)
+    _listing: list[dict[str, Any]] | None = None
+
+    @property
+    def service_ids(self) -> set[str]:
+        return {source.service for source in self.index.manifest.sources.values()}
+
+    @property
+    def operations(self) -> int:
+        return sum(source.operations for source in self.index.manifest.sources.values())
+
+    @property
+    def services(self) -> list[dict[str, Any]]:
+        if self._listing is None:
+            self._listing = _services(self.index)
+        return self._listing
 
 
 class IndexHolder:
@@ -88,7 +103,7 @@ class IndexHolder:
         signature = _signature(self.directory)
         index = Index.open(self.directory, embedder=embedder)
         warm(index)
-        return Loaded(index, signature, _services(index), time.time())
+        return Loaded(index, signature, time.time())
 
     def poll(self) -> bool:
         """Swap in a rebuilt index if there is one; True when it did."""
@@ -139,22 +154,60 @@ def warm_embedder(index: Any) -> None:
     index.embedder.embed("warm up")
 
 
+# The title is the record's second key and `info` comes early in nearly every description, so the
+# first bytes of each stored record name both: reading and parsing whole records (40 MB for the
+# realworld corpus) took ~3 s, paid again by every worker at every reload.
+_HEAD_BYTES = 64 * 1024
+_TITLE = re.compile(r'^\{"id":"(?:[^"\\]|\\.)*","title":("(?:[^"\\]|\\.)*")')
+_INFO = '"info":{'
+
+
+def _json_object_at(text: str, start: int) -> Any:
+    """The JSON object starting at text[start] (a `{`), or None when it does not end within `text`."""
+    depth, in_string, escaped = 0, False, False
+    for end in range(start, len(text)):
+        char = text[end]
+        if in_string:
+            escaped = not escaped and char == "\\"
+            in_string = escaped or char != '"'
+        elif char == '"':
+            in_string = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return json.loads(text[start : end + 1])
+    return None
+
+
+def _head_fields(path: Path) -> tuple[str, str]:
+    """(title, version) of a stored service record, from its first bytes where they hold them."""
+    with open(path, "rb") as handle:
+        head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+    title = _TITLE.match(head)
+    at = head.find(_INFO)
+    info = _json_object_at(head, at + len(_INFO) - 1) if at >= 0 else None
+    if info is None:  # `info` placed late (a few big descriptions): read the whole record
+        info = (json.loads(path.read_text("utf-8")).get("document") or {}).get("info")
+    version = info.get("version") if isinstance(info, dict) else None
+    return (json.loads(title.group(1)) if title else "", str(version) if version is not None else "")
+
+
 def _services(index: Any) -> list[dict[str, Any]]:
-    """Each service's id, title, version and operation count, read once per opened index."""
+    """Each service's id, title, version and operation count."""
     from openapi_rag.index.index import SERVICES_DIR
 
     out = []
     for source in index.manifest.sources.values():
         title = version = ""
-        # Read and dropped, not `index.service_record` (which keeps every description in memory).
-        path = index.directory / SERVICES_DIR / f"{source.service}.json" if index.directory else None
         try:
-            record = json.loads(path.read_text("utf-8")) if path else index.service_record(source.service)
-            info = (record.get("document") or {}).get("info") or {}
-            title, version = (
-                str(record.get("title") or info.get("title") or ""),
-                str(info.get("version") or ""),
-            )
+            if index.directory is not None:
+                title, version = _head_fields(index.directory / SERVICES_DIR / f"{source.service}.json")
+            else:
+                record = index.service_record(source.service)
+                title = str(record.get("title") or "")
+                version = str(((record.get("document") or {}).get("info") or {}).get("version") or "")
         except (OpenAPIRagError, OSError, ValueError, AttributeError):
             pass  # a service without a readable description still lists with its id
         out.append(
@@ -238,7 +291,7 @@ class SearchService:
             raise BadRequest("max_tokens", "must be from 200 to 100000")
         service_id, op_id = parse_endpoint_id(endpoint_id)
         loaded = self.holder.current
-        known = {s["service"] for s in loaded.services}
+        known = loaded.service_ids
         if service_id is None:
             service_id = self._only_service(loaded, op_id)
         if service_id not in known:
@@ -258,8 +311,8 @@ class SearchService:
         loaded = self.holder.current
         return {
             "chunks": len(loaded.index),
-            "services": len(loaded.services),
-            "operations": sum(s["operations"] for s in loaded.services),
+            "services": len(loaded.service_ids),
+            "operations": loaded.operations,
             "reloads": self.holder.reloads,
             "reload_failures": self.holder.reload_failures,
             "opened_at": loaded.opened_at,
@@ -267,8 +320,8 @@ class SearchService:
 
     # ---- helpers ------------------------------------------------------------------------------
     def _only_service(self, loaded: Loaded, op_id: str) -> str:
-        if len(loaded.services) == 1:
-            return str(loaded.services[0]["service"])
+        if len(loaded.service_ids) == 1:
+            return next(iter(loaded.service_ids))
         raise NotFound(f"{op_id!r}: name the service too, as 'SERVICE {op_id}' (ids from search_endpoints)")
 
     def _service(self, loaded: Loaded, service_id: str) -> Any:
