@@ -319,15 +319,12 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
         if line is None:
             raise OpenAPIRagError(f"wrk printed no summary:\n{output}")
         figures = json.loads(line.removeprefix("WRK_JSON "))
-        metrics = httpx.get(f"{server.base}/metrics").text
-        reloads = next(
-            (x.split()[-1] for x in metrics.splitlines() if x.startswith("openapi_rag_index_reloads ")), "0"
-        )
-        rebuild_report["reloads_seen"] = float(reloads)
+        # Each worker reloads on its own; new connections reach them in turn: the fewest reloads seen.
+        seen = [httpx.get(f"{server.base}/healthz").json()["reloads"] for _ in range(4 * plan.workers)]
+        rebuild_report["reloads_seen"] = min(seen)
         report["rebuild"] = rebuild_report
-        errors = sum(
-            figures[k] for k in ("connect_errors", "read_errors", "write_errors", "status_errors", "timeouts")
-        )
+        kinds = ("connect_errors", "read_errors", "write_errors", "status_errors", "timeouts")
+        errors = sum(figures[k] for k in kinds)
         report.update(
             {
                 "requests": figures["requests"],
@@ -338,6 +335,7 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
                 "p99_ms": round(figures["p99_us"] / 1000, 1),
                 "max_ms": round(figures["max_us"] / 1000, 1),
                 "errors": errors,
+                "error_kinds": {k: figures[k] for k in kinds if figures[k]},
                 "malformed": figures["malformed"],
                 "checked": figures["checked"],
             }

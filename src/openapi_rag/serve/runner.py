@@ -11,6 +11,7 @@ copy is private to each worker (the cost: one index's memory per worker; `bench 
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -105,6 +106,10 @@ def serve_http(settings: ServeSettings, *, on_ready: Any = None) -> None:
                 os._exit(code)
         children.append(pid)
     sock.close()
+    # The workers hold the index now (shared pages); once they swap in a rebuilt one, only the
+    # parent would still keep the old copy resident.
+    del holder, make_app
+    gc.collect()
     _supervise(children)
 
 
