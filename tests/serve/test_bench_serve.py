@@ -28,3 +28,13 @@ def test_bench_serve_loads_rebuilds_and_reports(index_dir: Path, tmp_path: Path)
     assert len(report["memory_before"]["workers"]) == 2
     assert all(w["rss_mb"] > 0 for w in report["memory_before"]["workers"])
     assert set(report["overhead"]) >= {"index_search_ms", "http_overhead_ms", "mcp_overhead_ms"}
+
+
+def test_bench_show_sizes_every_operation(index_dir: Path):
+    result = CliRunner().invoke(cli, ["bench", "show", "--index", str(index_dir), "--json", "--top", "2"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["operations"] == 45 and report["over_budget"] == 0
+    assert report["sized_tokens"]["max"] <= 3000
+    largest = report["largest_full"]
+    assert len(largest) == 2 and largest[0]["full_chars"] >= largest[1]["full_chars"] > 3000 * 4

@@ -88,3 +88,70 @@ def bench_serve(
             f"per query: Index.search {over['index_search_ms']} ms; HTTP +{over['http_overhead_ms']} ms; "
             f"MCP +{over['mcp_overhead_ms']} ms (medians over {over['queries']} queries)"
         )
+
+
+@bench.command("show")
+@index_option()
+@click.option("--max-tokens", type=click.IntRange(min=100), default=3000, show_default=True)
+@click.option("--depth", type=click.IntRange(0, 8), default=3, show_default=True)
+@click.option(
+    "--top", type=click.IntRange(1, 100), default=5, show_default=True, help="Largest operations listed."
+)
+@click.option("--json", "json_", is_flag=True, help="Print JSON.")
+@handle_errors
+def bench_show(index_dir: str, max_tokens: int, depth: int, top: int, json_: bool) -> None:
+    """Size of every operation's view: in full to --depth (the old `show`) and sized (the new default)."""
+    import json
+    import time
+
+    from openapi_rag.index import Index
+    from openapi_rag.refs.inline import resolved_operation
+    from openapi_rag.refs.view import operation_view
+    from openapi_rag.serve.service import read_service
+    from openapi_rag.tokens import get_tokenizer
+
+    get_tokenizer("cl100k_base").count("warm up")  # loaded once, not timed into the first view
+    index = Index.open(index_dir)
+    rows = []
+    for service_id in index.manifest_service_ids():
+        service = read_service(index, service_id)
+        for op in service.operations:
+            full = json.dumps(resolved_operation(op, service, max_depth=depth), ensure_ascii=False)
+            start = time.perf_counter()
+            view = operation_view(op, service, depth=depth, max_tokens=max_tokens)
+            ms = (time.perf_counter() - start) * 1000
+            rows.append(
+                {
+                    "id": f"{service_id} {op.id}",
+                    "full_chars": len(full),
+                    "tokens": view["view"]["tokens"],
+                    "ms": ms,
+                }
+            )
+    if not rows:
+        raise click.ClickException(f"{index_dir} holds no operations")
+    tokens = sorted(r["tokens"] for r in rows)
+    times = sorted(r["ms"] for r in rows)
+    report = {
+        "operations": len(rows),
+        "max_tokens": max_tokens,
+        "sized_tokens": {"median": tokens[len(tokens) // 2], "max": tokens[-1]},
+        "over_budget": sum(t > max_tokens for t in tokens),
+        "view_ms": {
+            "median": round(times[len(times) // 2], 1),
+            "p99": round(times[int(len(times) * 0.99)], 1),
+        },
+        "largest_full": sorted(rows, key=lambda r: -r["full_chars"])[:top],
+    }
+    if json_:
+        print_json(report)
+        return
+    click.echo(
+        f"{report['operations']} operations: sized view median {report['sized_tokens']['median']} tokens, "
+        f"max {report['sized_tokens']['max']} (budget {max_tokens}, {report['over_budget']} over); "
+        f"{report['view_ms']['median']} ms median, p99 {report['view_ms']['p99']} ms"
+    )
+    for row in report["largest_full"]:
+        click.echo(
+            f"  {row['full_chars']:>9,} characters in full → {row['tokens']:>5} tokens sized  {row['id']}"
+        )

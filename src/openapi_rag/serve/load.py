@@ -199,7 +199,8 @@ def measure_overhead(index_dir: Path, queries: list[str], k: int, mode: str) -> 
     """
     import anyio
 
-    from openapi_rag.serve.runner import _bind, _uvicorn_server
+    from openapi_rag.serve.http_app import create_app
+    from openapi_rag.serve.runner import bind_socket, uvicorn_server
     from openapi_rag.serve.service import IndexHolder, SearchService, warm_embedder
     from openapi_rag.serve.settings import ServeSettings
 
@@ -208,10 +209,8 @@ def measure_overhead(index_dir: Path, queries: list[str], k: int, mode: str) -> 
     warm_embedder(index)
     service = SearchService(holder)
     settings = ServeSettings(index_dir=index_dir)
-    from openapi_rag.serve.http_app import create_app
-
-    server = _uvicorn_server(create_app(service, settings), settings)
-    sock = _bind(LOOPBACK, 0)
+    server = uvicorn_server(create_app(service, settings), settings)
+    sock = bind_socket(LOOPBACK, 0)
     base = f"http://{LOOPBACK}:{sock.getsockname()[1]}"
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -105,11 +105,11 @@ def run_mcp(settings: ServeSettings, transport: str, *, on_ready: Any = None) ->
     if transport == "stdio":
         server.run("stdio")
         return
-    from openapi_rag.serve.runner import _bind, _uvicorn_server
+    from openapi_rag.serve.runner import bind_socket, uvicorn_server
     from openapi_rag.serve.security import Guard
 
     app = Guard(server.streamable_http_app(host=settings.host), settings)
-    sock = _bind(settings.host, settings.port)
+    sock = bind_socket(settings.host, settings.port)
     if on_ready:
         on_ready(settings.host, sock.getsockname()[1])
-    _uvicorn_server(app, settings).run(sockets=[sock])
+    uvicorn_server(app, settings).run(sockets=[sock])

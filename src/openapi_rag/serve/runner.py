@@ -54,7 +54,7 @@ def build(settings: ServeSettings, *, embedder: Any = None) -> tuple[Any, Any]:
     return holder, lambda: create_app(SearchService(holder, settings.limits), settings)
 
 
-def _uvicorn_server(app: Any, settings: ServeSettings) -> Any:
+def uvicorn_server(app: Any, settings: ServeSettings) -> Any:
     import uvicorn
 
     config = uvicorn.Config(
@@ -80,14 +80,14 @@ def serve_http(settings: ServeSettings, *, on_ready: Any = None) -> None:
         # Before any metrics object exists: workers write their samples to files here.
         os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="openapi-rag-metrics-"))
     holder, make_app = build(settings, embedder=embedder)
-    sock = _bind(settings.host, settings.port)
+    sock = bind_socket(settings.host, settings.port)
     port = sock.getsockname()[1]
     if on_ready:
         on_ready(settings.host, port)
     if settings.workers == 1:
         warm_embedder(holder.current.index)
         holder.watch(settings.reload_interval)
-        _uvicorn_server(make_app(), settings).run(sockets=[sock])
+        uvicorn_server(make_app(), settings).run(sockets=[sock])
         return
     children = []
     for _ in range(settings.workers):
@@ -98,7 +98,7 @@ def serve_http(settings: ServeSettings, *, on_ready: Any = None) -> None:
                 _single_threaded_faiss()
                 warm_embedder(holder.current.index)
                 holder.watch(settings.reload_interval)
-                _uvicorn_server(make_app(), settings).run(sockets=[sock])
+                uvicorn_server(make_app(), settings).run(sockets=[sock])
             except BaseException:  # noqa: BLE001 - a worker reports and exits, never returns to the parent's code
                 logger.exception("worker failed")
                 code = 1
@@ -143,7 +143,7 @@ def _supervise(children: list[int]) -> None:
         raise SystemExit(1)
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def bind_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and
     # without it Nagle holds each response body for the client's delayed ACK (+40 ms a request).

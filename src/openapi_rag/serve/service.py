@@ -330,7 +330,7 @@ class SearchService:
             if service_id in cache:
                 cache.move_to_end(service_id)
                 return cache[service_id]
-        svc = _load_service(loaded.index, service_id)
+        svc = read_service(loaded.index, service_id)
         with self._cache_lock:
             cache[service_id] = svc
             while len(cache) > SERVICE_CACHE_SIZE:
@@ -338,7 +338,7 @@ class SearchService:
         return svc
 
 
-def _load_service(index: Any, service_id: str) -> Any:
+def read_service(index: Any, service_id: str) -> Any:
     """The `Service`, read from its stored file without `Index.service`'s record cache (which keeps
     every description read in memory for the life of the index)."""
     from openapi_rag.index.index import SERVICES_DIR, service_from_record
