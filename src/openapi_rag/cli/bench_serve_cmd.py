@@ -75,6 +75,9 @@ def bench_serve(
         f"{report['throughput_rps']}/s, p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, "
         f"p99 {report['p99_ms']} ms; errors {report['errors']}, malformed {report['malformed']} of {report['checked']}"
     )
+    click.echo(
+        f"server CPU {report['server_cpu_ms_per_request']} ms per request (the rebuild's reload included)"
+    )
     for label in ("memory_before", "memory_after_reload"):
         if label in report:
             workers_mem = ", ".join(

@@ -124,6 +124,15 @@ def memory_mb(pid: int) -> dict[str, float]:
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU a process has used (all its threads)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def worker_pids(parent: int) -> list[int]:
     try:
         children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
@@ -179,6 +188,10 @@ class ServerProcess:
     def memory(self) -> dict[str, Any]:
         pids = worker_pids(self.process.pid) or [self.process.pid]
         return {"parent": memory_mb(self.process.pid), "workers": [memory_mb(pid) for pid in pids]}
+
+    def cpu(self) -> float:
+        """CPU seconds of the parent and its workers so far."""
+        return sum(cpu_seconds(pid) for pid in [self.process.pid, *worker_pids(self.process.pid)])
 
     def stop(self) -> None:
         self.process.terminate()
@@ -300,6 +313,7 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
             script.write_text(_wrk_script(queries, plan.k, plan.mode))
             command = [wrk, "-t2", f"-c{plan.connections}", f"-d{plan.duration}s", "--timeout", "10s"]
             log(f"wrk: {plan.connections} connections for {plan.duration} s ...")
+            cpu_before = server.cpu()
             load = subprocess.Popen(
                 [*command, "-s", str(script), server.base], stdout=subprocess.PIPE, text=True
             )
@@ -314,6 +328,7 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
                 )
                 report["memory_after_reload"] = server.memory()
             output, _ = load.communicate(timeout=plan.duration + 120)
+            server_cpu = server.cpu() - cpu_before
         line = next((x for x in output.splitlines() if x.startswith("WRK_JSON ")), None)
         if line is None:
             raise OpenAPIRagError(f"wrk printed no summary:\n{output}")
@@ -333,6 +348,9 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
                 "p95_ms": round(figures["p95_us"] / 1000, 1),
                 "p99_ms": round(figures["p99_us"] / 1000, 1),
                 "max_ms": round(figures["max_us"] / 1000, 1),
+                # CPU, unlike latency, hardly depends on what else runs on the machine: with C cores
+                # to itself, the server could answer about C * 1000 / this many requests per second.
+                "server_cpu_ms_per_request": round(server_cpu * 1000 / max(1, figures["requests"]), 1),
                 "errors": errors,
                 "error_kinds": {k: figures[k] for k in kinds if figures[k]},
                 "malformed": figures["malformed"],
