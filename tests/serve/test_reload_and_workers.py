@@ -27,10 +27,14 @@ def test_rebuild_under_traffic_is_picked_up_with_no_error(tmp_path: Path, index_
 
     def traffic() -> None:
         nonlocal answered
-        with httpx.Client(timeout=30) as http:
+        with httpx.Client(timeout=60) as http:
             while not stop.is_set():
-                response = http.get(f"{base}/search", params={"q": "price estimate", "k": 3})
-                body = response.json()
+                try:
+                    response = http.get(f"{base}/search", params={"q": "price estimate", "k": 3})
+                    body = response.json()
+                except (httpx.HTTPError, ValueError) as exc:  # recorded: a thread's exception is lost
+                    failures.append(repr(exc))
+                    continue
                 if response.status_code != 200 or not body["results"]:
                     failures.append(f"{response.status_code} {body}")
                 answered += 1
