@@ -9,6 +9,7 @@ one tool per operation.
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -99,7 +100,9 @@ def run_mcp(settings: ServeSettings, transport: str, *, on_ready: Any = None) ->
     if transport != "stdio":
         settings.check()  # before the index is loaded: a refused start should be quick
     holder = IndexHolder(settings.index_dir)
-    warm_embedder(holder.current.index)
+    # The embedder's session starts while the client runs its handshake (which needs no search):
+    # a second or two off the time to the first answer.
+    threading.Thread(target=warm_embedder, args=(holder.current.index,), daemon=True).start()
     holder.watch(settings.reload_interval)
     server = build_mcp(SearchService(holder, settings.limits))
     if transport == "stdio":
