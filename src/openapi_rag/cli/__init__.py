@@ -28,6 +28,7 @@ def _register() -> None:
         bench_cmd,
         bench_generate_cmd,
         bench_index_cmd,
+        bench_serve_cmd,
         call_cmd,
         chunk_cmd,
         convert_cmd,
@@ -39,9 +40,11 @@ def _register() -> None:
         index_cmd,
         inspect_cmd,
         llm_cmd,
+        mcp_cmd,
         mock_cmd,
         schema_cmd,
         search_cmd,
+        serve_cmd,
         sql_cmd,
     )
 

@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import click
-import numpy as np
 
 from openapi_rag.cli.bench_cmd import bench, peak_rss_mb
 from openapi_rag.cli.common import handle_errors, print_json
 
 
 def _percentiles(samples_ms: list[float]) -> dict[str, float]:
+    import numpy as np  # here, not at the top: `openapi-rag --help` must not load numpy
+
     arr = np.asarray(samples_ms)
     return {
         "p50_ms": round(float(np.percentile(arr, 50)), 2),
@@ -144,6 +145,8 @@ def bench_scale(index_dir: str, target_ops: int, out_dir: str | None, json_: boo
     What is measured is the store and search, not the embedder: build time, size on disk, peak memory
     and hybrid query latency.
     """
+    import numpy as np
+
     from openapi_rag.index import Index
     from openapi_rag.search.bm25 import BM25Index
     from openapi_rag.store import FaissStore

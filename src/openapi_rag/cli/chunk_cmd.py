@@ -31,6 +31,15 @@ def build_strategy(
         raise click.BadParameter(str(exc), param_hint="--strategy/--size/--overlap/--depth") from exc
 
 
+class StrategyOption(click.Option):
+    """`--strategy`, whose help names the registry's strategies only when help is shown: importing
+    the registry pulls in numpy and FAISS, which `openapi-rag --help` should not pay for."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = "Chunking strategy: " + ", ".join(strategy_names()) + "."
+        return super().get_help_record(ctx)
+
+
 def chunking_options(default_strategy: str) -> Callable[[F], F]:
     """PATHS and the options that choose and size a strategy, shared by `chunk` and `bench chunk`."""
     decorators = [
@@ -41,7 +50,7 @@ def chunking_options(default_strategy: str) -> Callable[[F], F]:
             "strategy_name",
             default=default_strategy,
             show_default=True,
-            help="Chunking strategy: " + ", ".join(strategy_names()) + ".",
+            cls=StrategyOption,
         ),
         click.option(
             "--size", type=int, default=None, help="Most tokens per chunk (default: the strategy's)."

@@ -92,3 +92,21 @@ def query_limit_options(func: F) -> F:
         envvar="OPENAPI_RAG_MAX_QUERY_CHARS",
         help="Longest query, in characters.",
     )(func)
+class LazyChoice(click.Choice):
+    """A `click.Choice` whose values come from `load()` when first needed (parsing or help), so a
+    registry behind heavy imports is not loaded by `openapi-rag --help`."""
+
+    def __init__(self, load: Callable[[], Any]):
+        self._load = load
+        self._loaded: tuple[str, ...] | None = None
+        super().__init__(())
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        if self._loaded is None:
+            self._loaded = tuple(self._load())
+        return self._loaded
+
+    @choices.setter
+    def choices(self, _value: Any) -> None:
+        pass  # set by click.Choice.__init__; the loaded values win

@@ -8,9 +8,14 @@ from typing import Any
 
 import click
 
-from openapi_rag.bench.loaders import DATASET_KINDS
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, print_json, progress_enabled
+from openapi_rag.cli.common import LazyChoice, err, handle_errors, print_json, progress_enabled
+
+
+def _dataset_kinds() -> tuple[str, ...]:
+    from openapi_rag.bench.loaders import DATASET_KINDS  # heavy package: imported when needed
+
+    return DATASET_KINDS
 
 
 def _split(value: str) -> list[str]:
@@ -40,7 +45,7 @@ def _jsonable(value: Any) -> Any:
 
 @cli.command("eval")
 @click.option(
-    "--dataset", "kind", type=click.Choice(DATASET_KINDS), required=True, help="Benchmark format of --data."
+    "--dataset", "kind", type=LazyChoice(_dataset_kinds), required=True, help="Benchmark format of --data."
 )
 @click.option(
     "--data",

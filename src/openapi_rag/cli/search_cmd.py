@@ -268,18 +268,40 @@ def _search_spec(index: Any, spec: Path, threshold: float | None, k: int, json_:
 @index_option()
 @click.option("--service", default=None, help="The service, when the path exists in several.")
 @click.option("--depth", type=int, default=3, show_default=True, help="How deep schemas are expanded.")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=100),
+    default=3000,
+    show_default=True,
+    help="Fit the view to about this many tokens (cl100k); view.left_out says what was cut.",
+)
+@click.option("--errors", is_flag=True, help="Include error responses (4xx, 5xx, default).")
+@click.option("--examples", is_flag=True, help="Include examples.")
+@click.option("--full", is_flag=True, help="Everything to --depth: no budget, errors and examples included.")
 @click.option("--json", "json_", is_flag=True, help="Print JSON (the default output is YAML).")
 @handle_errors
-def show(operation: str, index_dir: str, service: str | None, depth: int, json_: bool) -> None:
-    """Print OPERATION ("METHOD /path") in full, schemas resolved.
+def show(
+    operation: str,
+    index_dir: str,
+    service: str | None,
+    depth: int,
+    max_tokens: int,
+    errors: bool,
+    examples: bool,
+    full: bool,
+    json_: bool,
+) -> None:
+    """Print OPERATION ("METHOD /path"), schemas resolved, sized for an LLM (--full: everything).
 
     \b
-    Example:
+    Examples:
       openapi-rag show "POST /users/{user_id}/playlists" --index idx/
+      openapi-rag show "POST /v1/payment_intents" --index idx/ --errors --max-tokens 8000
     """
     from openapi_rag.index import Index
 
-    detail = Index.open(index_dir).show(operation, service=service, depth=depth)
+    sizing = {} if full else dict(max_tokens=max_tokens, errors=errors, examples=examples)
+    detail = Index.open(index_dir).show(operation, service=service, depth=depth, **sizing)
     if json_:
         print_json(detail)
     else:

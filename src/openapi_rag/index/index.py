@@ -324,8 +324,20 @@ class Index:
         # No query vector: the searcher embeds the query and its clauses as it needs them.
         return self.searcher.search(query, mode=mode, k=k, threshold=threshold, filter=flt, expand=expand)
 
-    def show(self, operation: str, *, service: str | None = None, depth: int = 3) -> dict[str, Any]:
-        """The operation `METHOD /path` in full with its schemas resolved (what an agent fetches).
+    def show(
+        self,
+        operation: str,
+        *,
+        service: str | None = None,
+        depth: int = 3,
+        max_tokens: int | None = None,
+        errors: bool = True,
+        examples: bool = True,
+    ) -> dict[str, Any]:
+        """The operation `METHOD /path` with its schemas resolved (what an agent fetches).
+
+        By default everything, to `depth`. With `max_tokens` (or errors/examples off) the sized view
+        of `openapi_rag.refs.view` instead: it fits the budget and says in `view.left_out` what it cut.
 
         Raises:
             OperationNotFound: no such operation, or it exists in several services and `service`
@@ -349,7 +361,11 @@ class Index:
             names = ", ".join(s.id for s, _ in found)
             raise OperationNotFound(f"{wanted!r} exists in several services ({names}): pass --service")
         svc, op = found[0]
-        return resolved_operation(op, svc, max_depth=depth)
+        if max_tokens is None and errors and examples:
+            return resolved_operation(op, svc, max_depth=depth)
+        from openapi_rag.refs.view import operation_view
+
+        return operation_view(op, svc, depth=depth, max_tokens=max_tokens, errors=errors, examples=examples)
 
     def __len__(self) -> int:
         return len(self.store)

@@ -1,0 +1,362 @@
+"""`openapi-rag bench serve`: start the HTTP API, load it with wrk on loopback, rebuild the index mid-run.
+
+wrk (Debian package `wrk`) generates the load: it is C, so on a two-core machine it costs the
+server far less CPU than a Python load tool would. Each connection walks the query list from its
+own offset, so concurrent requests carry distinct queries. A Lua `response` hook checks every
+body is a well-formed search answer. The run is bounded (duration, connections) and only ever
+targets 127.0.0.1.
+
+Also measured, before the load: the per-query cost of the HTTP and MCP layers over calling
+`Index.search` in-process (median of the same queries, one at a time).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from openapi_rag.errors import MissingDependency, OpenAPIRagError
+
+LOOPBACK = "127.0.0.1"
+MAX_DURATION = 600
+MAX_CONNECTIONS = 256
+
+
+@dataclass(frozen=True)
+class LoadPlan:
+    index_dir: Path
+    workers: int = 2
+    connections: int = 32
+    duration: int = 60
+    rebuild_at: float | None = 20.0  # seconds into the load; None: no rebuild
+    k: int = 10
+    mode: str = "hybrid"
+    overhead_queries: int = 100
+
+
+def load_queries(path: str | Path | None = None) -> list[str]:
+    """The bundled realistic tasks, or one query per line of `path` (`#` comments)."""
+    text = (
+        Path(path).read_text("utf-8")
+        if path
+        else resources.files("openapi_rag.data").joinpath("serve_load_queries.txt").read_text("utf-8")
+    )
+    queries = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    if not queries:
+        raise OpenAPIRagError(f"{path}: no queries")
+    return queries
+
+
+def _wrk_script(queries: list[str], k: int, mode: str) -> str:
+    paths = [f"/search?{httpx.QueryParams({'q': q, 'k': k, 'mode': mode})}" for q in queries]
+    quoted = ",\n".join(json.dumps(p) for p in paths)  # JSON strings are valid Lua strings here
+    return _LUA.replace("PATHS", quoted)
+
+
+# One counter per wrk thread; `done` sums them. `response` checks the body's shape.
+_LUA = r"""
+local paths = {
+PATHS
+}
+local threads = {}
+local counter = 1
+function setup(thread)
+  thread:set("id", counter)
+  table.insert(threads, thread)
+  counter = counter + 1
+end
+function init(args)
+  malformed = 0
+  checked = 0
+  i = id * 7919
+end
+function request()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1])
+end
+function response(status, headers, body)
+  checked = checked + 1
+  if status ~= 200 or string.sub(body, 1, 9) ~= '{"query":' or not string.find(body, '"results":[', 1, true) then
+    malformed = malformed + 1
+  end
+end
+function done(summary, latency, requests)
+  local malformed, checked = 0, 0
+  for _, t in ipairs(threads) do
+    malformed = malformed + t:get("malformed")
+    checked = checked + t:get("checked")
+  end
+  local e = summary.errors
+  io.write(string.format(
+    'WRK_JSON {"requests":%d,"duration_us":%d,"bytes":%d,"p50_us":%d,"p95_us":%d,"p99_us":%d,' ..
+    '"max_us":%d,"connect_errors":%d,"read_errors":%d,"write_errors":%d,"status_errors":%d,' ..
+    '"timeouts":%d,"malformed":%d,"checked":%d}\n',
+    summary.requests, summary.duration, summary.bytes, latency:percentile(50), latency:percentile(95),
+    latency:percentile(99), latency.max, e.connect, e.read, e.write, e.status, e.timeout, malformed, checked))
+end
+"""
+
+
+def memory_mb(pid: int) -> dict[str, float]:
+    """Resident (RSS) and proportional (PSS: shared pages split among sharers) memory of a process."""
+    out = {}
+    for name, key in (("status", "VmRSS:"), ("smaps_rollup", "Pss:")):
+        try:
+            for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
+                if line.startswith(key):
+                    out["rss_mb" if key == "VmRSS:" else "pss_mb"] = round(int(line.split()[1]) / 1024, 1)
+                    break
+        except OSError:
+            pass
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU a process has used (all its threads)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def worker_pids(parent: int) -> list[int]:
+    try:
+        children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(pid) for pid in children]
+
+
+class ServerProcess:
+    """`openapi-rag serve` on 127.0.0.1 and a free port, for the length of the benchmark."""
+
+    def __init__(self, index_dir: Path, workers: int, reload_interval: float = 1.0):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAPI_RAG_API_KEY")}
+        command = [
+            sys.executable,
+            "-m",
+            "openapi_rag",
+            "serve",
+            "--index",
+            str(index_dir),
+            "--host",
+            LOOPBACK,
+        ]
+        command += ["--port", "0", "--workers", str(workers), "--reload-interval", str(reload_interval)]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert self.process.stderr is not None
+        line = self.process.stderr.readline()
+        if "http://" not in line:
+            self.stop()
+            raise OpenAPIRagError(f"the server did not start: {line.strip()}")
+        self.base = line.split("http://", 1)[1].split()[0].rstrip("/")
+        self.base = f"http://{self.base}"
+        threading.Thread(target=self.process.stderr.read, daemon=True).start()  # keep the pipe drained
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.stop()
+                raise OpenAPIRagError("the server did not answer /healthz")
+            time.sleep(0.2)
+
+    def memory(self) -> dict[str, Any]:
+        pids = worker_pids(self.process.pid) or [self.process.pid]
+        return {"parent": memory_mb(self.process.pid), "workers": [memory_mb(pid) for pid in pids]}
+
+    def cpu(self) -> float:
+        """CPU seconds of the parent and its workers so far."""
+        return sum(cpu_seconds(pid) for pid in [self.process.pid, *worker_pids(self.process.pid)])
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def measure_overhead(index_dir: Path, queries: list[str], k: int, mode: str) -> dict[str, float]:
+    """Median ms per query: Index.search, then the same index behind HTTP and behind MCP.
+
+    All in this process over one `Index` object (same embedder, same threads), so only the layers
+    differ: HTTP is a uvicorn server on a loopback socket in a thread, called with httpx (client
+    cost included); MCP is the SDK's in-memory client session. Calls are interleaved, so drifting
+    machine load hits all alike.
+    """
+    import anyio
+
+    from openapi_rag.serve.http_app import create_app
+    from openapi_rag.serve.runner import bind_socket, uvicorn_server
+    from openapi_rag.serve.service import IndexHolder, SearchService, warm_embedder
+    from openapi_rag.serve.settings import ServeSettings
+
+    holder = IndexHolder(index_dir)
+    index = holder.current.index
+    warm_embedder(index)
+    service = SearchService(holder)
+    settings = ServeSettings(index_dir=index_dir)
+    server = uvicorn_server(create_app(service, settings), settings)
+    sock = bind_socket(LOOPBACK, 0)
+    base = f"http://{LOOPBACK}:{sock.getsockname()[1]}"
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+
+    def timed(call: Any) -> float:
+        start = time.perf_counter()
+        call()
+        return (time.perf_counter() - start) * 1000
+
+    direct, http_ms = [], []
+    try:
+        with httpx.Client(timeout=30) as client:
+            for query in queries:
+                direct.append(timed(lambda q=query: index.search(q, k=k, mode=mode, expand=False)))
+                params = {"q": query, "k": k, "mode": mode}
+                http_ms.append(
+                    timed(lambda p=params: client.get(f"{base}/search", params=p).raise_for_status())
+                )
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    mcp_ms, direct_again = anyio.run(_mcp_times, service, index, queries, k, mode)
+    med = statistics.median
+    return {
+        "index_search_ms": round(med(direct), 2),
+        "http_ms": round(med(http_ms), 2),
+        "http_overhead_ms": round(med(h - d for h, d in zip(http_ms, direct, strict=True)), 2),
+        "mcp_ms": round(med(mcp_ms), 2),
+        "mcp_overhead_ms": round(med(m - d for m, d in zip(mcp_ms, direct_again, strict=True)), 2),
+        "queries": len(queries),
+    }
+
+
+async def _mcp_times(
+    service: Any, index: Any, queries: list[str], k: int, mode: str
+) -> tuple[list[float], list[float]]:
+    from mcp import Client
+
+    from openapi_rag.serve.mcp_server import build_mcp
+
+    mcp_ms, direct = [], []
+    async with Client(build_mcp(service)) as client:
+        for query in queries:
+            start = time.perf_counter()
+            index.search(query, k=k, mode=mode, expand=False)
+            direct.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            await client.call_tool("search_endpoints", {"query": query, "k": k})
+            mcp_ms.append((time.perf_counter() - start) * 1000)
+    return mcp_ms, direct
+
+
+def rebuild(index_dir: Path) -> float:
+    """Rewrite the whole index in place (atomic swap), as a rebuild does; seconds taken."""
+    from openapi_rag.index import Index
+
+    start = time.perf_counter()
+    index = Index.open(index_dir)
+    for service_id in index.manifest_service_ids():
+        index.service_record(service_id)  # read now: the directory is replaced while saving
+    index.save(index_dir)
+    return time.perf_counter() - start
+
+
+def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[str, Any]:
+    """Start the server, measure layer overhead, run wrk with a rebuild in the middle; the figures."""
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        raise MissingDependency("wrk is not installed: apt-get install wrk (Debian/Ubuntu)")
+    if not 1 <= plan.duration <= MAX_DURATION or not 1 <= plan.connections <= MAX_CONNECTIONS:
+        raise OpenAPIRagError(f"duration 1–{MAX_DURATION} s and connections 1–{MAX_CONNECTIONS}, please")
+    log(f"starting the server ({plan.workers} workers) on {plan.index_dir} ...")
+    server = ServerProcess(plan.index_dir, plan.workers)
+    try:
+        report: dict[str, Any] = {"workers": plan.workers, "connections": plan.connections, "mode": plan.mode}
+        report["operations"] = httpx.get(f"{server.base}/healthz").json()["operations"]
+        if plan.overhead_queries:
+            log(f"layer overhead over {plan.overhead_queries} queries ...")
+            report["overhead"] = measure_overhead(
+                plan.index_dir, queries[: plan.overhead_queries], plan.k, plan.mode
+            )
+        report["memory_before"] = server.memory()
+        with tempfile.TemporaryDirectory() as tmp:
+            script = Path(tmp) / "search.lua"
+            script.write_text(_wrk_script(queries, plan.k, plan.mode))
+            command = [wrk, "-t2", f"-c{plan.connections}", f"-d{plan.duration}s", "--timeout", "10s"]
+            log(f"wrk: {plan.connections} connections for {plan.duration} s ...")
+            cpu_before = server.cpu()
+            load = subprocess.Popen(
+                [*command, "-s", str(script), server.base], stdout=subprocess.PIPE, text=True
+            )
+            rebuild_report: dict[str, Any] = {}
+            if plan.rebuild_at is not None and plan.rebuild_at < plan.duration:
+                time.sleep(plan.rebuild_at)
+                log("rebuilding the index under load ...")
+                rebuild_report["started_s"] = plan.rebuild_at
+                rebuild_report["seconds"] = round(rebuild(plan.index_dir), 1)
+                time.sleep(
+                    min(5.0, max(0.0, plan.duration - plan.rebuild_at - rebuild_report["seconds"] - 1))
+                )
+                report["memory_after_reload"] = server.memory()
+            output, _ = load.communicate(timeout=plan.duration + 120)
+            server_cpu = server.cpu() - cpu_before
+        line = next((x for x in output.splitlines() if x.startswith("WRK_JSON ")), None)
+        if line is None:
+            raise OpenAPIRagError(f"wrk printed no summary:\n{output}")
+        figures = json.loads(line.removeprefix("WRK_JSON "))
+        # Each worker reloads on its own; new connections reach them in turn: the fewest reloads seen.
+        seen = [httpx.get(f"{server.base}/healthz").json()["reloads"] for _ in range(4 * plan.workers)]
+        rebuild_report["reloads_seen"] = min(seen)
+        report["rebuild"] = rebuild_report
+        kinds = ("connect_errors", "read_errors", "write_errors", "status_errors", "timeouts")
+        errors = sum(figures[k] for k in kinds)
+        report.update(
+            {
+                "requests": figures["requests"],
+                "seconds": round(figures["duration_us"] / 1e6, 1),
+                "throughput_rps": round(figures["requests"] / (figures["duration_us"] / 1e6), 1),
+                "p50_ms": round(figures["p50_us"] / 1000, 1),
+                "p95_ms": round(figures["p95_us"] / 1000, 1),
+                "p99_ms": round(figures["p99_us"] / 1000, 1),
+                "max_ms": round(figures["max_us"] / 1000, 1),
+                # CPU, unlike latency, hardly depends on what else runs on the machine: with C cores
+                # to itself, the server could answer about C * 1000 / this many requests per second.
+                "server_cpu_ms_per_request": round(server_cpu * 1000 / max(1, figures["requests"]), 1),
+                "errors": errors,
+                "error_kinds": {k: figures[k] for k in kinds if figures[k]},
+                "malformed": figures["malformed"],
+                "checked": figures["checked"],
+            }
+        )
+        return report
+    finally:
+        server.stop()
