@@ -1,0 +1,3 @@
+"""placeholder"""
+def enrich(result, llm, report):
+    return None
