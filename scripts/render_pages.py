@@ -91,7 +91,9 @@ RENDER = {"widdershins": render_widdershins, "redoc": render_redoc}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=BENCH)
     parser.add_argument("--renderer", choices=sorted(RENDER), action="append")
@@ -119,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
                     failures += 1
                     print(f"{spec_id}: {name} failed: {exc.stderr.decode()[-300:]}", file=sys.stderr)
                     continue
-            print(f"{name}: {page.relative_to(args.out)} ({page.stat().st_size // 1024} KiB)", file=sys.stderr)
+            print(
+                f"{name}: {page.relative_to(args.out)} ({page.stat().st_size // 1024} KiB)", file=sys.stderr
+            )
     return 1 if failures else 0
 
 

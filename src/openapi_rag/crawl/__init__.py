@@ -80,7 +80,9 @@ def crawl_pages(paths: Iterable[str | Path], *, llm: Any = None) -> CrawlResult:
             report.warnings.append(f"{file}: page cut at its size limit; the rest was not read")
         result = scrape(page)
         if not result.operations:
-            report.warnings.append(f"{file}: no API operations found (no request samples or METHOD /path lines)")
+            report.warnings.append(
+                f"{file}: no API operations found (no request samples or METHOD /path lines)"
+            )
         if llm is not None:
             enrich(result, llm, report)
         scraped.append(result)

@@ -135,16 +135,21 @@ def build_operation(
             body_rows.append(row)
             continue
         location = row.location or ("path" if "{" + row.name + "}" in evidence.path else "query")
+        # Locations come from the base: a name the requests already placed keeps its place.
+        location = next((loc for name, loc in params if name == row.name), location)
         schema = {"type": row.type or "string"}
         if schema["type"] == "array":
             schema["items"] = {}
         required = True if location == "path" else row.required
-        add_param(row.name, location, "table", schema=schema, required=required, description=row.description)
+        add_param(
+            row.name, location, row.source, schema=schema, required=required, description=row.description
+        )
     if body_rows:
         table_schema = _schema_from_rows(body_rows, page_text, report)
         if table_schema.get("properties"):
             body = _merge(body, table_schema, enrich=True)
-            report.parameters["table"] += _count_schema(table_schema)
+            for row in body_rows:
+                report.parameters[row.source] += row.name in table_schema["properties"]
 
     if params:
         operation["parameters"] = [_finish_param(p) for p in params.values()]

@@ -77,7 +77,9 @@ def extract_operations(spec: Path) -> dict[tuple[str, str], Op]:
                 schema = param.get("schema") or {}
                 request.setdefault(
                     str(param["name"]),
-                    Param(str(param["name"]), str(param.get("in")), _type(schema), bool(param.get("required"))),
+                    Param(
+                        str(param["name"]), str(param.get("in")), _type(schema), bool(param.get("required"))
+                    ),
                 )
         content = (raw.get("requestBody") or {}).get("content")
         for name, param in _properties(_json_schema(content), "body").items():
@@ -194,7 +196,11 @@ class Counts:
     def prf(self) -> dict[str, float]:
         p = self.tp / (self.tp + self.fp) if self.tp + self.fp else math.nan
         r = self.tp / (self.tp + self.fn) if self.tp + self.fn else math.nan
-        f = 2 * p * r / (p + r) if p + r and not math.isnan(p + r) else (0.0 if p == 0 or r == 0 else math.nan)
+        f = (
+            2 * p * r / (p + r)
+            if p + r and not math.isnan(p + r)
+            else (0.0 if p == 0 or r == 0 else math.nan)
+        )
         return {"precision": p, "recall": r, "f1": f}
 
 
@@ -228,7 +234,9 @@ class PageScore:
     warnings: int = 0
 
 
-def score_page(page: str, truth: dict[tuple[str, str], Op], predicted: dict[tuple[str, str], Op]) -> PageScore:
+def score_page(
+    page: str, truth: dict[tuple[str, str], Op], predicted: dict[tuple[str, str], Op]
+) -> PageScore:
     score = PageScore(page)
     score.ops.add(set(map(str, truth)), set(map(str, predicted)))
     for key in truth.keys() & predicted.keys():

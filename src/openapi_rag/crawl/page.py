@@ -23,8 +23,7 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # Block-level elements: their text is a run of its own (so "Parameters" and "id" never glue together).
 _BREAKS = {
     "p", "div", "li", "ul", "ol", "section", "article", "aside", "blockquote", "header", "footer", "nav",
-    "main", "br", "tr", "td", "th", "dt", "dd", "span", "button", "label", "summary", "details", "code",
-    "strong", "em", "b", "i", "a",
+    "main", "br", "tr", "td", "th", "dt", "dd", "button", "label", "summary", "details", "form", "body",
 }  # fmt: skip
 
 

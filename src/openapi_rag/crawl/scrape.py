@@ -91,7 +91,7 @@ def _join_json_runs(blocks: list[Block]) -> list[Block]:
     i = 0
     while i < len(blocks):
         block = blocks[i]
-        if block.kind == "text" and block.text in ("{", "[") and i + 1 < len(blocks):
+        if block.kind == "text" and block.text[:1] in ("{", "["):
             depth, j, parts, size = 0, i, [], 0
             while j < len(blocks) and blocks[j].kind == "text" and size < MAX_JSON_RUN:
                 text = blocks[j].text
@@ -144,7 +144,11 @@ def _keys(signatures: list[_Signature]) -> tuple[list[str], list[tuple[_Signatur
         if server:
             # The longest documented template this URL ends with names the operation; the rest is the server.
             best = max(
-                (t for m, t in templates if m == sig.method and path.endswith(t) and t != "/"),
+                (
+                    t
+                    for m, t in templates
+                    if m == sig.method and path.endswith(t) and (t != "/" or path != "/")
+                ),
                 key=len,
                 default=None,
             )
@@ -208,7 +212,7 @@ def _label(blocks: list[Block], index: int) -> str:
 def _kind(label: str) -> str:
     """request | response | param | "" from an introducing label (its nearest words decide)."""
     for piece in label.split(" | "):
-        if re.search(r"\brespon[sd]", piece):
+        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d$", piece):
             return "response"
         if re.search(r"\b(request|body|payload)\b", piece):
             return "request"

@@ -42,6 +42,7 @@ class FieldRow:
     type: str | None = None
     required: bool | None = None
     description: str = ""
+    source: str = "table"  # table | prose (the LLM stage)
 
 
 def normalize_type(text: str) -> str | None:
@@ -151,8 +152,10 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
     required = _required_word(cell("required")) if "required" in cols else None
     if required is None and rest:
         required = _required_word(" ".join(rest))
-    if "required" in cols and cols["required"] < len(row) and row[cols["required"]].strip().lower() in (
-        "optional",
+    if (
+        "required" in cols
+        and cols["required"] < len(row)
+        and row[cols["required"]].strip().lower() in ("optional",)
     ):
         required = False
     return FieldRow(name, depth, location, normalize_type(cell("type")), required, cell("description"))
