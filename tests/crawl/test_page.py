@@ -40,7 +40,9 @@ def test_scripts_and_styles_are_never_read() -> None:
 
 def test_malformed_html_is_parsed_leniently(tmp_path: Path) -> None:
     page = tmp_path / "broken.html"
-    page.write_bytes(b"<html><body><h2>Get a pet<p><code>GET /pets/{id}</code><table><tr><td>id<td>integer \xff")
+    page.write_bytes(
+        b"<html><body><h2>Get a pet<p><code>GET /pets/{id}</code><table><tr><td>id<td>integer \xff"
+    )
     result = crawl_pages([page])
     assert list(result.document["paths"]) == ["/pets/{id}"]
     assert result.findings == []

@@ -102,12 +102,14 @@ def build_operation(
         report.parameters[source] += 1
 
     # Base: the path template and the request samples.
+    # A template or a query string names a parameter but shows no type: tables may give one later
+    # (a missing schema becomes a string at the end).
     for name in _PATH_PARAM.findall(evidence.path):
-        add_param(name, "path", "example", required=True, schema={"type": "string"})
+        add_param(name, "path", "example", required=True)
     for sample in evidence.samples:
         _, _, query = split_url(sample.url)
         for name in query:
-            add_param(name, "query", "example", schema={"type": "string"})
+            add_param(name, "query", "example")
         for name, value in sample.headers.items():
             scheme = _security_from_header(name, value)
             if scheme is not None:

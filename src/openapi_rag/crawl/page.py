@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openapi_rag.errors import ConvertError
+from openapi_rag.errors import ConvertError, MissingDependency
 
 MAX_PAGE_BYTES = 64 * 1024 * 1024
 MAX_BLOCKS = 200_000
@@ -60,8 +60,11 @@ def read_page(path: Path, *, max_bytes: int = MAX_PAGE_BYTES) -> Page:
 
 def parse_html(data: bytes | str, *, source: str = "<page>", truncated: bool = False) -> Page:
     """Blocks of an HTML document (bytes or text), in document order."""
-    import lxml.html
-    from lxml import etree
+    try:
+        import lxml.html
+        from lxml import etree
+    except ImportError as exc:  # the `crawl` extra
+        raise MissingDependency('crawling HTML needs lxml: pip install "openapi-rag[crawl]"') from exc
 
     if isinstance(data, str):
         data = data.encode("utf-8", "replace")
