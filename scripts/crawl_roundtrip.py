@@ -30,7 +30,9 @@ def recall_at_10(data: Path, out: Path) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--pages", type=Path, required=True, help="one renderer's folder of pages")
     parser.add_argument("--restbench", type=Path, required=True, help="RestBench folder (specs/, datasets/)")
     parser.add_argument("--out", type=Path, required=True)
@@ -44,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         result = crawl_pages([args.pages / f"restbench-{name}.html"])
         target = crawled / "specs" / f"{name}_crawled.json"
         target.write_text(json.dumps(result.document), encoding="utf-8")
-        print(f"{name}: {result.report.operations} operations, {len(result.findings)} findings", file=sys.stderr)
+        print(
+            f"{name}: {result.report.operations} operations, {len(result.findings)} findings", file=sys.stderr
+        )
     original = recall_at_10(args.restbench, args.out / "eval-original")
     from_pages = recall_at_10(crawled, args.out / "eval-crawled")
     difference = round(from_pages["recall"] - original["recall"], 4)

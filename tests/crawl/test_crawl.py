@@ -107,3 +107,20 @@ def test_hallucination_filter_drops_names_not_in_the_page() -> None:
     doc = build_document([scraped], " ".join(b.text for b in page.blocks), report)
     assert [p["name"] for p in doc["paths"]["/pets"]["get"]["parameters"]] == ["color"]
     assert report.dropped == ["GET /pets: owner_ssn"]
+
+
+def test_server_shown_beside_the_path_and_status_tabs() -> None:
+    from openapi_rag.crawl.page import parse_html
+    from openapi_rag.crawl.scrape import scrape
+
+    page = parse_html(
+        "<h2>List pets</h2><div><button><span>get</span> <span>/pets</span></button>"
+        "<div><span>https://api.example.com/v2</span><span>/pets</span></div></div>"
+        "<h3>Response samples</h3><ul><li>200</li><li>404</li></ul>"
+        '<div>{</div><div>"id" : 1</div><div>}</div>'
+    )
+    scraped = scrape(page)
+    assert scraped.servers == ["https://api.example.com/v2"]
+    (evidence,) = scraped.operations
+    assert (evidence.method, evidence.path) == ("GET", "/pets")
+    assert evidence.response_examples == {"200": [{"id": 1}]}

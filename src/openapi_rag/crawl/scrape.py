@@ -27,6 +27,9 @@ from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, stat
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+_BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
+_URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
+_SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
 
 
 @dataclass
@@ -67,6 +70,8 @@ def scrape(page: Page) -> Scraped:
     blocks = _join_json_runs(page.blocks)
     signatures = _signatures(blocks)
     servers, keyed = _keys(signatures)
+    if not servers:
+        servers = _stated_servers(blocks, {key[1] for _, key in keyed})
     regions = _regions(blocks, keyed)
     operations: list[Evidence] = []
     for key, spans in regions.items():
@@ -163,6 +168,28 @@ def _keys(signatures: list[_Signature]) -> tuple[list[str], list[tuple[_Signatur
     return ordered, keyed
 
 
+def _stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
+    """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
+    path (server + path displays), or one after a "base URL" / "server" / "endpoint" label."""
+    counts: dict[str, int] = {}
+    for i, block in enumerate(blocks[:-1]):
+        if block.kind != "text":
+            continue
+        shown = _URL_THEN_PATH.match(block.text)
+        if shown and shown.group(2) in templates:
+            url = shown.group(1).rstrip("/")
+            counts[url] = counts.get(url, 0) + 1
+            continue
+        if not _BARE_URL.match(block.text):
+            continue
+        url = block.text.strip().rstrip("/")
+        after = blocks[i + 1].text.strip() if blocks[i + 1].kind == "text" else ""
+        before = blocks[i - 1].text.lower() if i and blocks[i - 1].kind in ("text", "heading") else ""
+        if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
+            counts[url] = counts.get(url, 0) + 1
+    return sorted(counts, key=lambda u: (-counts[u], u))
+
+
 def _regions(
     blocks: list[Block], keyed: list[tuple[_Signature, tuple[str, str]]]
 ) -> dict[tuple[str, str], list[tuple[int, int]]]:
@@ -221,6 +248,24 @@ def _kind(label: str) -> str:
     return ""
 
 
+def _status(label: str) -> str:
+    """The status a label names: the nearest one, or the first of a strip of tabs ("200 | 401 | 429")."""
+    pieces = label.split(" | ")
+    for index, piece in enumerate(pieces):
+        found = _STATUS_WORD.search(piece)
+        if found is None:
+            continue
+        status = found.group(1)
+        # Pieces run nearest first; a tab strip shows its first tab's sample.
+        for earlier in pieces[index + 1 :]:
+            if not re.fullmatch(r"[1-5]\d\d|default", earlier.strip()):
+                break
+            if earlier.strip() != "default":
+                status = earlier.strip()
+        return status
+    return ""
+
+
 def _location_from(label: str) -> str | None:
     for piece in label.split(" | "):
         for word in ("path", "query", "header", "cookie"):
@@ -247,8 +292,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if _kind(label) == "request":
                 evidence.request_examples.append(value)
             else:
-                status = _STATUS_WORD.search(label)
-                evidence.response_examples.setdefault(status.group(1) if status else "", []).append(value)
+                evidence.response_examples.setdefault(_status(label), []).append(value)
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):
                 evidence.statuses.extend(status_rows(block.rows, block.header))
@@ -256,8 +300,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             kind = _kind(label)
             rows = field_rows(block.rows, block.header)
             if kind == "response":
-                status = _STATUS_WORD.search(label)
-                evidence.response_fields.setdefault(status.group(1) if status else "", []).extend(rows)
+                evidence.response_fields.setdefault(_status(label), []).extend(rows)
                 continue
             default_location = _location_from(label)
             for row in rows:
