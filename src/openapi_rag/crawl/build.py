@@ -273,7 +273,8 @@ def _prune(schema: dict[str, Any]) -> None:
 
 
 def _merge(base: dict[str, Any] | None, other: dict[str, Any], *, enrich: bool = False) -> dict[str, Any]:
-    """Combine two schemas; with `enrich`, `other` adds descriptions/required but keeps base types."""
+    """Combine two schemas; with `enrich`, `other` adds descriptions/required (SpeCrawler's merge) and
+    structure (objects, arrays) stays the base's."""
     if base is None:
         return other
     if not enrich:
@@ -285,6 +286,12 @@ def _merge(base: dict[str, Any] | None, other: dict[str, Any], *, enrich: bool =
     for key in ("description", "required"):
         if other.get(key):
             out[key] = other[key]
+    # One example value cannot tell a number from an integer, and documentation often quotes numbers
+    # ("width": "300"): a scalar type a table states outranks the type of an example literal.
+    scalars = {"string", "integer", "number", "boolean"}
+    if base.get("type") in scalars and other.get("type") in scalars and base["type"] != other["type"]:
+        out["type"] = other["type"]
+        out.pop("format", None)
     if "properties" in other:
         props = dict(base.get("properties", {}))
         for name, schema in other["properties"].items():

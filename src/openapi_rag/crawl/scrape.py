@@ -221,9 +221,10 @@ def _regions(
 
 def _label(blocks: list[Block], index: int) -> str:
     """The words that introduce block `index`: the texts and heading just before it, nearest first."""
-    words = []
-    # Tables are stepped over (an allOf part's table continues the one before); code ends the label.
-    for block in reversed(blocks[max(0, index - 12) : index]):
+    words: list[str] = []
+    # Tables are stepped over (the parts of an allOf/oneOf continue the table before); code or a
+    # heading ends the label. Bounded: at most 12 texts and 200 blocks back.
+    for block in reversed(blocks[max(0, index - 200) : index]):
         if block.kind == "table":
             continue
         if block.kind == "code":
@@ -233,6 +234,8 @@ def _label(blocks: list[Block], index: int) -> str:
             break
         if len(block.text) <= 80:
             words.append(block.text)
+            if len(words) >= 12:
+                break
     return " | ".join(words).lower()
 
 
