@@ -70,7 +70,8 @@ def test_catalog_match_needs_no_llm(hotel_index: Path) -> None:
     from openapi_rag.index import Index
 
     llm = ScriptedLLM([])
-    result = compose("book a hotel room reservation for a guest", index=Index.open(hotel_index), llm=llm)
+    need = "book a hotel room reservation for a guest"
+    result = compose(need, index=Index.open(hotel_index), llm=llm, threshold=0.5)
     assert result.found and result.draft is None and llm.calls == []
     assert "POST /reservations" in [op["id"] for op in result.matches[0]["operations"]]
 

@@ -16,7 +16,7 @@ from openapi_rag.cli.common import err, handle_errors, index_option, print_json
 @click.option("--spec", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Describe the needed service by an OpenAPI document instead of a sentence.")  # fmt: skip
 @click.option("--threshold", type=float, default=None,
-              help="Similarity an operation must reach to match (default 0.5; 0.6 with --spec).")  # fmt: skip
+              help="Similarity an operation must reach to match (default 0.55; 0.6 with --spec).")  # fmt: skip
 @click.option("-k", "--limit", "k", type=int, default=10, show_default=True, help="Most matches to show.")
 @click.option("--llm", "llm_name", default=None,
               help="LLM that drafts the service (default: $OPENAPI_RAG_LLM or local).")  # fmt: skip

@@ -19,7 +19,7 @@ import yaml
 
 from openapi_rag.crawl.validate import validation_findings
 
-DEFAULT_THRESHOLD = 0.5
+DEFAULT_THRESHOLD = 0.55  # scripts/compose_threshold.py on SOCBench-D instance 1: see the README
 MAX_REPAIRS = 3
 _FENCE = re.compile(r"```(?:ya?ml|json)?\s*\n(.*?)```", re.S | re.I)
 _METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
