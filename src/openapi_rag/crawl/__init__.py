@@ -7,7 +7,8 @@
 Stages: read pages (lxml, scripts dropped) → scrape requests and pair page sections with them →
 skeleton (servers, methods, paths, path/query/header parameters, security) → schemas from the JSON
 examples → fields from parameter tables → optional LLM enrichment from prose → hallucination
-filter and merge → validation with openapi-spec-validator. Offline with no LLM.
+filter and merge → validation with openapi-spec-validator (→ LLM skeleton repair when findings are
+left and an LLM is given). Offline with no LLM.
 """
 
 from __future__ import annotations
@@ -88,7 +89,14 @@ def crawl_pages(paths: Iterable[str | Path], *, llm: Any = None) -> CrawlResult:
         scraped.append(result)
         texts.append(" ".join(b.text or " ".join(" ".join(r) for r in b.rows) for b in page.blocks))
     document = build_document(scraped, "\n".join(texts), report)
-    return CrawlResult(document, report, validation_findings(document))
+    findings = validation_findings(document)
+    if findings and llm is not None:
+        from openapi_rag.crawl.repair import repair_document
+
+        document, findings, calls = repair_document(document, findings, llm)
+        if calls and not findings:
+            report.warnings.append(f"the LLM repaired the document ({calls} calls)")
+    return CrawlResult(document, report, findings)
 
 
 __all__ = ["CrawlResult", "Report", "crawl_pages", "find_pages"]
