@@ -124,3 +124,19 @@ def test_server_shown_beside_the_path_and_status_tabs() -> None:
     (evidence,) = scraped.operations
     assert (evidence.method, evidence.path) == ("GET", "/pets")
     assert evidence.response_examples == {"200": [{"id": 1}]}
+
+
+def test_a_response_that_links_a_schema_section_gets_its_fields(tmp_path: Path) -> None:
+    page = tmp_path / "comics.html"
+    page.write_text(
+        "<h1>API</h1><h2>Current comic</h2><p><code>GET /info.0.json</code></p><h3>Responses</h3>"
+        "<table><tr><th>Status</th><th>Meaning</th><th>Description</th><th>Schema</th></tr>"
+        "<tr><td>200</td><td>OK</td><td>OK</td><td><a href='#comic'>comic</a></td></tr></table>"
+        "<h1>Schemas</h1><h2 id='comic'>comic</h2><table><tr><th>Name</th><th>Type</th><th>Required</th></tr>"
+        "<tr><td>num</td><td>integer</td><td>true</td></tr><tr><td>title</td><td>string</td><td>false</td></tr></table>",
+        encoding="utf-8",
+    )
+    response = crawl_pages([page]).document["paths"]["/info.0.json"]["get"]["responses"]["200"]
+    schema = response["content"]["application/json"]["schema"]
+    assert schema["properties"] == {"num": {"type": "integer"}, "title": {"type": "string"}}
+    assert schema["required"] == ["num"]

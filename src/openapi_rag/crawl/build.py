@@ -55,7 +55,7 @@ def build_document(scraped: list[Scraped], page_text: str, report: Report) -> di
         for evidence in page.operations:
             item = paths.setdefault(evidence.path, {})
             method = evidence.method.lower()
-            operation = build_operation(evidence, page_text, report, schemes)
+            operation = build_operation(evidence, page_text, report, schemes, page.schemas)
             if method in item:
                 report.warnings.append(f"{evidence.method} {evidence.path}: documented twice; kept the first")
                 continue
@@ -74,7 +74,11 @@ def build_document(scraped: list[Scraped], page_text: str, report: Report) -> di
 
 
 def build_operation(
-    evidence: Evidence, page_text: str, report: Report, schemes: dict[str, Any]
+    evidence: Evidence,
+    page_text: str,
+    report: Report,
+    schemes: dict[str, Any],
+    named: dict[str, list[FieldRow]] | None = None,
 ) -> dict[str, Any]:
     operation: dict[str, Any] = {}
     if evidence.title:
@@ -157,7 +161,7 @@ def build_operation(
         operation["parameters"] = [_finish_param(p) for p in params.values()]
     if body is not None and (body.get("properties") or body.get("type") == "array"):
         operation["requestBody"] = {"content": {"application/json": {"schema": body}}}
-    operation["responses"] = _responses(evidence, page_text, report)
+    operation["responses"] = _responses(evidence, page_text, report, named or {})
     if security:
         unique = []
         for item in security:
@@ -176,7 +180,9 @@ def _finish_param(param: dict[str, Any]) -> dict[str, Any]:
     return param
 
 
-def _responses(evidence: Evidence, page_text: str, report: Report) -> dict[str, Any]:
+def _responses(
+    evidence: Evidence, page_text: str, report: Report, named: dict[str, list[FieldRow]]
+) -> dict[str, Any]:
     documented = [s for s, _ in evidence.statuses]
     success = next((s for s in documented if s.startswith("2")), None)
     schemas: dict[str, dict[str, Any]] = {}
@@ -191,6 +197,13 @@ def _responses(evidence: Evidence, page_text: str, report: Report) -> dict[str, 
         if table_schema.get("properties"):
             schemas[code] = _merge(schemas.get(code), table_schema, enrich=True)
             report.parameters["table"] += _count_schema(table_schema)
+    # A status whose section shows no fields but names a schema documented elsewhere on the page.
+    for code, name in evidence.response_refs.items():
+        if code.startswith("2") and code not in schemas and name in named:
+            table_schema = _schema_from_rows(named[name], page_text, report)
+            if table_schema.get("properties"):
+                schemas[code] = table_schema
+                report.parameters["table"] += _count_schema(table_schema)
     responses: dict[str, Any] = {}
     descriptions = dict(evidence.statuses)
     for code in sorted(set(documented) | set(schemas), key=lambda c: (c == "default", c)):

@@ -23,7 +23,7 @@ from openapi_rag.crawl.samples import (
     parse_signature,
     split_url,
 )
-from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, status_rows
+from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, status_rows, status_schemas
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
@@ -46,6 +46,7 @@ class Evidence:
     request_examples: list[Any] = field(default_factory=list)
     response_examples: dict[str, list[Any]] = field(default_factory=dict)
     statuses: list[tuple[str, str]] = field(default_factory=list)
+    response_refs: dict[str, str] = field(default_factory=dict)  # status -> schema name shown
     blocks: list[Block] = field(default_factory=list)
 
 
@@ -55,6 +56,8 @@ class Scraped:
     description: str
     servers: list[str]
     operations: list[Evidence]
+    # Schemas documented in sections of their own (heading = schema name): their field tables.
+    schemas: dict[str, list[FieldRow]] = field(default_factory=dict)
 
 
 @dataclass
@@ -87,7 +90,25 @@ def scrape(page: Page) -> Scraped:
         operations.append(evidence)
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
     first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
-    return Scraped(title, first_text, servers, operations)
+    taken = {p for spans in regions.values() for start, end in spans for p in range(start, end)}
+    return Scraped(title, first_text, servers, operations, _schema_sections(blocks, taken))
+
+
+def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
+    """Headings outside every operation that head a field table: the page's named schemas."""
+    out: dict[str, list[FieldRow]] = {}
+    for i, block in enumerate(blocks):
+        if block.kind != "heading" or i in taken or not re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", block.text):
+            continue
+        for nxt in blocks[i + 1 : i + 30]:
+            if nxt.kind == "heading" and nxt.level <= block.level:
+                break
+            if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
+                rows = field_rows(nxt.rows, nxt.header)
+                if rows:
+                    out.setdefault(block.text, rows)
+                    break
+    return out
 
 
 def _join_json_runs(blocks: list[Block]) -> list[Block]:
@@ -299,6 +320,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):
                 evidence.statuses.extend(status_rows(block.rows, block.header))
+                evidence.response_refs.update(status_schemas(block.rows, block.header))
                 continue
             kind = _kind(label)
             rows = field_rows(block.rows, block.header)

@@ -85,6 +85,23 @@ def status_rows(rows: list[list[str]], header: bool) -> list[tuple[str, str]]:
     return out
 
 
+def status_schemas(rows: list[list[str]], header: bool) -> dict[str, str]:
+    """status -> the schema name a status table's "Schema" column gives (a link to its section)."""
+    if not header or not rows:
+        return {}
+    col = next(
+        (i for i, cell in enumerate(rows[0]) if cell.strip().lower() in ("schema", "type", "model")), None
+    )
+    out: dict[str, str] = {}
+    for row in rows[1:]:
+        if col is None or col >= len(row) or not row[0].split() or not _STATUS.match(row[0].split()[0]):
+            continue
+        name = row[col].strip().strip("[]")
+        if re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", name) and name.lower() not in ("none", "inline", "object"):
+            out[row[0].split()[0].lower()] = name
+    return out
+
+
 def field_rows(rows: list[list[str]], header: bool) -> list[FieldRow]:
     """The documented fields of a parameter or schema table."""
     if not rows:
