@@ -300,8 +300,13 @@ def _location_from(label: str) -> str | None:
     return None
 
 
+def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
+    return any(b.kind == "heading" for b in blocks[start:end])
+
+
 def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     blocks = evidence.blocks
+    previous_kind, previous_table = "", 0
     for index, block in enumerate(blocks):
         label = _label(blocks, index)
         if block.kind == "heading" and not evidence.title and parse_signature(block.text) is None:
@@ -324,6 +329,11 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 continue
             kind = _kind(label)
             rows = field_rows(block.rows, block.header)
+            if not rows:
+                continue
+            if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
+                kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
+            previous_kind, previous_table = kind, index
             if kind == "response":
                 evidence.response_fields.setdefault(_status(label), []).extend(rows)
                 continue

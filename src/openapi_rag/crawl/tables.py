@@ -109,6 +109,8 @@ def field_rows(rows: list[list[str]], header: bool) -> list[FieldRow]:
     cols = _columns(rows[0]) if header else {}
     if header and not cols.keys() & {"type", "in", "required", "description"}:
         return []  # a name with nothing about it (enum values, change logs): not a field table
+    if header and "name" not in cols and not cols.keys() & {"type", "in", "required"}:
+        return []  # "Media Type | Description": a list of allowed values, not of fields
     if header and "name" not in cols:
         cols["name"] = 0
     out = []
