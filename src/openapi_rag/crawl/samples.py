@@ -1,0 +1,173 @@
+"""Request samples in a page: cURL commands, raw HTTP requests, `METHOD /path` lines, JSON blocks.
+
+Each parser takes text and returns a plain record or None; none of them raises on odd input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
+MAX_SAMPLE_CHARS = 100_000
+MAX_JSON_CHARS = 2_000_000
+
+_METHOD = "|".join(METHODS)
+# "GET /pets/{id}" or "GET https://api.example.com/v1/pets" standing alone in a short run of text.
+_SIGNATURE = re.compile(rf"^\s*({_METHOD})\s+((?:https?://[^\s/]+)?/[^\s]*)\s*$", re.I)
+_PATH_ONLY = re.compile(r"^\s*(/[^\s]*|https?://[^\s]+)\s*$")
+_HTTP_LINE = re.compile(rf"^\s*({_METHOD})\s+(\S+)\s+HTTP/\d(?:\.\d)?\s*$", re.I | re.M)
+_SCHEME_VARIABLE = re.compile(r"^{[^}]*}://")
+_COLON_PARAM = re.compile(r"/:([A-Za-z_][\w-]*)")
+_ANGLE_PARAM = re.compile(r"/<([A-Za-z_][\w-]*)>")
+
+
+@dataclass
+class RequestSample:
+    """What one request sample says about its operation."""
+
+    method: str
+    url: str  # as written: a full URL or a path
+    headers: dict[str, str] = field(default_factory=dict)
+    body: Any = None  # parsed JSON body, when there is one
+    form: list[str] = field(default_factory=list)  # form field names (-F / --data-urlencode)
+    user: bool = False  # -u user:password (basic auth)
+    source: str = "curl"
+
+
+def split_url(url: str) -> tuple[str, str, list[str]]:
+    """(server "scheme://host" or "", path template, query names) of a URL or path."""
+    url = url.strip().strip("'\"")
+    url = _SCHEME_VARIABLE.sub("https://", url)  # "{scheme}://host": a server variable, not a path
+    parts = urlsplit(url)
+    server = f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+    path = unquote(parts.path) or "/"
+    path = _COLON_PARAM.sub(r"/{\1}", path)
+    path = _ANGLE_PARAM.sub(r"/{\1}", path)
+    query = [name for name, _ in parse_qsl(parts.query, keep_blank_values=True) if name]
+    return server, path, query
+
+
+def parse_signature(text: str) -> tuple[str, str] | None:
+    """`("GET", "/pets/{id}")` for a run of text that is only a method and a path or URL."""
+    if len(text) > 500:
+        return None
+    match = _SIGNATURE.match(text)
+    if match is None:
+        return None
+    return match.group(1).upper(), match.group(2)
+
+
+def is_method(text: str) -> str | None:
+    """The method a lone word names ("get", "DELETE"); badges often split method and path."""
+    word = text.strip().upper()
+    return word if word in METHODS else None
+
+
+def is_path(text: str) -> str | None:
+    match = _PATH_ONLY.match(text) if len(text) < 500 else None
+    return match.group(1) if match else None
+
+
+def parse_curl(text: str) -> RequestSample | None:
+    """The request a cURL command makes (line continuations and quoting as a shell reads them)."""
+    text = text[:MAX_SAMPLE_CHARS]
+    start = re.search(r"(?m)^\s*(?:\$\s*)?curl\b", text)
+    if start is None:
+        return None
+    command = re.sub(r"\\\r?\n", " ", text[start.start() :])
+    command = command.split("\n\n")[0]
+    try:
+        words = shlex.split(command, comments=False)
+    except ValueError:
+        words = command.split()
+    method = ""
+    url = ""
+    headers: dict[str, str] = {}
+    data: list[str] = []
+    form: list[str] = []
+    user = False
+    i = 1
+    while i < len(words):
+        word = words[i]
+        value = words[i + 1] if i + 1 < len(words) else ""
+        if word in ("-X", "--request"):
+            method, i = value.upper(), i + 2
+        elif word.startswith("-X") and len(word) > 2:
+            method, i = word[2:].upper(), i + 1
+        elif word in ("-H", "--header"):
+            name, _, val = value.partition(":")
+            if name.strip():
+                headers[name.strip()] = val.strip()
+            i += 2
+        elif word in ("-d", "--data", "--data-raw", "--data-binary", "--json"):
+            data.append(value)
+            i += 2
+        elif word in ("-F", "--form", "--data-urlencode"):
+            form.append(value.split("=", 1)[0])
+            i += 2
+        elif word in ("-u", "--user"):
+            user, i = True, i + 2
+        elif word == "--url":
+            url, i = value, i + 2
+        elif word.startswith("-"):
+            i += 1
+        else:
+            if not url and ("/" in word or word.startswith("http")):
+                url = word
+            i += 1
+    if not url:
+        return None
+    if not method:
+        method = "POST" if data or form else "GET"
+    if method not in METHODS:
+        return None
+    body = None
+    for chunk in data:
+        body = parse_json(chunk)
+        if body is not None:
+            break
+        if "=" in chunk and "{" not in chunk:
+            form.extend(name for name, _ in parse_qsl(chunk) if name)
+    return RequestSample(method, url, headers, body, form, user, "curl")
+
+
+def parse_http(text: str) -> RequestSample | None:
+    """A raw HTTP request: request line, headers, blank line, body."""
+    text = text[:MAX_SAMPLE_CHARS]
+    match = _HTTP_LINE.search(text)
+    if match is None:
+        return None
+    rest = text[match.end() :].lstrip("\r\n")
+    head, _, body_text = rest.partition("\n\n")
+    headers = {}
+    for line in head.splitlines():
+        name, sep, val = line.partition(":")
+        if sep and re.fullmatch(r"[A-Za-z0-9-]+", name.strip()):
+            headers[name.strip()] = val.strip()
+    url = match.group(2)
+    host = headers.get("Host")
+    if url.startswith("/") and host:
+        url = f"https://{host}{url}"
+    return RequestSample(match.group(1).upper(), url, headers, parse_json(body_text.strip()), source="http")
+
+
+def parse_json(text: str) -> Any:
+    """A JSON value, or None: the text must be an object or array (a lone "0" is no example)."""
+    text = text.strip()
+    if not text or text[0] not in "{[" or len(text) > MAX_JSON_CHARS:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        # Documentation often elides with "..." or leaves trailing commas: one lenient retry.
+        cleaned = re.sub(r",\s*([}\]])", r"\1", re.sub(r"(?m)^\s*(//.*|\.\.\.|…)\s*$", "", text))
+        try:
+            value = json.loads(cleaned)
+        except (ValueError, RecursionError):
+            return None
+    return value if isinstance(value, dict | list) else None

@@ -1,0 +1,347 @@
+"""Find the operations a page documents and gather, for each, the evidence in its part of the page.
+
+An operation shows itself by a request: a `METHOD /path` line (or a method badge followed by a
+path), a cURL command or a raw HTTP request. Its part of the page is the largest heading section
+around that request which documents no other operation: the pairing is by place, as in SpeCrawler,
+and it holds whether a renderer puts samples before the prose (Slate) or after it (ReDoc).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from openapi_rag.crawl.page import Block, Page
+from openapi_rag.crawl.samples import (
+    RequestSample,
+    is_method,
+    is_path,
+    parse_curl,
+    parse_http,
+    parse_json,
+    parse_signature,
+    split_url,
+)
+from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, status_rows, status_schemas
+
+MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
+_STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+_BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
+_URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
+_SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
+
+
+@dataclass
+class Evidence:
+    """What a page says about one operation."""
+
+    method: str
+    path: str
+    title: str = ""
+    prose: list[str] = field(default_factory=list)
+    samples: list[RequestSample] = field(default_factory=list)
+    params: list[tuple[str, FieldRow]] = field(default_factory=list)  # (kind: param|body, row)
+    response_fields: dict[str, list[FieldRow]] = field(default_factory=dict)
+    request_examples: list[Any] = field(default_factory=list)
+    response_examples: dict[str, list[Any]] = field(default_factory=dict)
+    statuses: list[tuple[str, str]] = field(default_factory=list)
+    response_refs: dict[str, str] = field(default_factory=dict)  # status -> schema name shown
+    blocks: list[Block] = field(default_factory=list)
+
+
+@dataclass
+class Scraped:
+    title: str
+    description: str
+    servers: list[str]
+    operations: list[Evidence]
+    # Schemas documented in sections of their own (heading = schema name): their field tables.
+    schemas: dict[str, list[FieldRow]] = field(default_factory=dict)
+
+
+@dataclass
+class _Signature:
+    position: int
+    method: str
+    url: str
+    sample: RequestSample | None = None
+
+
+def scrape(page: Page) -> Scraped:
+    """The operations of one page with the evidence paired to each."""
+    blocks = _join_json_runs(page.blocks)
+    signatures = _signatures(blocks)
+    servers, keyed = _keys(signatures)
+    if not servers:
+        servers = _stated_servers(blocks, {key[1] for _, key in keyed})
+    regions = _regions(blocks, keyed)
+    operations: list[Evidence] = []
+    for key, spans in regions.items():
+        evidence = Evidence(method=key[0], path=key[1])
+        seen: set[int] = set()
+        for start, end in spans:
+            for block in blocks[start:end]:
+                if block.position not in seen:
+                    seen.add(block.position)
+                    evidence.blocks.append(block)
+        evidence.samples = [s.sample for s, k in keyed if k == key and s.sample is not None]
+        _read_region(evidence, {s.position for s, k in keyed if k == key})
+        operations.append(evidence)
+    title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
+    first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
+    taken = {p for spans in regions.values() for start, end in spans for p in range(start, end)}
+    return Scraped(title, first_text, servers, operations, _schema_sections(blocks, taken))
+
+
+def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
+    """Headings outside every operation that head a field table: the page's named schemas."""
+    out: dict[str, list[FieldRow]] = {}
+    for i, block in enumerate(blocks):
+        if block.kind != "heading" or i in taken or not re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", block.text):
+            continue
+        for nxt in blocks[i + 1 : i + 30]:
+            if nxt.kind == "heading" and nxt.level <= block.level:
+                break
+            if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
+                rows = field_rows(nxt.rows, nxt.header)
+                if rows:
+                    out.setdefault(block.text, rows)
+                    break
+    return out
+
+
+def _join_json_runs(blocks: list[Block]) -> list[Block]:
+    """Syntax-highlighted JSON arrives as many tiny text runs: join each such run into one code block."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        if block.kind == "text" and block.text[:1] in ("{", "["):
+            depth, j, parts, size = 0, i, [], 0
+            while j < len(blocks) and blocks[j].kind == "text" and size < MAX_JSON_RUN:
+                text = blocks[j].text
+                parts.append(text)
+                size += len(text)
+                depth += text.count("{") + text.count("[") - text.count("}") - text.count("]")
+                j += 1
+                if depth <= 0:
+                    break
+            value = parse_json(" ".join(parts)) if depth <= 0 else None
+            if value is not None:
+                out.append(Block("code", " ".join(parts), position=block.position))
+                i = j
+                continue
+        out.append(block)
+        i += 1
+    for index, block in enumerate(out):
+        block.position = index
+    return out
+
+
+def _signatures(blocks: list[Block]) -> list[_Signature]:
+    found = []
+    for i, block in enumerate(blocks):
+        if block.kind == "code":
+            sample = parse_curl(block.text) or parse_http(block.text)
+            if sample is not None:
+                found.append(_Signature(i, sample.method, sample.url, sample))
+        elif block.kind == "text":
+            signature = parse_signature(block.text)
+            if signature is not None:
+                found.append(_Signature(i, *signature))
+                continue
+            method = is_method(block.text)
+            if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
+                path = is_path(blocks[i + 1].text)
+                if path:
+                    found.append(_Signature(i, method, path))
+    return found
+
+
+def _keys(signatures: list[_Signature]) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
+    """(servers, each signature with its operation key): full URLs lose the server part."""
+    templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
+    servers: dict[str, int] = {}
+    keyed = []
+    for sig in signatures:
+        server, path, _ = split_url(sig.url)
+        key = (sig.method, path)
+        if server:
+            # The longest documented template this URL ends with names the operation; the rest is the server.
+            best = max(
+                (
+                    t
+                    for m, t in templates
+                    if m == sig.method and path.endswith(t) and (t != "/" or path != "/")
+                ),
+                key=len,
+                default=None,
+            )
+            if best is not None:
+                base = server + path[: len(path) - len(best)]
+                key = (sig.method, best)
+            else:
+                base = server
+            servers[base.rstrip("/")] = servers.get(base.rstrip("/"), 0) + 1
+        keyed.append((sig, key))
+    ordered = sorted(servers, key=lambda s: (-servers[s], s))
+    return ordered, keyed
+
+
+def _stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
+    """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
+    path (server + path displays), or one after a "base URL" / "server" / "endpoint" label."""
+    counts: dict[str, int] = {}
+    for i, block in enumerate(blocks[:-1]):
+        if block.kind != "text":
+            continue
+        shown = _URL_THEN_PATH.match(block.text)
+        if shown and shown.group(2) in templates:
+            url = shown.group(1).rstrip("/")
+            counts[url] = counts.get(url, 0) + 1
+            continue
+        if not _BARE_URL.match(block.text):
+            continue
+        url = block.text.strip().rstrip("/")
+        after = blocks[i + 1].text.strip() if blocks[i + 1].kind == "text" else ""
+        before = blocks[i - 1].text.lower() if i and blocks[i - 1].kind in ("text", "heading") else ""
+        if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
+            counts[url] = counts.get(url, 0) + 1
+    return sorted(counts, key=lambda u: (-counts[u], u))
+
+
+def _regions(
+    blocks: list[Block], keyed: list[tuple[_Signature, tuple[str, str]]]
+) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """For each operation, the page spans that belong to it."""
+    headings = [(b.position, b.level) for b in blocks if b.kind == "heading"]
+    ends = []
+    for index, (pos, level) in enumerate(headings):
+        end = next((p for p, lv in headings[index + 1 :] if lv <= level), len(blocks))
+        ends.append((pos, end))
+    positions = sorted((sig.position, key) for sig, key in keyed)
+    out: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for number, (pos, key) in enumerate(positions):
+        span = None
+        for start, end in sorted(ends, key=lambda se: se[1] - se[0]):
+            if not start <= pos < end:
+                continue
+            others = {k for p, k in positions if start <= p < end and k != key}
+            if others:
+                break
+            span = (start, end)
+        if span is None:
+            # No heading section of its own: from this request to the next one of another operation.
+            nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
+            prev = max((p for p, k in positions[:number] if k != key), default=-1)
+            span = (prev + 1 if prev >= 0 else pos, nxt)
+        out.setdefault(key, []).append(span)
+    return out
+
+
+def _label(blocks: list[Block], index: int) -> str:
+    """The words that introduce block `index`: the texts and heading just before it, nearest first."""
+    words: list[str] = []
+    # Tables are stepped over (the parts of an allOf/oneOf continue the table before); code or a
+    # heading ends the label. Bounded: at most 12 texts and 200 blocks back.
+    for block in reversed(blocks[max(0, index - 200) : index]):
+        if block.kind == "table":
+            continue
+        if block.kind == "code":
+            break
+        if block.kind == "heading":
+            words.append(block.text)
+            break
+        if len(block.text) <= 80:
+            words.append(block.text)
+            if len(words) >= 12:
+                break
+    return " | ".join(words).lower()
+
+
+def _kind(label: str) -> str:
+    """request | response | param | "" from an introducing label (its nearest words decide)."""
+    for piece in label.split(" | "):
+        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d$", piece):
+            return "response"
+        if re.search(r"\b(request|body|payload)\b", piece):
+            return "request"
+        if re.search(r"\b(param|parameters?|arguments?|path|query|header|headers|cookie)\b", piece):
+            return "param"
+    return ""
+
+
+def _status(label: str) -> str:
+    """The status a label names: the nearest one, or the first of a strip of tabs ("200 | 401 | 429")."""
+    pieces = label.split(" | ")
+    for index, piece in enumerate(pieces):
+        found = _STATUS_WORD.search(piece)
+        if found is None:
+            continue
+        status = found.group(1)
+        # Pieces run nearest first; a tab strip shows its first tab's sample.
+        for earlier in pieces[index + 1 :]:
+            if not re.fullmatch(r"[1-5]\d\d|default", earlier.strip()):
+                break
+            if earlier.strip() != "default":
+                status = earlier.strip()
+        return status
+    return ""
+
+
+def _location_from(label: str) -> str | None:
+    for piece in label.split(" | "):
+        for word in ("path", "query", "header", "cookie"):
+            if re.search(rf"\b{word}\b", piece):
+                return word
+        if re.search(r"\b(body|payload|request)\b", piece):
+            return "body"
+    return None
+
+
+def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
+    return any(b.kind == "heading" for b in blocks[start:end])
+
+
+def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
+    blocks = evidence.blocks
+    previous_kind, previous_table = "", 0
+    for index, block in enumerate(blocks):
+        label = _label(blocks, index)
+        if block.kind == "heading" and not evidence.title and parse_signature(block.text) is None:
+            evidence.title = block.text
+        elif block.kind == "text":
+            if block.position not in signature_positions and len(block.text) > 30:
+                evidence.prose.append(block.text)
+        elif block.kind == "code" and block.position not in signature_positions:
+            value = parse_json(block.text)
+            if value is None:
+                continue
+            if _kind(label) == "request":
+                evidence.request_examples.append(value)
+            else:
+                evidence.response_examples.setdefault(_status(label), []).append(value)
+        elif block.kind == "table":
+            if is_status_table(block.rows, block.header):
+                evidence.statuses.extend(status_rows(block.rows, block.header))
+                evidence.response_refs.update(status_schemas(block.rows, block.header))
+                continue
+            kind = _kind(label)
+            rows = field_rows(block.rows, block.header)
+            if not rows:
+                continue
+            if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
+                kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
+            previous_kind, previous_table = kind, index
+            if kind == "response":
+                evidence.response_fields.setdefault(_status(label), []).extend(rows)
+                continue
+            default_location = _location_from(label)
+            for row in rows:
+                location = row.location or default_location
+                if location in ("body", "formData", "form") or (location is None and kind == "request"):
+                    evidence.params.append(("body", row))
+                else:
+                    row.location = location
+                    evidence.params.append(("param", row))

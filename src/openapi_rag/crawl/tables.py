@@ -1,0 +1,202 @@
+"""Parameter and field rows from HTML tables and definition lists.
+
+Columns are found by their header words when the table has a header row, and by the shape of
+the cells when it has none (name first, then a type word, "required" anywhere in the row), so
+the rules hold for tables in general rather than for one renderer's layout.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+LOCATIONS = ("path", "query", "header", "cookie", "body", "formData", "form")
+_NAME_HEADERS = {"name", "parameter", "parameters", "param", "field", "fields", "property", "attribute",
+                 "key", "argument", "parameter name", "field name"}  # fmt: skip
+_IN_HEADERS = {"in", "location", "parameter type", "param type", "where", "located in"}
+_TYPE_HEADERS = {"type", "data type", "datatype", "schema", "format"}
+_REQUIRED_HEADERS = {"required", "mandatory", "optional", "req", "required?"}
+_DESC_HEADERS = {"description", "desc", "details", "notes", "meaning", "comment", "explanation"}
+_STATUS = re.compile(r"^([1-5]\d\d|[1-5]XX|default)$", re.I)
+_NAME = re.compile(r"^[A-Za-z_$@][\w.\-$@:\[\]]{0,99}$")
+# "integer <int32> ...", "Array of strings ...", "string (date-time) ...": the type before a description.
+_TYPE_PREFIX = re.compile(r"^(array of \w+|[\w-]+)(\s*[<(\[][^>)\]]*[>)\]])?\s*(?=\S|$)", re.I)
+_DEPTH_MARKS = re.compile(r"^[\s»›>└├─|.*+-]*")
+_TYPE_WORDS = [
+    ("array", re.compile(r"^\[|\barray\b|\blist of\b|\[\]", re.I)),
+    ("integer", re.compile(r"\b(integer|int|int32|int64|long)\b", re.I)),
+    ("number", re.compile(r"\b(number|float|double|decimal)\b", re.I)),
+    ("boolean", re.compile(r"\b(boolean|bool)\b", re.I)),
+    ("object", re.compile(r"\b(object|map|dictionary)\b", re.I)),
+    ("string", re.compile(r"\b(string|date|date-time|datetime|uuid|email|uri|url|text|binary|byte)\b", re.I)),
+]
+
+
+@dataclass
+class FieldRow:
+    """One documented parameter or property."""
+
+    name: str
+    depth: int = 0  # nesting level shown with » marks (0: top level)
+    location: str | None = None
+    type: str | None = None
+    required: bool | None = None
+    description: str = ""
+    source: str = "table"  # table | prose (the LLM stage)
+
+
+def normalize_type(text: str) -> str | None:
+    """OpenAPI type named by a type cell ("integer(int32)", "Array of strings", "[Pet]")."""
+    text = text.strip()
+    if not text:
+        return None
+    for name, pattern in _TYPE_WORDS:
+        if pattern.search(text):
+            return name
+    # A bare schema name ("Pet", "NewPet") stands for an object.
+    if re.fullmatch(r"[A-Z][A-Za-z0-9_.]*", text):
+        return "object"
+    return None
+
+
+def is_status_table(rows: list[list[str]], header: bool) -> bool:
+    """A table of response status codes (its first column holds 200, 404, 2XX, default)."""
+    body = rows[1:] if header else rows
+    firsts = [row[0].split()[0] for row in body if row and row[0].split()]
+    # Most rows, not all: a description that spills over a line break makes a stray row.
+    hits = sum(bool(_STATUS.match(word)) for word in firsts)
+    return bool(firsts) and hits >= max(1, 0.5 * len(firsts)) and bool(_STATUS.match(firsts[0]))
+
+
+def status_rows(rows: list[list[str]], header: bool) -> list[tuple[str, str]]:
+    """(status, description) pairs of a status table."""
+    cols = _columns(rows[0]) if header else {}
+    out = []
+    for row in rows[1:] if header else rows:
+        if not row or not row[0].split() or not _STATUS.match(row[0].split()[0]):
+            continue
+        status = row[0].split()[0].lower()
+        desc_col = cols.get("description")
+        if desc_col is not None and desc_col < len(row):
+            desc = row[desc_col]
+        else:
+            desc = " ".join(row[0].split()[1:] + row[1:2]).strip()
+        out.append((status if status != "default" else "default", desc))
+    return out
+
+
+def status_schemas(rows: list[list[str]], header: bool) -> dict[str, str]:
+    """status -> the schema name a status table's "Schema" column gives (a link to its section)."""
+    if not header or not rows:
+        return {}
+    col = next(
+        (i for i, cell in enumerate(rows[0]) if cell.strip().lower() in ("schema", "type", "model")), None
+    )
+    out: dict[str, str] = {}
+    for row in rows[1:]:
+        if col is None or col >= len(row) or not row[0].split() or not _STATUS.match(row[0].split()[0]):
+            continue
+        name = row[col].strip().strip("[]")
+        if re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", name) and name.lower() not in ("none", "inline", "object"):
+            out[row[0].split()[0].lower()] = name
+    return out
+
+
+def field_rows(rows: list[list[str]], header: bool) -> list[FieldRow]:
+    """The documented fields of a parameter or schema table."""
+    if not rows:
+        return []
+    cols = _columns(rows[0]) if header else {}
+    if header and not cols.keys() & {"type", "in", "required", "description"}:
+        return []  # a name with nothing about it (enum values, change logs): not a field table
+    if header and "name" not in cols and not cols.keys() & {"type", "in", "required"}:
+        return []  # "Media Type | Description": a list of allowed values, not of fields
+    if header and "name" not in cols:
+        cols["name"] = 0
+    out = []
+    for row in rows[1:] if header else rows:
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        parsed = _row(row, cols) if header else _shape_row(row)
+        if parsed is not None:
+            out.append(parsed)
+    return out
+
+
+def _columns(header_row: list[str]) -> dict[str, int]:
+    cols: dict[str, int] = {}
+    for index, cell in enumerate(header_row):
+        word = cell.strip().lower().rstrip(":")
+        for role, names in (("name", _NAME_HEADERS), ("in", _IN_HEADERS), ("type", _TYPE_HEADERS),
+                            ("required", _REQUIRED_HEADERS), ("description", _DESC_HEADERS)):  # fmt: skip
+            if word in names and role not in cols:
+                cols[role] = index
+    return cols
+
+
+def _clean_name(cell: str) -> tuple[str, int] | None:
+    marks = _DEPTH_MARKS.match(cell)
+    depth = marks.group(0).count("»") + marks.group(0).count("›") if marks else 0
+    words = cell[marks.end() if marks else 0 :].split()
+    if not words:
+        return None
+    name = words[0].strip("`'\"*:,")
+    if not _NAME.match(name):
+        return None
+    return name, depth
+
+
+def _required_word(text: str) -> bool | None:
+    lowered = text.lower()
+    if re.search(r"\b(optional|not required)\b", lowered) or lowered.strip() in ("false", "no", "n"):
+        return False
+    if re.search(r"\brequired\b", lowered) or lowered.strip() in ("true", "yes", "y", "*"):
+        return True
+    return None
+
+
+def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
+    def cell(role: str) -> str:
+        index = cols.get(role)
+        return row[index] if index is not None and index < len(row) else ""
+
+    named = _clean_name(cell("name"))
+    if named is None:
+        return None
+    name, depth = named
+    rest = cell("name").split()[1:]
+    location = cell("in").strip().lower() or None
+    if location not in LOCATIONS:
+        location = None
+    required = _required_word(cell("required")) if "required" in cols else None
+    if required is None and rest:
+        required = _required_word(" ".join(rest))
+    if (
+        "required" in cols
+        and cols["required"] < len(row)
+        and row[cols["required"]].strip().lower() in ("optional",)
+    ):
+        required = False
+    return FieldRow(name, depth, location, normalize_type(cell("type")), required, cell("description"))
+
+
+def _shape_row(row: list[str]) -> FieldRow | None:
+    named = _clean_name(row[0])
+    if named is None:
+        return None
+    name, depth = named
+    rest_of_first = " ".join(row[0].split()[1:])
+    others = " ".join(row[1:])
+    type_ = normalize_type(others.split(" ")[0] if others else "") or normalize_type(rest_of_first)
+    if type_ is None and others:
+        type_ = normalize_type(" ".join(others.split()[:4]))
+    required = _required_word(rest_of_first)
+    if required is None:
+        required = bool(re.search(r"\brequired\b", others.lower()[:40])) or None
+    location = None
+    for word in rest_of_first.lower().split():
+        if word in LOCATIONS:
+            location = word
+    first_word = others.split()[0] if others.split() else ""
+    description = _TYPE_PREFIX.sub("", others, count=1) if normalize_type(first_word) else others
+    return FieldRow(name, depth, location, type_, required, description)

@@ -1,0 +1,142 @@
+"""Crawling real rendered pages (committed benchmark pages) into valid OpenAPI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from openapi_rag.cli import cli
+from openapi_rag.crawl import crawl_pages
+from openapi_rag.spec import load_service
+from tests.crawl.conftest import PAGES
+
+PETSTORE = PAGES / "widdershins" / "realworld-v3-0-petstore-expanded.html"
+
+
+def test_petstore_page_gives_its_operations_parameters_and_schemas() -> None:
+    result = crawl_pages([PETSTORE])
+    doc = result.document
+    assert result.findings == []
+    assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
+    assert {(p, m) for p, item in doc["paths"].items() for m in item} == {
+        ("/pets", "get"),
+        ("/pets", "post"),
+        ("/pets/{id}", "get"),
+        ("/pets/{id}", "delete"),
+    }
+    listing = doc["paths"]["/pets"]["get"]
+    params = {p["name"]: (p["in"], p["schema"]["type"], p.get("required")) for p in listing["parameters"]}
+    assert params == {"tags": ("query", "array", False), "limit": ("query", "integer", False)}
+    items = listing["responses"]["200"]["content"]["application/json"]["schema"]["items"]
+    assert set(items["properties"]) == {"name", "tag", "id"}
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"name", "tag"}
+    path_param = doc["paths"]["/pets/{id}"]["delete"]["parameters"][0]
+    assert (path_param["name"], path_param["in"], path_param["required"]) == ("id", "path", True)
+    assert result.report.parameters["example"] > 0 and result.report.parameters["table"] > 0
+
+
+def test_crawl_cli_writes_a_document_that_index_loads(tmp_path: Path) -> None:
+    out = tmp_path / "openapi.yaml"
+    page = PAGES / "widdershins" / "socbench-04-consumer-02-Hotel.html"
+    run = CliRunner().invoke(cli, ["crawl", str(page), "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    assert "operations from 1 pages" in run.stdout
+    service = load_service(out)
+    assert len(service.operations) == 10
+    assert "POST /reservations" in {op.id for op in service.operations}
+
+
+def test_crawl_cli_json_report_and_a_page_with_no_api(tmp_path: Path) -> None:
+    page = tmp_path / "about.html"
+    page.write_text("<html><body><h1>About us</h1><p>We sell pets.</p></body></html>", encoding="utf-8")
+    run = CliRunner().invoke(cli, ["crawl", str(page), "--json"])
+    assert run.exit_code == 0
+    data = json.loads(run.stdout)
+    assert data["report"]["operations"] == 0
+    assert data["document"]["paths"] == {}
+    assert "no API operations found" in data["report"]["warnings"][0]
+    assert "No API operations found" in run.stderr
+
+
+def test_a_folder_of_pages_merges_into_one_document(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text(
+        "<h2>List users</h2><pre>curl https://api.example.com/v1/users?page=2 -H 'X-Tenant: acme'</pre>"
+        '<p>Example response</p><pre>{"users": [{"id": 1, "email": "a@b.io"}]}</pre>',
+        encoding="utf-8",
+    )
+    (tmp_path / "b.html").write_text(
+        "<h2>Delete a user</h2><p><code>DELETE /v1/users/{user_id}</code></p>"
+        "<table><tr><th>Parameter</th><th>Type</th><th>Description</th></tr>"
+        "<tr><td>user_id</td><td>integer</td><td>The user</td></tr></table>",
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text("GET /ignored", encoding="utf-8")
+    result = crawl_pages([tmp_path])
+    doc = result.document
+    assert result.findings == []
+    assert sorted(doc["paths"]) == ["/v1/users", "/v1/users/{user_id}"]
+    listing = doc["paths"]["/v1/users"]["get"]
+    assert {(p["name"], p["in"]) for p in listing["parameters"]} == {
+        ("page", "query"),
+        ("X-Tenant", "header"),
+    }
+    schema = listing["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["users"]["items"]["properties"]["email"]["format"] == "email"
+    (param,) = doc["paths"]["/v1/users/{user_id}"]["delete"]["parameters"]
+    assert (param["in"], param["schema"]["type"], param["description"]) == ("path", "integer", "The user")
+    assert yaml.safe_dump(doc)  # plain data all the way down
+
+
+def test_hallucination_filter_drops_names_not_in_the_page() -> None:
+    from openapi_rag.crawl.build import Report, build_document
+    from openapi_rag.crawl.page import parse_html
+    from openapi_rag.crawl.scrape import scrape
+    from openapi_rag.crawl.tables import FieldRow
+
+    page = parse_html("<h2>Get a pet</h2><p><code>GET /pets</code></p><p>Filter with the color query.</p>")
+    scraped = scrape(page)
+    scraped.operations[0].params += [
+        ("param", FieldRow("color", location="query", source="prose")),
+        ("param", FieldRow("owner_ssn", location="query", source="prose")),
+    ]
+    report = Report()
+    doc = build_document([scraped], " ".join(b.text for b in page.blocks), report)
+    assert [p["name"] for p in doc["paths"]["/pets"]["get"]["parameters"]] == ["color"]
+    assert report.dropped == ["GET /pets: owner_ssn"]
+
+
+def test_server_shown_beside_the_path_and_status_tabs() -> None:
+    from openapi_rag.crawl.page import parse_html
+    from openapi_rag.crawl.scrape import scrape
+
+    page = parse_html(
+        "<h2>List pets</h2><div><button><span>get</span> <span>/pets</span></button>"
+        "<div><span>https://api.example.com/v2</span><span>/pets</span></div></div>"
+        "<h3>Response samples</h3><ul><li>200</li><li>404</li></ul>"
+        '<div>{</div><div>"id" : 1</div><div>}</div>'
+    )
+    scraped = scrape(page)
+    assert scraped.servers == ["https://api.example.com/v2"]
+    (evidence,) = scraped.operations
+    assert (evidence.method, evidence.path) == ("GET", "/pets")
+    assert evidence.response_examples == {"200": [{"id": 1}]}
+
+
+def test_a_response_that_links_a_schema_section_gets_its_fields(tmp_path: Path) -> None:
+    page = tmp_path / "comics.html"
+    page.write_text(
+        "<h1>API</h1><h2>Current comic</h2><p><code>GET /info.0.json</code></p><h3>Responses</h3>"
+        "<table><tr><th>Status</th><th>Meaning</th><th>Description</th><th>Schema</th></tr>"
+        "<tr><td>200</td><td>OK</td><td>OK</td><td><a href='#comic'>comic</a></td></tr></table>"
+        "<h1>Schemas</h1><h2 id='comic'>comic</h2><table><tr><th>Name</th><th>Type</th><th>Required</th></tr>"
+        "<tr><td>num</td><td>integer</td><td>true</td></tr><tr><td>title</td><td>string</td><td>false</td></tr></table>",
+        encoding="utf-8",
+    )
+    response = crawl_pages([page]).document["paths"]["/info.0.json"]["get"]["responses"]["200"]
+    schema = response["content"]["application/json"]["schema"]
+    assert schema["properties"] == {"num": {"type": "integer"}, "title": {"type": "string"}}
+    assert schema["required"] == ["num"]

@@ -1,0 +1,101 @@
+"""Reading pages: lenient parsing, scripts never read, structure kept, bounds hold."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from openapi_rag.crawl import crawl_pages
+from openapi_rag.crawl.page import parse_html, read_page
+from openapi_rag.errors import ConvertError
+
+
+def test_blocks_keep_headings_code_tables_and_definition_lists() -> None:
+    page = parse_html(
+        "<html><head><title>Pets</title></head><body><h2>List pets</h2><p>Returns <b>all</b> pets.</p>"
+        "<pre>GET /pets HTTP/1.1</pre><table><tr><th>Name</th><th>Type</th></tr>"
+        "<tr><td>limit</td><td>integer</td></tr></table><dl><dt>tag</dt><dd>string, a tag</dd></dl>"
+    )
+    kinds = [(b.kind, b.text or b.rows) for b in page.blocks]
+    assert page.title == "Pets"
+    assert kinds == [
+        ("heading", "List pets"),
+        ("text", "Returns all pets."),
+        ("code", "GET /pets HTTP/1.1"),
+        ("table", [["Name", "Type"], ["limit", "integer"]]),
+        ("table", [["tag", "string, a tag"]]),
+    ]
+    assert page.blocks[3].header is True
+
+
+def test_scripts_and_styles_are_never_read() -> None:
+    page = parse_html(
+        "<body><script>document.write('<pre>GET /evil HTTP/1.1</pre>')</script>"
+        "<style>p{}</style><p><code>GET /good</code></p></body>"
+    )
+    assert [b.text for b in page.blocks] == ["GET /good"]
+
+
+def test_malformed_html_is_parsed_leniently(tmp_path: Path) -> None:
+    page = tmp_path / "broken.html"
+    page.write_bytes(
+        b"<html><body><h2>Get a pet<p><code>GET /pets/{id}</code><table><tr><td>id<td>integer \xff"
+    )
+    result = crawl_pages([page])
+    assert list(result.document["paths"]) == ["/pets/{id}"]
+    assert result.findings == []
+
+
+def test_nested_tables_follow_as_tables_of_their_own() -> None:
+    page = parse_html(
+        "<table><tr><td>address</td><td>object<table><tr><td>city</td><td>string</td></tr></table></td></tr></table>"
+    )
+    assert [b.rows for b in page.blocks] == [[["address", "object"]], [["city", "string"]]]
+
+
+def test_deep_nesting_does_not_overflow() -> None:
+    page = parse_html("<div>" * 1000 + "<p><code>GET /deep</code></p>" + "</div>" * 1000)
+    assert any(b.text == "GET /deep" for b in page.blocks)
+    # Deeper than libxml2's own limit: the content there is dropped, the parse still returns.
+    assert parse_html("<div>" * 50_000 + "x" + "</div>" * 50_000).source == "<page>"
+
+
+def test_page_is_cut_at_the_byte_limit(tmp_path: Path) -> None:
+    path = tmp_path / "big.html"
+    path.write_text("<p>" + "x" * 10_000 + "</p><p><code>GET /late</code></p>", encoding="utf-8")
+    page = read_page(path, max_bytes=1_000)
+    assert page.truncated
+    assert all("GET /late" not in b.text for b in page.blocks)
+
+
+def test_missing_page_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConvertError, match="no such file"):
+        crawl_pages([tmp_path / "nope.html"])
+
+
+def test_links_out_of_a_folder_are_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.html").write_text("<p><code>GET /secret</code></p>", encoding="utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "api.html").write_text("<p><code>GET /public</code></p>", encoding="utf-8")
+    (docs / "link.html").symlink_to(outside / "secret.html")
+    assert list(crawl_pages([docs]).document["paths"]) == ["/public"]
+
+
+@pytest.mark.slow
+def test_a_50_mb_page_takes_bounded_time(tmp_path: Path) -> None:
+    path = tmp_path / "huge.html"
+    row = "<tr><td>field</td><td>string</td><td>a field of the object</td></tr>"
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write("<html><body><h2>Op</h2><p><code>POST /things</code></p><table>")
+        while handle.tell() < 50 * 1024 * 1024:
+            handle.write(row * 1000)
+        handle.write("</table></body></html>")
+    start = time.perf_counter()
+    result = crawl_pages([path])
+    assert time.perf_counter() - start < 120
+    assert list(result.document["paths"]) == ["/things"]

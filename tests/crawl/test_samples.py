@@ -1,0 +1,53 @@
+"""Request samples: cURL, raw HTTP, METHOD /path lines and JSON blocks."""
+
+from __future__ import annotations
+
+from openapi_rag.crawl.samples import parse_curl, parse_http, parse_json, parse_signature, split_url
+
+
+def test_curl_with_continuations_headers_and_json_body() -> None:
+    sample = parse_curl(
+        "# You can also use wget\ncurl -X POST https://api.example.com/v1/pets?dry_run=true \\\n"
+        "  -H 'Content-Type: application/json' \\\n  -H 'Authorization: Bearer {token}' \\\n"
+        '  -d \'{"name": "Rex", "tags": ["a"]}\''
+    )
+    assert sample is not None
+    assert (sample.method, sample.url) == ("POST", "https://api.example.com/v1/pets?dry_run=true")
+    assert sample.headers["Authorization"] == "Bearer {token}"
+    assert sample.body == {"name": "Rex", "tags": ["a"]}
+
+
+def test_curl_defaults_and_form_fields() -> None:
+    assert parse_curl("curl https://x.io/a").method == "GET"
+    sample = parse_curl("curl https://x.io/upload -F file=@a.png -u me:secret")
+    assert (sample.method, sample.form, sample.user) == ("POST", ["file"], True)
+    assert parse_curl("echo curl is a tool") is None
+
+
+def test_raw_http_request() -> None:
+    sample = parse_http('POST /v2/pets HTTP/1.1\nHost: petstore.io\nX-Trace: 1\n\n{"name": "Rex"}')
+    assert (sample.method, sample.url) == ("POST", "https://petstore.io/v2/pets")
+    assert sample.headers == {"Host": "petstore.io", "X-Trace": "1"}
+    assert sample.body == {"name": "Rex"}
+
+
+def test_signature_lines_only_when_they_stand_alone() -> None:
+    assert parse_signature("GET /pets/{id}") == ("GET", "/pets/{id}")
+    assert parse_signature("delete https://api.io/v1/x") == ("DELETE", "https://api.io/v1/x")
+    assert parse_signature("Use GET /pets to list them") is None
+
+
+def test_split_url_templates_and_query() -> None:
+    assert split_url("https://api.io/v1/users/:id/items/<item>?page=2&q=") == (
+        "https://api.io",
+        "/v1/users/{id}/items/{item}",
+        ["page", "q"],
+    )
+    assert split_url("{scheme}://host.io/api/")[0] == "https://host.io"
+
+
+def test_json_blocks_lenient_but_only_objects_and_arrays() -> None:
+    assert parse_json('{"a": 1,\n  ...\n}') == {"a": 1}
+    assert parse_json('[{"a": 1},]') == [{"a": 1}]
+    assert parse_json("0") is None
+    assert parse_json("{not json") is None
