@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from openapi_rag import __version__
 from openapi_rag.serve.metrics import Metrics, MetricsMiddleware
@@ -23,6 +24,12 @@ from openapi_rag.serve.settings import ServeSettings
 
 ROUTES = ("/search", "/services", "/healthz", "/metrics", "/openapi.json")
 
+
+# A query needs a letter or a digit (`search.clauses.check_query` refuses others with 422). The
+# check is Unicode-wide; JSON Schema patterns have no Unicode classes, so the document states the
+# Latin and CJK part of it, which clients and contract tests can generate from, and the server
+# still accepts words of any script.
+HAS_WORDS: dict[str, Any] = {"pattern": "[0-9A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u4e00-\u9fa5]"}
 
 def route_of(scope: Scope) -> str:
     """A bounded label for metrics: the route, never the raw path."""
@@ -61,10 +68,17 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         tag: str | None = Field(None, max_length=200, description="Only operations with this tag.")
 
     class SearchOne(SearchOptions):
-        query: str = Field(min_length=1, max_length=limits.max_query_chars, description="One task in words.")
+        query: str = Field(
+            min_length=1,
+            max_length=limits.max_query_chars,
+            description="One task in words.",
+            json_schema_extra=HAS_WORDS,
+        )
 
     class SearchBatch(SearchOptions):
-        queries: list[Annotated[str, Field(min_length=1, max_length=limits.max_query_chars)]] = Field(
+        queries: list[
+            Annotated[str, Field(min_length=1, max_length=limits.max_query_chars, json_schema_extra=HAS_WORDS)]
+        ] = Field(
             min_length=1, max_length=limits.max_batch, description="Several tasks, answered in order."
         )
 
@@ -113,6 +127,15 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
     async def not_found(_: Request, exc: NotFound) -> JSONResponse:
         return JSONResponse({"error": "not_found", "detail": str(exc)}, status_code=404)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def unrouted(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # A path no route matches (an operation path with a newline, say) answers in the same
+        # error shape as every other error, which the document promises.
+        kind = "not_found" if exc.status_code == 404 else "http_error"
+        return JSONResponse(
+            {"error": kind, "detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+        )
+
     @app.get(
         "/search",
         response_model=SearchResult,
@@ -121,7 +144,15 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         operation_id="search_endpoints",
     )
     async def search_get(
-        q: Annotated[str, Query(min_length=1, max_length=limits.max_query_chars, description="The task.")],
+        q: Annotated[
+            str,
+            Query(
+                min_length=1,
+                max_length=limits.max_query_chars,
+                description="The task.",
+                json_schema_extra=HAS_WORDS,
+            ),
+        ],
         k: Annotated[int, Query(ge=1, le=limits.max_k)] = 10,
         mode: Literal["hybrid", "dense", "bm25"] = "hybrid",
         service: Annotated[str | None, Query(max_length=200)] = None,
