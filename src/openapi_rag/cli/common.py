@@ -69,3 +69,14 @@ def index_option(help: str = "Index directory built by `openapi-rag index`.") ->
     return click.option(
         "-i", "--index", "index_dir", required=True, envvar="OPENAPI_RAG_INDEX", type=click.Path(), help=help
     )
+
+
+def allow_refs_option() -> Callable[[F], F]:
+    """`--allow-refs DIR` (repeatable): a folder beyond PATHS that local `$ref`s may read from."""
+    return click.option(
+        "--allow-refs",
+        "allow_refs",
+        multiple=True,
+        type=click.Path(exists=True, file_okay=False),
+        help="Also let local $refs (and links) read from DIR; by default only the folders in PATHS. Repeatable.",
+    )

@@ -5,7 +5,15 @@ from __future__ import annotations
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean, print_json, progress_enabled
+from openapi_rag.cli.common import (
+    allow_refs_option,
+    err,
+    handle_errors,
+    index_option,
+    parse_clean,
+    print_json,
+    progress_enabled,
+)
 
 
 @cli.command()
@@ -35,6 +43,7 @@ from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean
 )
 @click.option("--rebuild", is_flag=True, help="Ignore any existing index and build from scratch.")
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
+@allow_refs_option()
 @handle_errors
 def index(
     paths: tuple[str, ...],
@@ -48,6 +57,7 @@ def index(
     index_type: str | None,
     rebuild: bool,
     json_: bool,
+    allow_refs: tuple[str, ...],
 ) -> None:
     """Index the API descriptions under PATHS for search.
 
@@ -80,6 +90,7 @@ def index(
                 index_type=index_type,
                 rebuild=rebuild,
                 show_progress=progress_enabled(),
+                allow_refs=allow_refs,
             )
     except ValueError as exc:  # unknown strategy or bad size/overlap
         raise click.UsageError(str(exc)) from exc

@@ -26,7 +26,9 @@ from openapi_rag.index.index import DEFAULT_STRATEGY, Index, embed_chunks, servi
 from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk
 from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.spec import discover, load_service
+from openapi_rag.spec import load_service
+from openapi_rag.spec.discover import discover_entries
+from openapi_rag.spec.limits import ReadLimits, roots_of
 from openapi_rag.spec.load import default_service_id, unique_id
 from openapi_rag.store import FaissStore
 
@@ -66,10 +68,12 @@ def build_index(
     index_type: str | None = None,
     rebuild: bool = False,
     show_progress: bool = False,
+    allow_refs: Iterable[str | Path] = (),
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
     Settings left as None are taken from the existing index, or the defaults for a new one.
+    Local `$ref`s are read only inside the folders of `paths` and `allow_refs`.
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -99,7 +103,11 @@ def build_index(
         }
         check_settings(old, wanted, directory)
 
-    entries = [str(p.resolve()) for p in discover(paths)]
+    paths = list(paths)
+    limits = ReadLimits.from_env().with_roots(roots_of(paths, allow_refs))
+    found = discover_entries(paths, limits)
+    report.failed += [{"file": str(s.path), "error": s.reason, "where": None} for s in found.skipped]
+    entries = [str(p.resolve()) for p in found.entries]
     old_sources = dict(old.sources) if old else {}
     taken = {s.service for s in old_sources.values()}
     sources: dict[str, Source] = {}
@@ -114,7 +122,7 @@ def build_index(
             report.unchanged.append(entry)
             continue
         try:
-            service = load_service(entry, clean=clean)
+            service = load_service(entry, clean=clean, limits=limits)
         except SpecError as exc:
             report.failed.append({"file": entry, "error": exc.reason, "where": exc.where})
             if previous is not None:  # keep the last good version rather than lose the service
