@@ -108,9 +108,7 @@ def _walk(root: Path, limits: ReadLimits, skipped: list[Skipped]) -> list[Path]:
     while todo:
         folder = todo.pop()
         real = os.path.realpath(folder)
-        if real in searched:
-            if folder != root:
-                skipped.append(Skipped(folder, "link to a folder already searched (a loop?); not searched again"))
+        if real in searched:  # a link back up (a loop) or a second link to one folder: once is enough
             continue
         searched.add(real)
         try:

@@ -172,7 +172,7 @@ def parse_text(
             found.clear()
             data = _parse_yaml(text, path, found, limits)
         else:
-            check_shape(data, path, limits)
+            check_shape(data, path, limits)  # JSON shares no objects, so only depth can be too much
             if _SURROGATE_ESCAPE.search(text):
                 data = _replace_surrogates(data)
                 found.append(Problem("lone UTF-16 surrogate escapes replaced by U+FFFD", file=str(path)))
@@ -269,6 +269,9 @@ def check_shape(data: Any, path: Path, limits: ReadLimits, *, aliased: bool = Fa
     so its *expanded* size is what they pay. It is computed here over the shared objects without
     expanding them (one visit per distinct object), before anything downstream copies them.
     """
+    if not aliased:  # a plain tree: its depth is all there is to check, one cheap pass
+        _check_depth(data, path, limits)
+        return
     sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, height)
     active: set[int] = set()  # objects on the current path, to find an alias that contains itself
     distinct = 0
@@ -305,6 +308,16 @@ def check_shape(data: Any, path: Path, limits: ReadLimits, *, aliased: bool = Fa
         raise limits.exceeded(
             "max_alias_nodes", f"YAML aliases expand the document to {total:,} nodes", file=path
         )
+
+
+def _check_depth(data: Any, path: Path, limits: ReadLimits) -> None:
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limits.max_depth:
+            raise limits.exceeded("max_depth", f"nesting is more than {limits.max_depth} levels deep", file=path)
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
 
 
 def _replace_surrogates(node: Any) -> Any:
