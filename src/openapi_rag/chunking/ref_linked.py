@@ -17,6 +17,7 @@ schema stand for every operation.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from typing import Any
 
 from openapi_rag.chunking.base import TextUnit
@@ -64,13 +65,16 @@ class RefLinkedStrategy(RefInlineStrategy):
         return units
 
     def linked_schemas(self, service: Service) -> dict[str, Schema]:
-        """The schemas that get a chunk: all, or the `max_schema_chunks` most used (by operations,
-        then by other schemas), in the service's order."""
+        """The schemas that get a chunk: all, or the `max_schema_chunks` most used (named by
+        operations, then reached by them, then used by other schemas), in the service's order."""
         limit = self.limits.max_schema_chunks
         if len(service.schemas) <= limit:
             return dict(service.schemas)
+        named = Counter(name for op in service.operations for name in op.schema_refs)
+        order = {name: i for i, name in enumerate(service.schemas)}
         ranked = sorted(
-            service.schemas.values(), key=lambda s: (-len(s.used_by_operations), -len(s.used_by_schemas), s.name)
+            service.schemas.values(),
+            key=lambda s: (-named[s.name], -len(s.used_by_operations), -len(s.used_by_schemas), order[s.name]),
         )
         kept = {s.name for s in ranked[:limit]}
         logger.warning(
