@@ -263,3 +263,16 @@ def test_cli_allow_refs(tmp_path):
     assert "outside the allowed folders" in refused.output
     assert refused.exit_code == 0 and allowed.exit_code == 0
     assert "outside the allowed folders" not in allowed.output
+
+
+def test_chunk_limits_from_the_environment(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("OPENAPI_RAG_MAX_UNIT_CHUNKS", "2")
+    service = load_service(attacks.many_refs(tmp_path, count=2_000))
+    caplog.set_level(logging.WARNING)
+    assert len(RefInlineStrategy().chunk_service(service)) == 2
+    assert "OPENAPI_RAG_MAX_UNIT_CHUNKS" in caplog.text
+
+
+def test_bad_limit_value_is_named():
+    with pytest.raises(ValueError, match="OPENAPI_RAG_MAX_DEPTH must be a whole number"):
+        ReadLimits.from_env({"OPENAPI_RAG_MAX_DEPTH": "deep"})

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from openapi_rag.chunking.registry import get_strategy, list_strategies
 from openapi_rag.chunking.llm_strategies import is_llm_strategy
+from openapi_rag.chunking.registry import get_strategy, list_strategies
 from openapi_rag.convert.postman import postman_to_openapi
 from openapi_rag.errors import ConvertError, SpecError
 from openapi_rag.spec import load_service

@@ -162,7 +162,8 @@ class Strategy(ABC):
             pieces = fit_blocks(unit.header, unit.blocks, total, self.size, self.tokenizer)
             if max_parts is not None and len(pieces) > max_parts:
                 logger.warning(
-                    "%s: %s: %d chunks cut to %d (limit max_unit_chunks=%d)",
+                    "%s: %s: %d chunks cut to %d (limit max_unit_chunks=%d; raise it with "
+                    "OPENAPI_RAG_MAX_UNIT_CHUNKS)",
                     service.file, unit.what, len(pieces), max_parts, max_parts,
                 )
                 pieces = pieces[:max_parts]

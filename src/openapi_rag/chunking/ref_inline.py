@@ -16,6 +16,7 @@ named in a warning.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from openapi_rag.chunking.describe import operation_blocks
 from openapi_rag.chunking.render import SchemaRenderer
 from openapi_rag.chunking.split import Block
 from openapi_rag.model import Chunk, Service
+from openapi_rag.spec.limits import env_name, limits_from_env
 from openapi_rag.tokens import Tokenizer
 
 logger = logging.getLogger(__name__)
@@ -49,6 +51,11 @@ class ChunkLimits:
     max_unit_chunks: int = 100
     max_schema_chunks: int = 3_000
 
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ChunkLimits:
+        """Defaults, then `OPENAPI_RAG_MAX_UNIT_CHARS` (etc.) from the environment, then `overrides`."""
+        return limits_from_env(cls, environ, **overrides)
+
 
 def bounded_blocks(service: Service, what: str, blocks: list[Block], max_chars: int) -> list[Block]:
     """`blocks` cut after `max_chars` characters of items, the cut said in a last item and a warning."""
@@ -62,7 +69,10 @@ def bounded_blocks(service: Service, what: str, blocks: list[Block], max_chars: 
             if used > max_chars:
                 items.append(f"… (cut: limit max_unit_chars={max_chars})")
                 out.append(Block(block.head, items, block.sep))
-                logger.warning("%s: %s: text cut at %d characters (limit max_unit_chars)", service.file, what, max_chars)
+                logger.warning(
+                    "%s: %s: text cut at %d characters (limit max_unit_chars; raise it with %s)",
+                    service.file, what, max_chars, env_name("max_unit_chars"),
+                )
                 return out
             items.append(item)
         out.append(Block(block.head, items, block.sep))
@@ -90,7 +100,7 @@ class RefInlineStrategy(Strategy):
         limits: ChunkLimits | None = None,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
-        self.limits = limits or ChunkLimits()
+        self.limits = limits or ChunkLimits.from_env()
         self.depth = self.depth_default if depth is None else depth
         if self.depth < 0:
             raise ValueError(f"depth must be 0 or more, got {self.depth}")

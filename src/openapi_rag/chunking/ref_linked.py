@@ -78,7 +78,8 @@ class RefLinkedStrategy(RefInlineStrategy):
         )
         kept = {s.name for s in ranked[:limit]}
         logger.warning(
-            "%s: %d schemas, chunks for the %d most used (limit max_schema_chunks=%d)",
+            "%s: %d schemas, chunks for the %d most used (limit max_schema_chunks=%d; raise it with "
+            "OPENAPI_RAG_MAX_SCHEMA_CHUNKS)",
             service.file, len(service.schemas), limit, limit,
         )
         return {name: schema for name, schema in service.schemas.items() if name in kept}

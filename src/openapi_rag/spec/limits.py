@@ -13,11 +13,12 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from openapi_rag.errors import LimitExceeded
 
 _ENV_PREFIX = "OPENAPI_RAG_"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -53,17 +54,7 @@ class ReadLimits:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ReadLimits:
         """Defaults, then `OPENAPI_RAG_<NAME>` variables (`OPENAPI_RAG_MAX_FILE_BYTES=…`), then `overrides`."""
-        environ = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            raw = environ.get(_ENV_PREFIX + f.name.upper())
-            if f.name != "roots" and raw:
-                try:
-                    values[f.name] = int(raw)
-                except ValueError as exc:
-                    raise ValueError(f"{_ENV_PREFIX + f.name.upper()} must be a whole number, got {raw!r}") from exc
-        values.update(overrides)
-        return cls(**values)
+        return limits_from_env(cls, environ, **overrides)
 
     def with_roots(self, roots: Iterable[str | Path]) -> ReadLimits:
         """The same limits with `roots` (resolved, symlinks followed) as the `$ref` boundary."""
@@ -80,10 +71,31 @@ class ReadLimits:
     def exceeded(self, name: str, what: str, *, file: str | Path | None = None, where: str | None = None):
         """The error for a description that went past the limit `name` (a field of this class)."""
         value = getattr(self, name)
-        env = _ENV_PREFIX + name.upper()
+        env = env_name(name)
         return LimitExceeded(
             f"{what} (limit {name}={value}; raise it with {env})", file=file, where=where, limit=name
         )
+
+
+def limits_from_env(cls: type[T], environ: Mapping[str, str] | None = None, **overrides: Any) -> T:
+    """A dataclass of whole-number limits from its defaults, `OPENAPI_RAG_<FIELD>` variables and `overrides`."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        name = env_name(f.name)
+        raw = environ.get(name)
+        if f.type in (int, "int") and raw:
+            try:
+                values[f.name] = int(raw)
+            except ValueError as exc:
+                raise ValueError(f"{name} must be a whole number, got {raw!r}") from exc
+    values.update(overrides)
+    return cls(**values)
+
+
+def env_name(limit: str) -> str:
+    """The environment variable that sets the limit `limit`."""
+    return _ENV_PREFIX + limit.upper()
 
 
 def roots_of(paths: Iterable[str | Path], allow_refs: Iterable[str | Path] = ()) -> list[Path]:
