@@ -276,3 +276,21 @@ def test_chunk_limits_from_the_environment(tmp_path, monkeypatch, caplog):
 def test_bad_limit_value_is_named():
     with pytest.raises(ValueError, match="OPENAPI_RAG_MAX_DEPTH must be a whole number"):
         ReadLimits.from_env({"OPENAPI_RAG_MAX_DEPTH": "deep"})
+
+
+def test_response_content_that_is_not_an_object(tmp_path):
+    """Found by hypothesis: `content: 7` crashed the default (`compact`) chunker."""
+    path = tmp_path / "api.yaml"
+    path.write_text(attacks.HEAD + "paths:\n  /a:\n    get:\n      responses:\n        '200': {content: 7}\n")
+    service = load_service(path)
+    from openapi_rag.chunking.registry import get_strategy
+
+    assert len(get_strategy("compact").chunk_service(service)) == 1
+
+
+def test_components_that_is_not_a_mapping(tmp_path):
+    """Found by atheris: `components: x` crashed the bundler."""
+    path = tmp_path / "api.yaml"
+    path.write_text(attacks.HEAD + "paths: {}\ncomponents: x\n")
+    service = load_service(path)
+    assert [p.message for p in service.problems] == ["`components` is not a mapping; ignored"]

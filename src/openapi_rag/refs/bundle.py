@@ -286,7 +286,13 @@ class _Bundler:
         self.path = []
         holder = out
         for token in self.section[:-1]:
-            holder = holder.setdefault(token, {})
+            inner = holder.get(token)
+            if not isinstance(inner, dict):  # `components: "x"` (found by fuzzing)
+                if inner is not None:
+                    self.path = [token]
+                    self.report(f"`{token}` is not a mapping; ignored")
+                inner = holder[token] = {}
+            holder = inner
         holder[self.section[-1]] = self.bodies
         files = sorted(self._rel(f) for f in self.docs)
         return Bundle(out, files, self.problems)
