@@ -294,3 +294,22 @@ def test_components_that_is_not_a_mapping(tmp_path):
     path.write_text(attacks.HEAD + "paths: {}\ncomponents: x\n")
     service = load_service(path)
     assert [p.message for p in service.problems] == ["`components` is not a mapping; ignored"]
+
+
+def test_memory_error_never_stops_a_corpus(tmp_path, monkeypatch):
+    attacks.ref_ok(tmp_path)
+    (tmp_path / "b").mkdir()
+    huge = attacks.duplicate_keys(tmp_path / "b")
+    from openapi_rag.spec import load as load_module
+
+    real_bundle = load_module.bundle
+
+    def bundle(entry, *args, **kwargs):
+        if entry == huge:
+            raise MemoryError
+        return real_bundle(entry, *args, **kwargs)
+
+    monkeypatch.setattr(load_module, "bundle", bundle)
+    result = load_services([tmp_path])
+    assert [s.file for s in result.services] == [str(tmp_path / "good.yaml")]
+    assert result.failed[0].error == "too large or too deep to load (MemoryError)"

@@ -118,6 +118,19 @@ def load_service(
     """
     path = Path(path)
     limits = ReadLimits.from_env() if limits is None else limits
+    try:
+        return _load_service(path, clean, count_tokens, service_id, limits)
+    except (RecursionError, MemoryError) as exc:  # the bounds should stop these first; never a corpus
+        raise SpecError(f"too large or too deep to load ({type(exc).__name__})", file=path) from exc
+
+
+def _load_service(
+    path: Path,
+    clean: Iterable[str] | None,
+    count_tokens: Callable[[str], int] | None,
+    service_id: str | None,
+    limits: ReadLimits,
+) -> Service:
     problems: list[Problem] = []
     doc = load_file(path, problems, limits)
     fmt = detect_format(doc, path)
@@ -186,8 +199,6 @@ def load_services(
             service = load_service(file, clean=steps, count_tokens=count_tokens, limits=limits)
         except SpecError as exc:
             result.failed.append(LoadFailure(str(file), exc.reason, exc.where))
-        except (RecursionError, MemoryError) as exc:  # bounds should stop these first; never a corpus
-            result.failed.append(LoadFailure(str(file), f"too large or too deep to load ({type(exc).__name__})"))
         except Exception as exc:  # one broken document must not stop a corpus
             if os.environ.get("OPENAPI_RAG_RAISE_ERRORS"):
                 raise
