@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from openapi_rag.chunking.ref_inline import ChunkLimits, RefInlineStrategy
 from openapi_rag.chunking.ref_linked import RefLinkedStrategy
 from openapi_rag.cli import cli
-from openapi_rag.errors import LimitExceeded, SpecNotFound
+from openapi_rag.errors import LimitExceeded, SpecNotFound, SpecParseError
 from openapi_rag.spec import load_service, load_services
 from openapi_rag.spec.limits import ReadLimits
 from tests.fuzz import attacks
@@ -313,3 +313,12 @@ def test_memory_error_never_stops_a_corpus(tmp_path, monkeypatch):
     result = load_services([tmp_path])
     assert [s.file for s in result.services] == [str(tmp_path / "good.yaml")]
     assert result.failed[0].error == "too large or too deep to load (MemoryError)"
+
+
+def test_aliased_list_as_mapping_key(tmp_path):
+    """Found by atheris: `{*big: 1}` made the key a string by expanding the whole aliased list."""
+    path = tmp_path / "api.yaml"
+    path.write_text(attacks.HEAD + "paths: {}\nx-a: &a [1, 2]\nx-b: [{*a: 1}]\n")
+    with pytest.raises(SpecParseError, match="a mapping key is a list or mapping") as exc:
+        load_service(path)
+    assert exc.value.where == "line 4, column 6"  # where the aliased list is written

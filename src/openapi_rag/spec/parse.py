@@ -61,6 +61,15 @@ def _construct_mapping(loader: _SpecLoader, node: yaml.MappingNode) -> dict[str,
     out: dict[str, Any] = {}
     first_line: dict[str, int] = {}
     for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            # A list or mapping as a key (`? [a]`): OpenAPI keys are strings, and turning an aliased
+            # one into a string would expand it in full (found by fuzzing).
+            mark = key_node.start_mark
+            raise SpecParseError(
+                "a mapping key is a list or mapping; keys must be plain values",
+                file=loader.path,
+                where=f"line {mark.line + 1}, column {mark.column + 1}",
+            )
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, str):
             # YAML 1.1 reads `200:` as int and `null:` as None; OpenAPI keys are always strings.
