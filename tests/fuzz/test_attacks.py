@@ -185,8 +185,8 @@ def test_operations_of_the_wrong_type_are_reported(tmp_path):
     result = load_services([attacks.bad_operations(tmp_path)])
     assert [op.id for op in result.services[0].operations] == ["DELETE /a"]
     problems = problems_of(result)
-    for where, what in (("get", "a str"), ("put", "a list"), ("post", "null")):
-        assert any(f"/paths/~1a/{where}: operation is {what}, not an object" in p for p in problems)
+    for where, line, what in (("get", 5, "a str"), ("put", 6, "a list"), ("post", 7, "null")):
+        assert any(f"/paths/~1a/{where} (line {line}): operation is {what}, not an object" in p for p in problems)
     assert any("'GET' skipped (methods are lower case)" in p for p in problems)
     assert any("'fetch' skipped" in p for p in problems)
 

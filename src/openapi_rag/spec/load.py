@@ -16,7 +16,7 @@ from openapi_rag.refs.bundle import bundle
 from openapi_rag.spec.discover import discover_entries
 from openapi_rag.spec.extract import extract_service, report_dropped_input
 from openapi_rag.spec.limits import ReadLimits, roots_of
-from openapi_rag.spec.parse import load_file
+from openapi_rag.spec.parse import load_file, yaml_lines
 from openapi_rag.spec.swagger2 import convert_swagger2
 
 logger = logging.getLogger(__name__)
@@ -146,7 +146,14 @@ def _load_service(
     section = ("definitions",) if fmt == "swagger2" else ("components", "schemas")
     bundled = bundle(path, doc, section, limits)
     problems += bundled.problems
-    report_dropped_input(bundled.document, str(path), problems)
+    dropped: list[Problem] = []
+    report_dropped_input(bundled.document, str(path), dropped)
+    if dropped:  # say the line too, where the pointer is written in the entry document itself
+        lines = yaml_lines(path, [p.where for p in dropped if p.where], limits)
+        for problem in dropped:
+            if problem.where in lines:
+                problem.where = f"{problem.where} (line {lines[problem.where]})"
+    problems += dropped
     document = convert_swagger2(bundled.document) if fmt == "swagger2" else bundled.document
     cleaning: dict[str, int] = {}
     steps = list(clean or [])

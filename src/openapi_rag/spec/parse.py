@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from openapi_rag.errors import SpecNotFound, SpecParseError
+from openapi_rag.errors import SpecError, SpecNotFound, SpecParseError
 from openapi_rag.model import Problem
 from openapi_rag.refs import pointer as jp
 from openapi_rag.spec.limits import DEFAULT_LIMITS, ReadLimits
@@ -347,3 +347,31 @@ def load_file(path: Path, problems: list[Problem] | None = None, limits: ReadLim
         raise SpecParseError("nesting too deep", file=path) from exc
     except MemoryError as exc:  # one document too large for this machine must not stop a corpus
         raise SpecParseError("out of memory while reading; not loaded", file=path) from exc
+
+
+def yaml_lines(path: Path, pointers: list[str], limits: ReadLimits = DEFAULT_LIMITS) -> dict[str, int]:
+    """The line each JSON pointer of `pointers` starts at in the YAML (or JSON) file `path`.
+
+    Composes the file a second time, keeping the marks the first reading discards; called only for
+    the few pointers of problems, so loading pays nothing when there are none.
+    """
+    wanted = {p: [jp.unescape(t) for t in p.lstrip("/").split("/")] for p in pointers}
+    try:
+        root = yaml.compose(read_text(path, limits), Loader=_BaseLoader)
+    except (SpecError, yaml.YAMLError, RecursionError):
+        return {}
+    found: dict[str, int] = {}
+    for pointer, tokens in wanted.items():
+        node = root
+        for token in tokens:
+            if isinstance(node, yaml.MappingNode):
+                node = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == token), None)
+            elif isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
+                node = node.value[int(token)]
+            else:
+                node = None
+            if node is None:
+                break
+        if node is not None:
+            found[pointer] = node.start_mark.line + 1
+    return found
