@@ -14,7 +14,7 @@ REFS = [
     "#/components/schemas/A", "#/components/schemas/B", "#/components/schemas/missing", "#/paths",
     "#", "#/components/responses/R", "other.yaml", "other.yaml#/A", "sub/frag.json#/x", "../outside.yaml",
     "/etc/passwd", "file:///etc/passwd", "http://127.0.0.1:9/x.yaml", "//host/x", "#/components/schemas/A~1b",
-    "nope.yaml#/deep/er", "link.yaml",
+    "nope.yaml#/deep/er", "link.yaml", "a\x00b.yaml",
 ]
 
 scalars = st.one_of(

@@ -322,3 +322,13 @@ def test_aliased_list_as_mapping_key(tmp_path):
     with pytest.raises(SpecParseError, match="a mapping key is a list or mapping") as exc:
         load_service(path)
     assert exc.value.where == "line 4, column 6"  # where the aliased list is written
+
+
+def test_ref_with_a_nul_byte(tmp_path):
+    """Found by hypothesis: a NUL byte in a `$ref`'s file name raised ValueError."""
+    path = tmp_path / "api.json"
+    doc = {"openapi": "3.0.3", "info": {"title": "n", "version": "1"},
+           "paths": {"/a": {"get": {"description": {"$ref": "a\u0000b.yaml"}, "responses": {}}}}}
+    path.write_text(json.dumps(doc))
+    problems = problems_of(load_services([path]))
+    assert any("cannot hold a NUL byte" in p for p in problems)

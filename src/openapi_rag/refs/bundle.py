@@ -113,6 +113,9 @@ class _Bundler:
         if jp.is_remote(file_part):
             self.report(f"remote $ref not fetched: {ref}", once="remote:" + ref)
             return None
+        if "\0" in file_part:  # no file can have that name (found by fuzzing)
+            self.report(f"dangling $ref {ref!r}: a file name cannot hold a NUL byte", once="nul:" + ref)
+            return None
         file = os.path.normpath(os.path.join(os.path.dirname(base), file_part)) if file_part else base
         if file_part and not self.limits.allows(file, self.entry):
             self.report(

@@ -123,6 +123,8 @@ def read_bytes(path: Path, limits: ReadLimits = DEFAULT_LIMITS) -> bytes:
         raise SpecNotFound("file not found", file=path) from exc
     except OSError as exc:
         raise SpecNotFound(f"cannot read: {exc.strerror}", file=path) from exc
+    except ValueError as exc:  # a NUL byte in the name
+        raise SpecNotFound(f"cannot read: {exc}", file=path) from exc
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
