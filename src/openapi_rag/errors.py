@@ -4,6 +4,7 @@ OpenAPIRagError
 ├── SpecError                 a description could not be loaded (carries file and location)
 │   ├── SpecNotFound
 │   ├── SpecParseError        invalid JSON/YAML, bad characters, duplicate anchors
+│   ├── LimitExceeded         a size, count or depth bound of `spec.limits.ReadLimits` was reached
 │   └── UnsupportedSpecVersion  not OpenAPI 3.x / Swagger 2.0 / Postman
 ├── ConvertError              a Postman collection or other source could not be converted
 ├── EmbedderError
@@ -45,6 +46,14 @@ class SpecNotFound(SpecError):
 
 class SpecParseError(SpecError):
     """The file is not valid JSON/YAML (or holds characters we cannot read)."""
+
+
+class LimitExceeded(SpecError):
+    """A description went past one of the loader's bounds; `limit` names it (a `ReadLimits` field)."""
+
+    def __init__(self, message: str, *, file: str | Path | None = None, where: str | None = None, limit: str = ""):
+        super().__init__(message, file=file, where=where)
+        self.limit = limit
 
 
 class UnsupportedSpecVersion(SpecError):

@@ -10,6 +10,7 @@ from typing import Any
 
 from openapi_rag.model import Service
 from openapi_rag.spec import load_services
+from openapi_rag.spec.limits import ReadLimits, roots_of
 
 TOKENIZERS = ("minilm", "cl100k_base", "o200k_base")
 
@@ -46,6 +47,7 @@ def inspect_paths(
     clean: list[str] | None = None,
     limit: int = 8191,
     progress: Callable[[Path], None] | None = None,
+    allow_refs: Iterable[str | Path] = (),
 ) -> dict[str, Any]:
     """Load everything under `paths` and report services, failures and totals.
 
@@ -53,7 +55,8 @@ def inspect_paths(
     cleaning (`clean`, default steps when None) with each tokenizer in `TOKENIZERS`.
     """
     paths = list(paths)
-    result = load_services(paths, progress=progress)
+    limits = ReadLimits.from_env().with_roots(roots_of(paths, allow_refs))
+    result = load_services(paths, progress=progress, limits=limits)
     services = [service_report(s) for s in result.services]
     if validate:
         from openapi_rag.spec.validate import validate_document
@@ -64,7 +67,7 @@ def inspect_paths(
             else:
                 from openapi_rag.spec.validate import validate_file
 
-                report["validation"] = validate_file(service.file, service.format)
+                report["validation"] = validate_file(service.file, service.format, limits=limits)
     totals: dict[str, Any] = {
         "services": len(services),
         "failed": len(result.failed),

@@ -151,12 +151,22 @@ class Strategy(ABC):
             )
         return chunks
 
-    def fit_units(self, service: Service, units: list[TextUnit]) -> list[Chunk]:
-        """Chunks of readable texts: one per unit, or several split at block boundaries when too long."""
+    def fit_units(
+        self, service: Service, units: list[TextUnit], max_parts: int | None = None
+    ) -> list[Chunk]:
+        """Chunks of readable texts: one per unit, or several split at block boundaries when too long
+        (at most `max_parts` per unit when given; the rest is dropped with a warning)."""
         totals = measure([(u.header, u.blocks) for u in units], self.tokenizer)
         chunks: list[Chunk] = []
         for unit, total in zip(units, totals, strict=True):
             pieces = fit_blocks(unit.header, unit.blocks, total, self.size, self.tokenizer)
+            if max_parts is not None and len(pieces) > max_parts:
+                logger.warning(
+                    "%s: %s: %d chunks cut to %d (limit max_unit_chunks=%d; raise it with "
+                    "OPENAPI_RAG_MAX_UNIT_CHUNKS)",
+                    service.file, unit.what, len(pieces), max_parts, max_parts,
+                )
+                pieces = pieces[:max_parts]
             chunks += self.parts(
                 service, unit.what, pieces, kind=unit.kind, operations=unit.operations, metadata=unit.metadata
             )

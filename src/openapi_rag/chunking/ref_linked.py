@@ -16,6 +16,8 @@ schema stand for every operation.
 
 from __future__ import annotations
 
+import logging
+from collections import Counter
 from typing import Any
 
 from openapi_rag.chunking.base import TextUnit
@@ -26,11 +28,13 @@ from openapi_rag.chunking.describe import (
     requirements_text,
     schema_blocks,
 )
-from openapi_rag.chunking.ref_inline import RefInlineStrategy
+from openapi_rag.chunking.ref_inline import RefInlineStrategy, bounded_blocks
 from openapi_rag.chunking.render import SchemaRenderer, collapse, first_sentence
 from openapi_rag.chunking.split import Block
-from openapi_rag.model import Chunk, Service
+from openapi_rag.model import Chunk, Schema, Service
 from openapi_rag.refs.graph import schema_refs
+
+logger = logging.getLogger(__name__)
 
 
 class RefLinkedStrategy(RefInlineStrategy):
@@ -42,13 +46,14 @@ class RefLinkedStrategy(RefInlineStrategy):
     def chunk_service(self, service: Service) -> list[Chunk]:
         units = self.endpoint_units(service) + self.schema_units(service)
         units += [u for u in (self.errors_unit(service), self.security_unit(service)) if u is not None]
-        return self.fit_units(service, units)
+        return self.fit_units(service, units, self.limits.max_unit_chunks)
 
     def schema_units(self, service: Service) -> list[TextUnit]:
         renderer = SchemaRenderer(service.schemas, 0)
         units = []
-        for name, schema in service.schemas.items():
+        for name, schema in self.linked_schemas(service).items():
             header, blocks = schema_blocks(service, schema, renderer)
+            blocks = bounded_blocks(service, f"schema:{name}", blocks, self.limits.max_unit_chars)
             meta = self.base_metadata(service)
             meta.update(
                 schema=name,
@@ -58,6 +63,26 @@ class RefLinkedStrategy(RefInlineStrategy):
             )
             units.append(TextUnit(f"schema:{name}", "schema", header, blocks, [], meta))
         return units
+
+    def linked_schemas(self, service: Service) -> dict[str, Schema]:
+        """The schemas that get a chunk: all, or the `max_schema_chunks` most used (named by
+        operations, then reached by them, then used by other schemas), in the service's order."""
+        limit = self.limits.max_schema_chunks
+        if len(service.schemas) <= limit:
+            return dict(service.schemas)
+        named = Counter(name for op in service.operations for name in op.schema_refs)
+        order = {name: i for i, name in enumerate(service.schemas)}
+        ranked = sorted(
+            service.schemas.values(),
+            key=lambda s: (-named[s.name], -len(s.used_by_operations), -len(s.used_by_schemas), order[s.name]),
+        )
+        kept = {s.name for s in ranked[:limit]}
+        logger.warning(
+            "%s: %d schemas, chunks for the %d most used (limit max_schema_chunks=%d; raise it with "
+            "OPENAPI_RAG_MAX_SCHEMA_CHUNKS)",
+            service.file, len(service.schemas), limit, limit,
+        )
+        return {name: schema for name, schema in service.schemas.items() if name in kept}
 
     def errors_unit(self, service: Service) -> TextUnit | None:
         """The error responses that operations share, each with the operations that declare it."""

@@ -10,6 +10,7 @@ higher up the same path is named as `Campaign (recursive)`, so cycles stay finit
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,6 +23,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*\[])")
 _ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # also before markup: "Searches for issues. <p> ..."
 MAX_ENUM = 8  # enum values named before "…"
 MAX_NESTING = 6  # inline (non-$ref) objects nested deeper than this are elided
+# Properties (and oneOf/anyOf alternatives) written per object: the realworld corpus's largest
+# object has 203; a hostile one with 100,000 would otherwise cost seconds to render.
+MAX_PROPERTIES = 1_000
 OPERATION_ID_FOR_SUMMARY = True
 """An operation without a summary is named by its operationId in words. A third of the realworld
 corpus's operations have no summary, and nine in ten of those have an operationId, often the only
@@ -131,7 +135,7 @@ class SchemaRenderer:
                 required=prop in required,
                 description=_description_of(sub),
             )
-            for prop, sub in props.items()
+            for prop, sub in _capped(props)
         ]
         return self._named(name, "object"), fields, extras
 
@@ -180,7 +184,7 @@ class SchemaRenderer:
             alternatives = body.get(key)
             if isinstance(alternatives, list) and alternatives and not body.get("properties"):
                 return self._named(name, word), [
-                    self._inline(a, depth, stack, nesting + 1) for a in alternatives
+                    self._inline(a, depth, stack, nesting + 1) for a in alternatives[:MAX_PROPERTIES]
                 ]
 
         kind = _type_name(body)
@@ -190,7 +194,9 @@ class SchemaRenderer:
         if kind == "object":
             props, required, extras = self._collect(body, depth, stack, nesting)
             if props or extras:
-                items = [f"{p}: {self._inline(s, depth, stack, nesting + 1)}" for p, s in props.items()]
+                items = [f"{p}: {self._inline(s, depth, stack, nesting + 1)}" for p, s in _capped(props)]
+                if len(props) > MAX_PROPERTIES:
+                    items.append(f"… {len(props) - MAX_PROPERTIES} more properties")
                 if required:
                     items.append(f"required: {', '.join(required)}")
                 return self._named(name, "object"), items + extras
@@ -237,6 +243,10 @@ class SchemaRenderer:
     @staticmethod
     def _named(name: str | None, label: str) -> str:
         return f"{name} ({label})" if name else label
+
+
+def _capped(props: dict[str, Any]) -> list[tuple[str, Any]]:
+    return list(itertools.islice(props.items(), MAX_PROPERTIES))
 
 
 def _type_name(body: dict[str, Any]) -> str:

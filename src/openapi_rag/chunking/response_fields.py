@@ -46,7 +46,8 @@ def response_fields(
     for response in success_responses(op):
         if not isinstance(response, dict):
             continue
-        for media in (response.get("content") or {}).values():
+        content = response.get("content")
+        for media in content.values() if isinstance(content, dict) else ():
             if isinstance(media, dict):
                 level.append(media.get("schema"))
     seen: set[str] = set()
@@ -54,7 +55,8 @@ def response_fields(
         following: list[Any] = []
         for node in level:
             for schema in _objects(service, node, seen):
-                for name, child in (schema.get("properties") or {}).items():
+                properties = schema.get("properties")
+                for name, child in properties.items() if isinstance(properties, dict) else ():
                     names.setdefault(str(name), None)
                     following.append(child)
                     if len(names) >= limit:

@@ -9,7 +9,15 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import F, err, handle_errors, parse_clean, print_json, print_json_line
+from openapi_rag.cli.common import (
+    F,
+    allow_refs_option,
+    err,
+    handle_errors,
+    parse_clean,
+    print_json,
+    print_json_line,
+)
 from openapi_rag.model import Chunk
 
 
@@ -81,6 +89,7 @@ def chunking_options(default_strategy: str) -> Callable[[F], F]:
 @click.option(
     "--json", "json_", is_flag=True, help="JSON lines, one chunk per line (the summary goes to stderr)."
 )
+@allow_refs_option()
 @handle_errors
 def chunk(
     paths: tuple[str, ...],
@@ -92,6 +101,7 @@ def chunk(
     clean: str | None,
     summary_only: bool,
     json_: bool,
+    allow_refs: tuple[str, ...],
 ) -> None:
     """Load the API descriptions under PATHS and cut them into chunks.
 
@@ -110,7 +120,7 @@ def chunk(
     from openapi_rag.spec import load_services
 
     strategy = build_strategy(strategy_name, size, overlap, tokenizer, depth)
-    result = load_services(paths, clean=parse_clean(clean))
+    result = load_services(paths, clean=parse_clean(clean), allow_refs=allow_refs)
     for failure in result.failed:
         where = f" ({failure.where})" if failure.where else ""
         err(f"FAILED {failure.file}{where}: {failure.error}")

@@ -110,3 +110,12 @@ class LazyChoice(click.Choice):
     @choices.setter
     def choices(self, _value: Any) -> None:
         pass  # set by click.Choice.__init__; the loaded values win
+def allow_refs_option() -> Callable[[F], F]:
+    """`--allow-refs DIR` (repeatable): a folder beyond PATHS that local `$ref`s may read from."""
+    return click.option(
+        "--allow-refs",
+        "allow_refs",
+        multiple=True,
+        type=click.Path(exists=True, file_okay=False),
+        help="Also let local $refs (and links) read from DIR; by default only the folders in PATHS. Repeatable.",
+    )

@@ -12,6 +12,8 @@ import yaml
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, handle_errors
 from openapi_rag.errors import ConvertError
+from openapi_rag.spec.limits import ReadLimits
+from openapi_rag.spec.parse import read_bytes
 
 _FORMATS = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
@@ -57,13 +59,14 @@ def postman_cmd(collection: Path, output: Path | None, format_: str | None) -> N
             raise click.UsageError(
                 f"cannot tell the format of {output.name!r}: use .yaml or .json, or --format"
             )
-    data = _read_json(collection)
+    limits = ReadLimits.from_env()
+    data = _read_json(collection, limits)
     if not is_postman_collection(data):
         raise ConvertError(
             f"{collection}: not a Postman collection (no `info` and `item`); export it as v2.1"
         )
     problems: list[Problem] = []
-    document = postman_to_openapi(data, source=str(collection), problems=problems)
+    document = postman_to_openapi(data, source=str(collection), problems=problems, limits=limits)
     for problem in problems:
         err(f"warning: {problem}")
     text = _dump(document, format_ or "yaml")
@@ -80,9 +83,11 @@ def postman_cmd(collection: Path, output: Path | None, format_: str | None) -> N
         raise click.ClickException(f"the converted document is not valid OpenAPI ({len(findings)} findings)")
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: Path, limits: ReadLimits) -> Any:
+    # The bounded reader: a regular file under the size limit, never a FIFO or /dev/zero.
+    data = read_bytes(path, limits)
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise ConvertError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except json.JSONDecodeError as exc:

@@ -7,7 +7,15 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean, print_json, progress_enabled
+from openapi_rag.cli.common import (
+    allow_refs_option,
+    err,
+    handle_errors,
+    index_option,
+    parse_clean,
+    print_json,
+    progress_enabled,
+)
 
 
 @cli.command()
@@ -46,6 +54,7 @@ from openapi_rag.cli.common import err, handle_errors, index_option, parse_clean
     "--wait", is_flag=True, help="If another process is updating the index, wait for it instead of stopping."
 )
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
+@allow_refs_option()
 @handle_errors
 def index(
     paths: tuple[str, ...],
@@ -60,6 +69,7 @@ def index(
     rebuild: bool,
     wait: bool,
     json_: bool,
+    allow_refs: tuple[str, ...],
 ) -> None:
     """Index the API descriptions under PATHS for search.
 
@@ -97,6 +107,7 @@ def index(
                 rebuild=rebuild,
                 show_progress=progress_enabled(),
                 wait=wait,
+                allow_refs=allow_refs,
             )
     except NothingIndexed as exc:
         _print_failures(exc.failed)

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, parse_clean, print_json
+from openapi_rag.cli.common import allow_refs_option, err, handle_errors, parse_clean, print_json
 from openapi_rag.inspect import TOKENIZERS, inspect_paths
 
 
@@ -21,9 +21,16 @@ from openapi_rag.inspect import TOKENIZERS, inspect_paths
     "--clean", "clean", default=None, help="Cleaning steps for --tokens (default: the default steps)."
 )
 @click.option("--limit", default=8191, show_default=True, help="Token limit counted against with --tokens.")
+@allow_refs_option()
 @handle_errors
 def inspect(
-    paths: tuple[str, ...], json_: bool, validate: bool, tokens: bool, clean: str | None, limit: int
+    paths: tuple[str, ...],
+    json_: bool,
+    validate: bool,
+    tokens: bool,
+    clean: str | None,
+    limit: int,
+    allow_refs: tuple[str, ...],
 ) -> None:
     """Load every API description under PATHS and report what it holds.
 
@@ -35,7 +42,9 @@ def inspect(
 
     Exit status is 1 when any document failed to load.
     """
-    report = inspect_paths(paths, validate=validate, tokens=tokens, clean=parse_clean(clean), limit=limit)
+    report = inspect_paths(
+        paths, validate=validate, tokens=tokens, clean=parse_clean(clean), limit=limit, allow_refs=allow_refs
+    )
     if json_:
         print_json(report)
     else:

@@ -37,7 +37,9 @@ from openapi_rag.convert.postman_auth import Requirement, SecuritySchemes, inher
 from openapi_rag.convert.postman_body import Content, SavedResponse, request_content, saved_response
 from openapi_rag.convert.postman_url import Server, build_path, build_server, read_url
 from openapi_rag.convert.postman_values import Context, field_parameters, key_values, text_of, variable_map
+from openapi_rag.errors import LimitExceeded
 from openapi_rag.model import Problem
+from openapi_rag.spec.limits import DEFAULT_LIMITS, ReadLimits
 
 OPENAPI_VERSION = "3.0.3"
 FOLDER_SEPARATOR = " > "
@@ -67,6 +69,7 @@ def postman_to_openapi(
     *,
     source: str | None = None,
     problems: list[Problem] | None = None,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
     """Convert a Postman Collection (v2.0 or v2.1) to an OpenAPI 3.0.3 document.
 
@@ -75,6 +78,8 @@ def postman_to_openapi(
         source: where it came from (a file name), used in messages.
         problems: when given, lossy conversions (unsupported methods or auth types, bodies that
             do not parse) are appended to it as warnings.
+        limits: bounds on folder nesting (`max_postman_depth`) and variable expansion
+            (`max_variable_chars`).
 
     Returns:
         The OpenAPI document as plain dicts and lists, ready for `yaml.safe_dump` or `json.dumps`.
@@ -88,7 +93,7 @@ def postman_to_openapi(
         >>> sorted(doc["paths"])
         ['/users', '/users/{id}']
     """
-    ctx = Context(source, problems if problems is not None else [])
+    ctx = Context(source, problems if problems is not None else [], limits)
     if not isinstance(collection, dict):
         raise ctx.error(f"a Postman collection is a JSON object, got {type(collection).__name__}")
     info = collection.get("info")
@@ -128,7 +133,10 @@ class _Converter:
         self.top_security = [] if inherits(auth) else self.schemes.requirement(auth, "collection auth")
 
     def convert(self) -> dict[str, Any]:
-        self._walk(self.collection["item"], [], self.top_security)
+        try:
+            self._walk(self.collection["item"], [], self.top_security)
+        except LimitExceeded as exc:  # a variable bomb: name the collection and the limit
+            raise self.ctx.error(exc.reason) from exc
         _unify_path_names(self.variants)
         doc: dict[str, Any] = {"openapi": OPENAPI_VERSION, "info": self._info()}
         servers = _servers_by_use(self.variants)
@@ -162,6 +170,10 @@ class _Converter:
 
     def _walk(self, items: Any, folders: list[str], security: list[Requirement]) -> None:
         where = FOLDER_SEPARATOR.join(folders) or None
+        if len(folders) > self.ctx.limits.max_postman_depth:
+            # Folders are walked recursively; the bound keeps a hostile collection off the stack limit.
+            error = self.ctx.limits.exceeded("max_postman_depth", f"folders nested {len(folders)} deep")
+            raise self.ctx.error(error.reason, FOLDER_SEPARATOR.join(folders[:3]) + " > ...")
         if not isinstance(items, list):
             raise self.ctx.error(f"`item` must be a list, got {type(items).__name__}", where)
         for index, item in enumerate(items, 1):
@@ -217,7 +229,9 @@ class _Converter:
             name=name,
             method=method,
             path=path,
-            server=build_server(url.base, self.variables) if url.base else None,
+            server=build_server(url.base, self.variables, max_chars=self.ctx.limits.max_variable_chars)
+            if url.base
+            else None,
             description="\n\n".join(dict.fromkeys(d for d in descriptions if d)),
             tag=FOLDER_SEPARATOR.join(folders) or None,
             parameters=parameters,

@@ -131,4 +131,6 @@ class SecuritySchemes:
     def _text(self, value: Any) -> str:
         if value is None:
             return ""
-        return resolve_variables(str(value), self.collection_vars).strip()
+        return resolve_variables(
+            str(value), self.collection_vars, max_chars=self.ctx.limits.max_variable_chars
+        ).strip()

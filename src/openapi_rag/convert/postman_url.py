@@ -20,6 +20,9 @@ from openapi_rag.convert.postman_values import (
     text_of,
     variable_map,
 )
+from openapi_rag.spec.limits import DEFAULT_LIMITS, ReadLimits
+
+_MAX_CHARS = DEFAULT_LIMITS.max_variable_chars
 
 _SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*|\{\{[^{}]+\}\})://")
 # Postman variable types (`string`, `number`, `boolean`, `any`, ...) → schema type.
@@ -115,10 +118,12 @@ def _segments_of(path: Any, ctx: Context, where: str) -> list[str]:
     return [str(s.get("value", "")) if isinstance(s, dict) else str(s) for s in path]
 
 
-def build_server(base: str, collection_vars: dict[str, dict[str, Any]]) -> Server | None:
+def build_server(
+    base: str, collection_vars: dict[str, dict[str, Any]], *, max_chars: int = _MAX_CHARS
+) -> Server | None:
     """`{{baseUrl}}` → the variable's value when the collection defines it, else `{baseUrl}` with a
     server variable; `api.example.com` → `http://api.example.com` (Postman's default scheme)."""
-    resolved = resolve_variables(base, collection_vars).rstrip("/")
+    resolved = resolve_variables(base, collection_vars, max_chars=max_chars).rstrip("/")
     if not resolved:
         return None
     variables: dict[str, tuple[str, str, str]] = {}
@@ -140,15 +145,33 @@ def build_server(base: str, collection_vars: dict[str, dict[str, Any]]) -> Serve
     return Server(url, tuple(variables.values()))
 
 
-def resolve_variables(text: str, variables: dict[str, dict[str, Any]], depth: int = 0) -> str:
-    """Substitute defined variables, following variables inside values a few levels deep."""
+def resolve_variables(
+    text: str, variables: dict[str, dict[str, Any]], depth: int = 0, *, max_chars: int = _MAX_CHARS
+) -> str:
+    """Substitute defined variables, following variables inside values a few levels deep.
+
+    What substitution adds is bounded by `max_chars` (counted as it is built, so a variable that
+    names itself twenty times fails at once instead of building gigabytes).
+
+    Raises:
+        LimitExceeded: the substituted values exceed `max_chars` (`ReadLimits.max_variable_chars`).
+    """
+    added = 0
 
     def substitute(match: re.Match[str]) -> str:
+        nonlocal added
         var = variables.get(match.group(1))
         value = var.get("value") if var else None
         if depth >= 5 or value is None or value == "" or isinstance(value, (dict, list)):
             return match.group(0)
-        return resolve_variables(str(value), variables, depth + 1)
+        piece = resolve_variables(str(value), variables, depth + 1, max_chars=max_chars)
+        added += len(piece)
+        if added > max_chars:
+            raise ReadLimits(max_variable_chars=max_chars).exceeded(
+                "max_variable_chars",
+                f"variable {match.group(0)} expands to more than {max_chars:,} characters",
+            )
+        return piece
 
     return VARIABLE_RE.sub(substitute, text)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from openapi_rag.errors import ConvertError
 from openapi_rag.model import Problem
+from openapi_rag.spec.limits import DEFAULT_LIMITS, ReadLimits
 
 # `{{name}}`: a Postman variable reference.
 VARIABLE_RE = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
@@ -19,6 +20,7 @@ class Context:
 
     source: str | None = None
     problems: list[Problem] = field(default_factory=list)
+    limits: ReadLimits = DEFAULT_LIMITS
 
     def warn(self, message: str, where: str | None = None) -> None:
         self.problems.append(Problem(message, where=where or None, file=self.source))

@@ -28,7 +28,9 @@ from openapi_rag.index.index import DEFAULT_STRATEGY, Index, embed_chunks, servi
 from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk, Service
 from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.spec import discover, load_service
+from openapi_rag.spec import load_service
+from openapi_rag.spec.discover import discover_entries
+from openapi_rag.spec.limits import ReadLimits, roots_of
 from openapi_rag.spec.load import default_service_id, unique_id
 from openapi_rag.store import FaissStore
 from openapi_rag.store.lock import writer_lock
@@ -70,15 +72,18 @@ def build_index(
     rebuild: bool = False,
     show_progress: bool = False,
     wait: bool = False,
+    allow_refs: Iterable[str | Path] = (),
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
     Settings left as None are taken from the existing index, or the defaults for a new one. One
     writer at a time: the directory's writer lock is held from reading the existing index to
     swapping in the new one, so a concurrent update is never lost (readers are not blocked).
+    Local `$ref`s are read only inside the folders of `paths` and `allow_refs`.
 
     Args:
         wait: wait for another process writing `directory` instead of failing.
+        allow_refs: more folders that `$ref`s may read from.
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -99,6 +104,7 @@ def build_index(
             index_type=index_type,
             rebuild=rebuild,
             show_progress=show_progress,
+            allow_refs=allow_refs,
         )
 
 
@@ -114,6 +120,7 @@ def _build_locked(
     index_type: str | None,
     rebuild: bool,
     show_progress: bool,
+    allow_refs: Iterable[str | Path],
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -141,8 +148,12 @@ def _build_locked(
         }
         check_settings(old, wanted, directory)
 
+    paths = list(paths)
+    limits = ReadLimits.from_env().with_roots(roots_of(paths, allow_refs))
+    found = discover_entries(paths, limits)
+    report.failed += [{"file": str(s.path), "error": s.reason, "where": None} for s in found.skipped]
     # Sorted, so that the ids assigned below do not depend on the order PATHS were given in.
-    entries = sorted(str(p.resolve()) for p in discover(paths))
+    entries = sorted(str(p.resolve()) for p in found.entries)
     old_sources = dict(old.sources) if old else {}
     sources: dict[str, Source] = {}
     loaded: dict[str, Service] = {}
@@ -156,7 +167,7 @@ def _build_locked(
             bases[entry] = previous.base_id
             continue
         try:
-            service = load_service(entry, clean=clean)
+            service = load_service(entry, clean=clean, limits=limits)
         except SpecError as exc:
             report.failed.append({"file": entry, "error": exc.reason, "where": exc.where})
             if previous is not None:  # keep the last good version rather than lose the service
@@ -175,7 +186,7 @@ def _build_locked(
     for entry, source in list(sources.items()):
         if entry not in kept_failed and ids[entry] != source.service:
             try:
-                loaded[entry] = load_service(entry, clean=clean)
+                loaded[entry] = load_service(entry, clean=clean, limits=limits)
             except SpecError as exc:  # changed under our feet: keep it as it was
                 report.failed.append({"file": entry, "error": exc.reason, "where": exc.where})
                 kept_failed.add(entry)

@@ -9,7 +9,10 @@ inlined. Because schemas are referenced by name rather than copied, recursive sc
 limit, by `refs.inline`.
 
 The work is a queue of schemas to rewrite, not recursion through references, so long chains of
-schemas cannot exhaust the stack. Remote `http(s)` references are never fetched; they are reported.
+schemas cannot exhaust the stack. Remote references (any URI scheme) are never fetched, and local
+ones are read only inside the folders `ReadLimits.roots` allows (the folders given on the command line);
+both are reported with the pointer where they stand. Inlining is bounded by `max_bundle_nodes`, so
+references that fan out (each response naming the next twice) fail with a message instead of a hang.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from openapi_rag.errors import SpecError
+from openapi_rag.errors import LimitExceeded, SpecError
 from openapi_rag.model import Problem
 from openapi_rag.refs import pointer as jp
+from openapi_rag.spec.limits import DEFAULT_LIMITS, ReadLimits
 from openapi_rag.spec.parse import load_file
 
 # Inlined (non-schema) references nest this deep at most; real documents need a handful.
@@ -40,14 +44,24 @@ class Bundle:
     problems: list[Problem] = field(default_factory=list)
 
 
-def bundle(entry: Path, document: dict[str, Any], section: tuple[str, ...]) -> Bundle:
-    """Bundle `document` (already parsed from `entry`) with schemas gathered under `section`."""
-    return _Bundler(entry, document, section).run()
+def bundle(
+    entry: Path, document: dict[str, Any], section: tuple[str, ...], limits: ReadLimits = DEFAULT_LIMITS
+) -> Bundle:
+    """Bundle `document` (already parsed from `entry`) with schemas gathered under `section`.
+
+    Raises:
+        LimitExceeded: inlining references would build more than `limits.max_bundle_nodes` nodes.
+    """
+    return _Bundler(entry, document, section, limits).run()
 
 
 class _Bundler:
-    def __init__(self, entry: Path, document: dict[str, Any], section: tuple[str, ...]):
+    def __init__(
+        self, entry: Path, document: dict[str, Any], section: tuple[str, ...], limits: ReadLimits
+    ):
         self.entry = os.path.abspath(entry)
+        self.limits = limits
+        self.nodes = 0  # containers built so far, against limits.max_bundle_nodes
         self.docs: dict[str, Any] = {self.entry: document}
         self.failed_files: dict[str, str] = {}  # file -> why it cannot be read
         self.section = section
@@ -79,11 +93,17 @@ class _Bundler:
             return self.docs[file]
         if file in self.failed_files:
             return None
+        found: list[Problem] = []
         try:
-            data = load_file(Path(file))
+            data = load_file(Path(file), found, self.limits)
+        except LimitExceeded:
+            raise  # a fragment past a bound makes the whole description past it
         except SpecError as exc:
             self.failed_files[file] = exc.reason + (f" at {exc.where}" if exc.where else "")
             return None
+        for problem in found:
+            problem.file = self._rel(file)
+        self.problems += found
         self.docs[file] = data
         return data
 
@@ -93,7 +113,18 @@ class _Bundler:
         if jp.is_remote(file_part):
             self.report(f"remote $ref not fetched: {ref}", once="remote:" + ref)
             return None
+        if "\0" in file_part:  # no file can have that name (found by fuzzing)
+            self.report(f"dangling $ref {ref!r}: a file name cannot hold a NUL byte", once="nul:" + ref)
+            return None
         file = os.path.normpath(os.path.join(os.path.dirname(base), file_part)) if file_part else base
+        if file_part and not self.limits.allows(file, self.entry):
+            self.report(
+                f"$ref {ref!r} points outside the allowed folders; not read "
+                "(allow a folder with --allow-refs DIR)",
+                once=f"outside:{ref}",
+                file=base,
+            )
+            return None
         doc = self.doc(file)
         if doc is None:
             why = self.failed_files.get(file, "cannot be read")
@@ -154,6 +185,8 @@ class _Bundler:
 
     # ---- rewriting ------------------------------------------------------------------------
     def rewrite(self, node: Any, base: str, in_schema: bool, depth: int) -> Any:
+        if isinstance(node, (dict, list)):
+            self.count_node()
         if isinstance(node, dict):
             ref = node.get("$ref")
             if isinstance(ref, str):
@@ -211,6 +244,17 @@ class _Bundler:
             result = {**result, **self.rewrite(siblings, base, False, depth)}
         return result
 
+    def count_node(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.limits.max_bundle_nodes:
+            where = "/" + "/".join(jp.escape(str(p)) for p in self.path)
+            raise self.limits.exceeded(
+                "max_bundle_nodes",
+                "inlining $refs builds a document too large (references that fan out?)",
+                file=self.entry,
+                where=where,
+            )
+
     # ---- driver ---------------------------------------------------------------------------
     def schema_section(self, root: dict[str, Any]) -> tuple[dict[str, Any], Key]:
         """The schema map and where it lives (it may itself be a `$ref` to another file, SendGrid)."""
@@ -245,7 +289,13 @@ class _Bundler:
         self.path = []
         holder = out
         for token in self.section[:-1]:
-            holder = holder.setdefault(token, {})
+            inner = holder.get(token)
+            if not isinstance(inner, dict):  # `components: "x"` (found by fuzzing)
+                if inner is not None:
+                    self.path = [token]
+                    self.report(f"`{token}` is not a mapping; ignored")
+                inner = holder[token] = {}
+            holder = inner
         holder[self.section[-1]] = self.bodies
         files = sorted(self._rel(f) for f in self.docs)
         return Bundle(out, files, self.problems)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import unquote
 
@@ -24,8 +25,13 @@ def split_ref(ref: str) -> tuple[str, str]:
     return file_part, unquote(fragment)
 
 
+# `scheme:` of a URI (http, https, file, ftp, ...); two letters at least, so `C:` stays a drive.
+_URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
+
+
 def is_remote(file_part: str) -> bool:
-    return file_part.startswith(("http://", "https://", "//"))
+    """A reference to anything but a relative or absolute local path: never fetched."""
+    return file_part.startswith("//") or bool(_URI_SCHEME.match(file_part))
 
 
 class PointerError(LookupError):

@@ -20,6 +20,38 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else "" if value is None else str(value)
 
 
+# Path item fields that are not operations (OpenAPI 3.0–3.2, Swagger 2.0), besides `x-` extensions.
+_PATH_ITEM_FIELDS = {"$ref", "summary", "description", "servers", "parameters", "additionalOperations"}
+
+
+def report_dropped_input(doc: dict[str, Any], file: str, problems: list[Problem]) -> None:
+    """Name what `extract_service` will pass over: path items and operations that are not objects,
+    and keys of a path item that are not methods (`GET`, `fetch`)."""
+    paths = doc.get("paths")
+    if not isinstance(paths, dict):
+        return
+    for path, item in paths.items():
+        item_ptr = jp.join("/paths", str(path))
+        if not isinstance(item, dict):
+            problems.append(Problem(f"path item is {_kind(item)}, not an object; skipped", item_ptr, file))
+            continue
+        for key, op in item.items():
+            key = str(key)
+            if key in HTTP_METHODS:
+                if not isinstance(op, dict):
+                    where = jp.join(item_ptr, key)
+                    problems.append(Problem(f"operation is {_kind(op)}, not an object; skipped", where, file))
+            elif key not in _PATH_ITEM_FIELDS and not key.startswith("x-"):
+                hint = " (methods are lower case)" if key.lower() in HTTP_METHODS else ""
+                problems.append(
+                    Problem(f"unknown method or field {key!r} skipped{hint}", jp.join(item_ptr, key), file)
+                )
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else f"a {type(value).__name__}"
+
+
 def extract_service(
     doc: dict[str, Any], *, service_id: str, file: str, format: str, problems: list[Problem]
 ) -> Service:

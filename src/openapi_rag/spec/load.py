@@ -13,9 +13,10 @@ from typing import Any
 from openapi_rag.errors import ConvertError, SpecError, UnsupportedSpecVersion
 from openapi_rag.model import Problem, Service
 from openapi_rag.refs.bundle import bundle
-from openapi_rag.spec.discover import discover
-from openapi_rag.spec.extract import extract_service
-from openapi_rag.spec.parse import load_file
+from openapi_rag.spec.discover import discover_entries
+from openapi_rag.spec.extract import extract_service, report_dropped_input
+from openapi_rag.spec.limits import ReadLimits, roots_of
+from openapi_rag.spec.parse import load_file, yaml_lines
 from openapi_rag.spec.swagger2 import convert_swagger2
 
 logger = logging.getLogger(__name__)
@@ -99,6 +100,7 @@ def load_service(
     clean: Iterable[str] | None = None,
     count_tokens: Callable[[str], int] | None = None,
     service_id: str | None = None,
+    limits: ReadLimits | None = None,
 ) -> Service:
     """Load one API description (any supported format) into a `Service`.
 
@@ -107,27 +109,51 @@ def load_service(
         clean: names of cleaning steps to apply (see `openapi_rag.clean`), none by default.
         count_tokens: counts tokens for the cleaning report; a simple counter when omitted.
         service_id: the id to give the service; derived from the title when omitted.
+        limits: sizes, depths and the folders `$ref`s may read (`ReadLimits`); by default
+            `ReadLimits.from_env()`, with `$ref`s confined to the entry document's folder.
 
     Raises:
-        SpecError: the file cannot be read, parsed, or is not an API description.
+        SpecError: the file cannot be read, parsed, or is not an API description;
+            `LimitExceeded` when it goes past one of `limits`.
     """
     path = Path(path)
-    warnings: list[str] = []
-    doc = load_file(path, warnings)
+    limits = ReadLimits.from_env() if limits is None else limits
+    try:
+        return _load_service(path, clean, count_tokens, service_id, limits)
+    except (RecursionError, MemoryError) as exc:  # the bounds should stop these first; never a corpus
+        raise SpecError(f"too large or too deep to load ({type(exc).__name__})", file=path) from exc
+
+
+def _load_service(
+    path: Path,
+    clean: Iterable[str] | None,
+    count_tokens: Callable[[str], int] | None,
+    service_id: str | None,
+    limits: ReadLimits,
+) -> Service:
+    problems: list[Problem] = []
+    doc = load_file(path, problems, limits)
     fmt = detect_format(doc, path)
-    problems = [Problem(w, file=str(path)) for w in warnings]
     if fmt == "postman":
         from openapi_rag.convert.postman import postman_to_openapi
 
         try:
-            doc = postman_to_openapi(doc, source=str(path), problems=problems)
+            doc = postman_to_openapi(doc, source=str(path), problems=problems, limits=limits)
         except ConvertError as exc:
-            raise SpecError(str(exc), file=path) from exc
+            raise SpecError(getattr(exc, "reason", str(exc)), file=path, where=getattr(exc, "where", None)) from exc
     if "paths" not in doc and not doc.get("webhooks"):
         raise SpecError("missing required top-level `paths`", file=path, where="/paths")
     section = ("definitions",) if fmt == "swagger2" else ("components", "schemas")
-    bundled = bundle(path, doc, section)
+    bundled = bundle(path, doc, section, limits)
     problems += bundled.problems
+    dropped: list[Problem] = []
+    report_dropped_input(bundled.document, str(path), dropped)
+    if dropped:  # say the line too, where the pointer is written in the entry document itself
+        lines = yaml_lines(path, [p.where for p in dropped if p.where], limits)
+        for problem in dropped:
+            if problem.where in lines:
+                problem.where = f"{problem.where} (line {lines[problem.where]})"
+    problems += dropped
     document = convert_swagger2(bundled.document) if fmt == "swagger2" else bundled.document
     cleaning: dict[str, int] = {}
     steps = list(clean or [])
@@ -155,18 +181,29 @@ def load_services(
     clean: Iterable[str] | None = None,
     count_tokens: Callable[[str], int] | None = None,
     progress: Callable[[Path], None] | None = None,
+    limits: ReadLimits | None = None,
+    allow_refs: Iterable[str | Path] = (),
 ) -> LoadResult:
     """Load every API description under `paths` (files or folders, searched recursively).
 
-    One bad document never stops the rest: it is recorded in `failed` with the reason. Service ids
-    are made unique across the result (`title-slug`, `title-slug-2`, ...).
+    One bad document never stops the rest: it is recorded in `failed` with the reason, and so is
+    a file the search skipped (not a regular file, too large, a link leading outside) or a folder
+    holding no API description. Service ids are made unique across the result (`title-slug`,
+    `title-slug-2`, ...). Local `$ref`s read only inside the folders given in `paths` (a file's own
+    folder) and `allow_refs`, unless `limits.roots` names the folders.
     """
+    paths = list(paths)
+    limits = ReadLimits.from_env() if limits is None else limits
+    if not limits.roots:
+        limits = limits.with_roots(roots_of(paths, allow_refs))
     result = LoadResult()
     steps = list(clean or [])
     taken: set[str] = set()
-    for file in discover(paths):
+    found = discover_entries(paths, limits)
+    result.failed += [LoadFailure(str(s.path), s.reason) for s in found.skipped]
+    for file in found.entries:
         try:
-            service = load_service(file, clean=steps, count_tokens=count_tokens)
+            service = load_service(file, clean=steps, count_tokens=count_tokens, limits=limits)
         except SpecError as exc:
             result.failed.append(LoadFailure(str(file), exc.reason, exc.where))
         except Exception as exc:  # one broken document must not stop a corpus
