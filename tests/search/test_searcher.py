@@ -120,7 +120,7 @@ def test_bm25_mode(searcher: Searcher) -> None:
 
 
 def test_hybrid_mode_is_rrf_of_both_lists(searcher: Searcher) -> None:
-    searcher.fusion = "rrf"  # the default fusion is min-max (tests/search/test_quality_search.py)
+    searcher.configure(fusion="rrf")  # the default fusion is min-max (tests/search/test_quality_search.py)
     query = "albums"
     dense = [cid for cid, _ in searcher.store.search(QUERY, k=len(CORPUS))[0]]
     lexical = [cid for cid, _ in searcher.bm25.search(query, k=len(CORPUS))]  # type: ignore[union-attr]
@@ -145,7 +145,7 @@ def test_hybrid_mode_is_rrf_of_both_lists(searcher: Searcher) -> None:
 
 
 def test_hybrid_weights(searcher: Searcher) -> None:
-    searcher.dense_weight = 0.0
+    searcher.configure(dense_weight=0.0)
     assert op_ids(searcher.search("albums", QUERY, k=1)) == ["GET /albums"]
 
 
@@ -177,7 +177,7 @@ def test_filters(searcher: Searcher) -> None:
 
 
 def test_k_operations_even_when_chunks_repeat_operations(searcher: Searcher) -> None:
-    searcher.min_fetch, searcher.fetch_factor = 1, 1
+    searcher.configure(min_fetch=1, fetch_factor=1, fusion_depth=1)
     # The first 3 chunks by cosine cover only 2 operations (plus a schema): the search fetches deeper.
     results = searcher.search(query_vector=QUERY, mode="dense", k=3)
     assert op_ids(results) == ["POST /playlists/{id}/tracks", "GET /playlists/{id}", "GET /search"]
