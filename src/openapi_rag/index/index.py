@@ -32,6 +32,7 @@ from openapi_rag.search import Searcher
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.craft import CraftSearcher
 from openapi_rag.search.results import OperationHit, SearchResults
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.spec.extract import extract_service
 from openapi_rag.store import FaissStore
 from openapi_rag.store.atomic import atomic_dir, resolve_dir
@@ -74,6 +75,7 @@ class Index:
         embedder: Embedder | None = None,
         services: dict[str, dict[str, Any]] | None = None,
         directory: Path | None = None,
+        settings: SearchSettings | None = None,
     ):
         self.manifest = manifest
         self.store = store
@@ -83,11 +85,13 @@ class Index:
         self.directory = directory
         # The embedder is resolved lazily: clause vectors of multi-intent queries need it.
         embed = lambda texts: self.embedder.embed_many(texts)  # noqa: E731
-        # A `craft` index holds three views per operation, searched apart and voted on.
+        # The settings it was built with unless told otherwise. A `craft` index holds three views
+        # per operation, searched apart and voted on.
+        settings = settings or SearchSettings.from_dict(manifest.search)
         self.searcher: Searcher | CraftSearcher = (
-            CraftSearcher(store, bm25, embed=embed)
+            CraftSearcher(store, bm25, embed=embed, settings=settings)
             if manifest.strategy == "craft"
-            else Searcher(store, bm25, embed=embed)
+            else Searcher(store, bm25, embed=embed, settings=settings)
         )
 
     # ---- building ---------------------------------------------------------------------------
@@ -104,6 +108,7 @@ class Index:
         index_type: str = "flat",
         cache: bool = True,
         show_progress: bool = False,
+        settings: SearchSettings | None = None,
     ) -> Index:
         """Chunk, embed and index `services` in memory (`save` writes it to disk).
 
@@ -117,7 +122,9 @@ class Index:
             index_type: "flat" (exact) or "hnsw" (approximate, for very large corpora).
             cache: reuse and fill the on-disk embedding cache.
             show_progress: progress bars on stderr.
+            settings: how the index is searched (defaults when None), recorded in the manifest.
         """
+        settings = settings or SearchSettings()
         services = list(services)
         model = embedder if isinstance(embedder, Embedder) else get_embedder(embedder or DEFAULT_EMBEDDER)
         chunker = (
@@ -135,6 +142,7 @@ class Index:
             dimensions=store.dimensions,
             clean=list(clean),
             store={"index_type": index_type},
+            search=settings.to_dict(),
         )
         by_service: dict[str, list[str]] = {}
         for chunk in chunks:
@@ -151,7 +159,7 @@ class Index:
         return cls(
             manifest=manifest,
             store=store,
-            bm25=BM25Index.from_chunks(chunks),
+            bm25=BM25Index.from_chunks(chunks, b=settings.bm25_b),
             embedder=model,
             services={s.id: service_record(s) for s in services},
         )
@@ -172,12 +180,20 @@ class Index:
         self.directory = directory
 
     @classmethod
-    def open(cls, directory: str | Path, *, embedder: str | Embedder | None = None) -> Index:
+    def open(
+        cls,
+        directory: str | Path,
+        *,
+        embedder: str | Embedder | None = None,
+        settings: SearchSettings | None = None,
+    ) -> Index:
         """Open an index written by `save` or `openapi-rag index`.
 
         Args:
             directory: the index directory.
             embedder: only to check or supply an object; the index's own embedder is used by default.
+            settings: search with these instead of the settings recorded at build time (a
+                `bm25_b` other than the built one applies only when the index is rebuilt).
 
         Raises:
             IndexNotFound: no index there.
@@ -195,7 +211,9 @@ class Index:
                 )
         store = FaissStore.load(path / "store")
         bm25 = BM25Index.load(path / "bm25")
-        return cls(manifest=manifest, store=store, bm25=bm25, embedder=model, directory=path)
+        return cls(
+            manifest=manifest, store=store, bm25=bm25, embedder=model, directory=path, settings=settings
+        )
 
     # ---- services ---------------------------------------------------------------------------
     def manifest_service_ids(self) -> list[str]:

@@ -37,7 +37,7 @@ def match_spec(
     index: Any, spec: str | Path, *, threshold: float = DEFAULT_SPEC_THRESHOLD, k: int = 10
 ) -> dict[str, Any]:
     """Rank the index's services against the description in `spec`."""
-    wanted = load_service(spec)
+    wanted = load_service(spec, clean=list(index.manifest.clean))  # cleaned as the catalog was
     query_ids, query_vectors = _operation_vectors(index, wanted)
     matches = []
     for service_id in index.manifest_service_ids():

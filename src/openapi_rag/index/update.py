@@ -19,6 +19,7 @@ from typing import Any
 from tqdm import tqdm
 
 from openapi_rag.chunking import get_strategy
+from openapi_rag.clean import DEFAULT_STEPS
 from openapi_rag.embed import DEFAULT_EMBEDDER, get_embedder
 from openapi_rag.errors import IndexNotFound, SpecError
 from openapi_rag.index.fingerprint import fingerprint
@@ -26,6 +27,7 @@ from openapi_rag.index.index import DEFAULT_STRATEGY, Index, embed_chunks, servi
 from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk
 from openapi_rag.search.bm25 import BM25Index
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.spec import discover, load_service
 from openapi_rag.spec.load import default_service_id, unique_id
 from openapi_rag.store import FaissStore
@@ -66,10 +68,13 @@ def build_index(
     index_type: str | None = None,
     rebuild: bool = False,
     show_progress: bool = False,
+    settings: SearchSettings | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
-    Settings left as None are taken from the existing index, or the defaults for a new one.
+    Settings left as None are taken from the existing index, or the defaults for a new one
+    (cleaning: `clean.DEFAULT_STEPS`, so HTML and markdown are stripped before anything is embedded;
+    search: `SearchSettings()`).
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -86,7 +91,8 @@ def build_index(
     old = existing.manifest if existing else None
     strategy = strategy or (old.strategy if old else DEFAULT_STRATEGY)
     embedder_name = embedder or (old.embedder if old else DEFAULT_EMBEDDER)
-    clean = list(clean) if clean is not None else (list(old.clean) if old else [])
+    clean = list(clean) if clean is not None else (list(old.clean) if old else list(DEFAULT_STEPS))
+    settings = settings or (SearchSettings.from_dict(old.search) if old else SearchSettings())
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
     chunker = get_strategy(strategy, size=size, overlap=overlap)
     model = get_embedder(embedder_name)
@@ -160,7 +166,7 @@ def build_index(
         store = FaissStore(vectors.shape[1], index_type=index_type)
     if new_chunks:
         store.add([c.id for c in new_chunks], vectors, new_chunks)
-    bm25 = BM25Index.from_chunks(store.chunks())
+    bm25 = BM25Index.from_chunks(store.chunks(), b=settings.bm25_b)
     manifest = Manifest(
         strategy=strategy,
         strategy_params=chunker.params,
@@ -170,6 +176,7 @@ def build_index(
         store={"index_type": index_type},
         sources=sources,
         failed=report.failed,
+        search=settings.to_dict(),
     )
     if existing is not None:
         for source in sources.values():

@@ -1,9 +1,10 @@
 """Rank fusion of several ranked lists.
 
 Both fusions read a fixed head of each list (`depth`): a list fetched deeper for a larger k then
-changes no fused score, so a query's order does not depend on k. Items past the head get a tail
-score below every head item's (`TAIL`), ordered by their positions, so deep candidates still come
-out in a sensible order when k asks for them.
+changes no fused score of an item in any head, so a query's order does not depend on k. Items in
+no head get a tail score below every head item's (`TAIL`), ordered by their positions, so deep
+candidates still come out in a sensible order when k asks for them (that tail's order may change
+with the depth fetched; the heads' does not).
 """
 
 from __future__ import annotations
@@ -49,12 +50,14 @@ def reciprocal_rank_fusion(
     if k < 0:
         raise ValueError("k must be >= 0")
     fused: dict[str, float] = {}
+    heads = _heads(ranked_lists, depth)
     for weight, ranked in zip(weights, ranked_lists, strict=True):
         for position, (item_id, _score) in enumerate(ranked, start=1):
-            head = depth is None or position <= depth
-            contribution = weight / (k + position) if head else weight * TAIL * depth / (position + 1)
-            fused[item_id] = fused.get(item_id, 0.0) + contribution
-    return rank(fused.items())
+            if depth is None or position <= depth:
+                fused[item_id] = fused.get(item_id, 0.0) + weight / (k + position)
+            elif item_id not in heads:  # below any head item, falling with the position
+                fused[item_id] = fused.get(item_id, 0.0) + weight * TAIL * depth / (position + 1)
+    return rank(_lift_heads(fused, heads, weights).items())
 
 
 def minmax_fusion(
@@ -80,6 +83,7 @@ def minmax_fusion(
     """
     weights = _weights(weights, len(ranked_lists))
     fused: dict[str, float] = {}
+    heads = _heads(ranked_lists, depth)
     for weight, ranked in zip(weights, ranked_lists, strict=True):
         if not ranked:
             continue
@@ -89,13 +93,27 @@ def minmax_fusion(
         span = high - low
         for position, (item_id, score) in enumerate(ranked, start=1):
             if position <= len(head):
-                # + TAIL: the head's floor item stays above every item past the head
-                normalised = (score - low) / span if span > 0 else 1.0
-                contribution = weight * (normalised + (0.0 if depth is None else TAIL))
-            else:  # below TAIL, falling with the position
+                contribution = weight * ((score - low) / span if span > 0 else 1.0)
+            elif item_id not in heads:  # below TAIL, falling with the position
                 contribution = weight * TAIL * len(head) / (position + 1)
+            else:  # in another list's head: its fused score must not depend on this list's depth
+                continue
             fused[item_id] = fused.get(item_id, 0.0) + contribution
-    return rank(fused.items())
+    return rank(_lift_heads(fused, heads, weights).items())
+
+
+def _lift_heads(fused: dict[str, float], heads: set[str], weights: Sequence[float]) -> dict[str, float]:
+    """`fused` with every head item raised by TAIL x the total weight: above any sum of tail
+    scores (each list's is below TAIL x its weight), ties among head items kept."""
+    lift = TAIL * sum(weights)
+    return {item_id: score + lift if item_id in heads else score for item_id, score in fused.items()}
+
+
+def _heads(ranked_lists: Sequence[Ranked], depth: int | None) -> set[str]:
+    """The ids within the first `depth` items of any list (none when there is no depth)."""
+    if depth is None:
+        return set()
+    return {item_id for ranked in ranked_lists for item_id, _ in ranked[:depth]}
 
 
 def _weights(weights: Sequence[float] | None, lists: int) -> Sequence[float]:
