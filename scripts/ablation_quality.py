@@ -75,7 +75,10 @@ ROWS: dict[str, Row] = {
     "without the caller's own list first for 'my'": Row(dict(own_first=False)),
     "without a search for a named thing": Row(dict(named_search=False)),
     "with producers lifted in a plan's clauses": Row(dict(plan_clauses=10**6)),
+    "with producers of the best 3 operations only": Row(dict(consumers=3)),
+    "with producers of the best operation only": Row(dict(consumers=1)),
     "without folding copies": Row(dict(fold_duplicates=False)),
+    "without reading a named API (other APIs at 1.0)": Row(dict(other_api_factor=1.0)),
 }
 
 

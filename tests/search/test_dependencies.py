@@ -132,9 +132,9 @@ def test_generic_search_and_me_produce_any_entity_and_the_user() -> None:
 
 def test_without_aliases_first_me_competes_with_search(monkeypatch: pytest.MonkeyPatch) -> None:
     ops = [("spotify", "GET /search"), ("spotify", "GET /me"), ("spotify", "POST /users/{user_id}/playlists")]
-    assert DependencyGraph.of(ops, aliases_first=False).needs(("spotify", "POST /users/{user_id}/playlists")) == [
-        [("spotify", "GET /search"), ("spotify", "GET /me")]
-    ]
+    assert DependencyGraph.of(ops, aliases_first=False).needs(
+        ("spotify", "POST /users/{user_id}/playlists")
+    ) == [[("spotify", "GET /search"), ("spotify", "GET /me")]]
 
 
 def test_my_lifts_the_caller_s_own_list_before_a_search() -> None:

@@ -78,6 +78,7 @@ from openapi_rag.search.dependencies import (
 from openapi_rag.search.duplicates import fold_duplicates
 from openapi_rag.search.fusion import minmax_fusion, reciprocal_rank_fusion
 from openapi_rag.search.links import expand_links
+from openapi_rag.search.providers import api_names, named_services
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.store.base import Ranked, VectorStore, rank
@@ -134,6 +135,7 @@ class Searcher:
         self._graph: DependencyGraph | None = None
         self._op_chunks: dict[OpKey, list[str]] = {}  # an operation's own chunks (one per view)
         self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
+        self._api_names: dict[str, frozenset[str]] | None = None  # name word -> services
 
     def configure(self, settings: SearchSettings | None = None, **changes: Any) -> SearchSettings:
         """Search with `settings` (or the current ones) with `changes` applied from now on.
@@ -197,6 +199,8 @@ class Searcher:
         verbs = cfg.action_verbs and len(texts) > 1
         if threshold is None and (cfg.dependencies or auto or verbs):
             operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
+        if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
+            operations = self._favour_named_apis(operations, query)
         if cfg.fold_duplicates:
             operations = self._folded(operations, chunks)
         if threshold is None:
@@ -433,6 +437,21 @@ class Searcher:
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
         return kept or rescored[:1]
+
+    def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:
+        """`operations` with those of APIs the query does not name scaled by `other_api_factor`,
+        when it names any (`providers.py`)."""
+        if self._api_names is None:
+            titles: dict[str, str] = {}
+            for chunk in self.store.chunks():
+                titles.setdefault(chunk.service, str(chunk.metadata.get("title", "")))
+            self._api_names = api_names(titles)
+        named = named_services(query, self._api_names)
+        if not named:
+            return operations
+        factor = self.settings.other_api_factor
+        scaled = [op if op.service in named else replace(op, score=op.score * factor) for op in operations]
+        return sorted(scaled, key=lambda op: (-op.score, op.service, op.id))
 
     def _folded(self, operations: list[OperationHit], chunks: dict[str, Chunk]) -> list[OperationHit]:
         """`operations` with word-for-word copies from other services folded (`fold_duplicates`)."""
