@@ -10,7 +10,7 @@ import pytest
 from openapi_rag.index import Index
 from openapi_rag.model import Chunk
 from openapi_rag.search import BM25Index, Searcher
-from openapi_rag.search.actions import clause_methods, resource_of, weigh_verb
+from openapi_rag.search.actions import clause_methods, weigh_verb
 from openapi_rag.search.settings import DEFAULT_SETTINGS
 from openapi_rag.spec import load_services
 from openapi_rag.store import FaissStore
@@ -104,19 +104,16 @@ def test_add_a_supplier_finds_the_post_on_real_socbench_data() -> None:
 
 
 def test_the_verb_is_weighed_against_what_the_catalog_offers() -> None:
-    """An API that models "cancel" or "remove" as creating a request object offers no DELETE:
-    its POST keeps its score; where a DELETE sibling exists, the other methods give way."""
-    scores = {
+    """An API that models "remove my contract" as creating a cancellation request offers no close
+    DELETE: its POST keeps its score; where a close DELETE exists, the other methods give way."""
+    bank = {
         ("bank", "POST /contracts/{id}/cancelRequests"): 1.0,
         ("bank", "GET /contracts/{id}"): 0.9,
-        ("shop", "GET /materials"): 0.8,
-        ("shop", "DELETE /materials/{id}"): 0.7,
+        ("bank", "DELETE /contracts/{id}/cancelRequests/{uuid}"): 0.5,
     }
-    weighed = weigh_verb(scores, "remove my contract right away", factor=0.5)
-    assert weighed[("bank", "POST /contracts/{id}/cancelRequests")] == 1.0
-    assert weighed[("bank", "GET /contracts/{id}")] == 0.9
-    assert weighed[("shop", "GET /materials")] == 0.4
-    assert weigh_verb(scores, "remove my contract", factor=0.5, siblings_only=False)[
-        ("bank", "GET /contracts/{id}")
-    ] == pytest.approx(0.45)
-    assert resource_of("GET /suppliers/{supplierId}") == resource_of("POST /supplier/add") == "supplier"
+    assert weigh_verb(bank, "remove my contract right away", factor=0.5, offer_share=0.8) == bank
+    demoted = weigh_verb(bank, "remove my contract right away", factor=0.5, offer_share=0.0)
+    assert demoted[("bank", "POST /contracts/{id}/cancelRequests")] == 0.5  # the verb as a rule
+    shop = {("shop", "GET /materials"): 1.0, ("shop", "DELETE /materials/{id}"): 0.9}
+    weighed = weigh_verb(shop, "remove outdated materials", factor=0.5, offer_share=0.8)
+    assert weighed == {("shop", "GET /materials"): 0.5, ("shop", "DELETE /materials/{id}"): 0.9}

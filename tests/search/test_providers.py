@@ -23,9 +23,10 @@ TITLES = {
     ("query", "named"),
     [
         ("mark me as away in Slack", {"slack-web-api"}),
-        ("post a message via slack", {"slack-web-api"}),
+        ("post a message via slack", set()),  # lower case: not read as a name
         ("kick someone out of my Discord server", {"discord"}),
         ("log a call with a prospect in the CRM", {"crm"}),
+        ("send the report to user 12 in the HRIS", {"hris"}),
         ("Slack off and list my open pull requests", set()),  # a sentence's first word: not a name
         ("list the web services of the company", set()),  # generic title words name nothing
         ("Create a playlist", set()),

@@ -24,6 +24,8 @@ def test_settings_are_frozen_checked_and_round_trip() -> None:
     assert (changed.clauses, changed.dense_weight, DEFAULT_SETTINGS.clauses) == (False, 1.0, True)
     assert SearchSettings.from_dict(json.loads(json.dumps(changed.to_dict()))) == changed
     assert SearchSettings.from_dict({}) == SearchSettings.from_dict(None) == DEFAULT_SETTINGS
+    # a manifest written by another version: its unknown settings are dropped, not fatal
+    assert SearchSettings.from_dict({"clauses": False, "retired_switch": True}).clauses is False
 
 
 @pytest.fixture(scope="module")

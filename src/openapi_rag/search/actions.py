@@ -6,17 +6,11 @@ Text similarity alone often prefers the wrong sibling (`GET /suppliers/list` for
 so `Searcher` scales down, within that clause's list only, the operations whose method the verb
 rules out (`weigh_verb`, by `SearchSettings.verb_mismatch`).
 
-The verb is evidence, weighed against what the catalog offers: an operation is scaled down only
-where its resource (its path's first word: `/materials` for `GET /materials` and
-`DELETE /materials/{id}`, `/supplier/add` and `/suppliers/list`) is offered in the clause's list
-under a method the verb allows. An API that models "cancel" as creating a cancellation request, or "block an IP" as
-creating an access rule, offers no matching sibling, so its operations keep their scores.
-
-Only the clause's first word after lead-ins ("I need to", "then", "finally") counts, and only
-verbs whose REST meaning is plain are listed: "configure", "generate", "analyze", "cancel" or
-"track" map to different methods from one API to the next and are left out, as is "set"
-("set up" creates, "set" updates). A whole query is not read this way: its verb names the last
-step of a chain that also needs reads ("make me a playlist of three songs" needs `GET /search`).
+The verb is evidence, weighed against what the catalog offers: other methods give way only where
+the clause's list offers an operation with an allowed method scoring close to its best
+(`SearchSettings.verb_offer_share`). An API that models "cancel" as creating a cancellation
+request, or "block an IP" as creating an access rule, offers no close `DELETE`, so its
+operations keep their order.
 """
 
 from __future__ import annotations
@@ -24,10 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from openapi_rag.search.tokenize import stem
-
 OpKey = tuple[str, str]  # (service id, `METHOD /path`)
-_API_PREFIX = re.compile(r"^(?:api|rest|v?\d+(?:\.\d+)*)$", re.IGNORECASE)  # /api/2, /v3, /rest
 
 _READ = frozenset({"GET"})
 _CREATE = frozenset({"POST", "PUT"})
@@ -93,48 +84,31 @@ def _base_forms(word: str) -> tuple[str, ...]:
 
 
 def weigh_verb(
-    scores: Mapping[OpKey, float], clause: str | None, *, factor: float, siblings_only: bool = True
+    scores: Mapping[OpKey, float], clause: str | None, *, factor: float, offer_share: float = 0.0
 ) -> dict[OpKey, float]:
     """A clause's operation scores with those whose method its verb rules out scaled by `factor`.
 
-    With `siblings_only`, an operation is scaled only when its resource is offered in `scores`
-    under an allowed method too, by any service (see the module docstring).
+    With `offer_share` > 0 the verb is weighed against what the catalog offers: operations are
+    scaled only when an operation with an allowed method scores at least `offer_share` of the
+    clause's best, so a catalog that offers the action only under another method keeps its order.
 
     Example:
         >>> scores = {("s", "GET /materials"): 1.0, ("s", "DELETE /materials/{id}"): 0.9,
         ...           ("s", "GET /alerts"): 0.8}
-        >>> weighed = weigh_verb(scores, "remove outdated materials", factor=0.5)
-        >>> weighed[("s", "GET /materials")], weighed[("s", "GET /alerts")]
-        (0.5, 0.8)
+        >>> weighed = weigh_verb(scores, "remove outdated materials", factor=0.5, offer_share=0.8)
+        >>> weighed[("s", "GET /materials")], weighed[("s", "DELETE /materials/{id}")]
+        (0.5, 0.9)
+        >>> weigh_verb(scores, "remove outdated materials", factor=0.5, offer_share=0.95) == scores
+        True
     """
     allowed = clause_methods(clause or "")
-    if allowed is None or factor == 1.0:
+    if allowed is None or factor == 1.0 or not scores:
         return dict(scores)
-    # catalog-wide: a catalog's services often split one domain (suppliers listed by one API,
-    # added through another)
-    offered = {resource_of(op_id) for _, op_id in scores if _method(op_id) in allowed}
-
-    def ruled_out(key: OpKey) -> bool:
-        if _method(key[1]) in allowed:
-            return False
-        return not siblings_only or resource_of(key[1]) in offered
-
-    return {key: score * factor if ruled_out(key) else score for key, score in scores.items()}
-
-
-def resource_of(op_id: str) -> str:
-    """The resource an operation acts on: its path's first segment that is neither an API prefix
-    (`api`, `v2`) nor a parameter, lightly stemmed, so `/supplier/add`, `/suppliers/list` and
-    `/v1/suppliers/{id}` are one resource.
-
-    Example:
-        >>> resource_of("DELETE /v1/materials/{id}"), resource_of("GET /material/list")
-        ('material', 'material')
-    """
-    for segment in op_id.partition(" ")[2].split("/"):
-        if segment and not segment.startswith("{") and not _API_PREFIX.match(segment):
-            return stem(segment.lower())
-    return ""
+    best = max(scores.values())
+    offered = max((score for (_, op_id), score in scores.items() if _method(op_id) in allowed), default=None)
+    if offer_share > 0 and (offered is None or offered < offer_share * best):
+        return dict(scores)
+    return {key: score if _method(key[1]) in allowed else score * factor for key, score in scores.items()}
 
 
 def _method(op_id: str) -> str:

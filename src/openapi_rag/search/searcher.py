@@ -27,7 +27,7 @@ they need, so only the whole query's list is lifted.
 
 Action verbs (`action_verbs=True`, the default): within a clause's list, operations whose HTTP
 method the clause's verb rules out ("remove ..." and `GET /materials`) are scaled down where the
-catalog offers their resource under an allowed method too (`actions.py`).
+list offers an allowed method scoring close to its best (`actions.py`).
 
 `k="auto"`: as many operations as the scores say are relevant: for each clause, those scoring at
 least `auto_ratio` of the clause's best score; for a query searched whole, those scoring at least
@@ -393,7 +393,7 @@ class Searcher:
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
             per_text[1:] = [
-                weigh_verb(scores, text, factor=cfg.verb_mismatch, siblings_only=cfg.verb_needs_sibling)
+                weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share)
                 for scores, text in zip(per_text[1:], texts[1:], strict=True)
             ]
         # A plan (plan_clauses clauses or more) names its steps: producers are lifted in the whole

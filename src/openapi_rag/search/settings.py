@@ -19,9 +19,12 @@ kept only when it wins on the tuning halves and loses nowhere on the reporting h
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+logger = logging.getLogger(__name__)
 
 
 class SearchSettings(BaseModel):
@@ -76,12 +79,11 @@ class SearchSettings(BaseModel):
     action_verbs: bool = True
     """Weigh a clause's action verb against the operation's method (`actions.py`)."""
     verb_mismatch: float = Field(0.9, ge=0, le=1)
-    """Factor on a clause's score for an operation whose method its verb rules out, applied only
-    where the catalog offers the clause's subject under a matching method too."""
-    verb_needs_sibling: bool = True
-    """Scale an operation down only where the clause's list offers its resource under a method the
-    verb allows (`actions.weigh_verb`): the verb is evidence weighed against the catalog, never a
-    rule that demotes every other method."""
+    """Factor on a clause's score for an operation whose method its verb rules out."""
+    verb_offer_share: float = Field(0.8, ge=0, le=1)
+    """The verb is weighed against what the catalog offers: other methods give way only when an
+    operation with an allowed method scores at least this share of the clause's best (0: always,
+    the verb as a rule that demotes every other method)."""
 
     # ---- dependencies --------------------------------------------------------------------------
     dependencies: bool = True
@@ -131,8 +133,13 @@ class SearchSettings(BaseModel):
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> SearchSettings:
         """Settings read back from a manifest; None (an index written before settings were
-        recorded) gives the defaults."""
-        return cls.model_validate(data or {})
+        recorded) gives the defaults. A setting this version does not know (written by another
+        version) is dropped with a warning rather than making the index unreadable."""
+        data = dict(data or {})
+        unknown = sorted(set(data) - set(cls.model_fields))
+        if unknown:
+            logger.warning("ignoring search settings this version does not know: %s", ", ".join(unknown))
+        return cls.model_validate({k: v for k, v in data.items() if k in cls.model_fields})
 
 
 DEFAULT_SETTINGS = SearchSettings()
