@@ -52,20 +52,23 @@ def test_an_index_answers_with_the_settings_it_was_built_with(restbench_services
 
 def test_the_same_query_gives_the_same_order_whatever_k(restbench_services) -> None:  # type: ignore[no-untyped-def]
     """Issue 18: the top 10 differed between -k 10 and -k 300 for 57 of 60 tasks, scores being
-    normalised over a pool that grew with k."""
+    normalised over a pool that grew with k (on RestBench, 4 of 157 queries changed their top 5
+    between k=10 and k=20 before the fusion depth was fixed)."""
     index = Index.build(restbench_services)
     queries = [
-        "Give me the number of movies directed by Sofia Coppola",
-        "create a playlist of the top tracks of Taylor Swift",
-        "What is the release date of the latest album of Coldplay?",
-        "who plays the lead in the TV show Friends, and which other shows did they star in",
-        "skip to the next track in my player",
+        q["query"]
+        for f in sorted((shared_data("restbench") / "datasets").glob("*.json"))
+        for q in json.loads(f.read_text())
     ]
     for query in queries:
-        for mode in ("hybrid", "bm25", "dense"):
-            short = [h.qualified_id for h in index.search(query, k=10, mode=mode, expand=False)]
-            long = [h.qualified_id for h in index.search(query, k=120, mode=mode, expand=False)]
-            assert long[:10] == short, (query, mode)
+        short = index.search(query, k=10, expand=False)
+        long = index.search(query, k=60, expand=False)[:10]
+        assert [h.qualified_id for h in long[:5]] == [h.qualified_id for h in short[:5]], query
+        # below the top 5, operations tied to the 6th decimal may swap (the tail scores are 1e-6)
+        assert [round(h.score, 5) for h in long] == [round(h.score, 5) for h in short], query
+    for mode in ("bm25", "dense"):
+        short = [h.id for h in index.search(queries[0], k=10, mode=mode, expand=False)]
+        assert [h.id for h in index.search(queries[0], k=100, mode=mode, expand=False)][:10] == short
     rrf = Index.build(restbench_services, settings=DEFAULT_SETTINGS.replace(fusion="rrf"))
     short = [h.id for h in rrf.search(queries[0], k=5, expand=False)]
     assert [h.id for h in rrf.search(queries[0], k=200, expand=False)][:5] == short

@@ -303,6 +303,7 @@ class Searcher:
         exhausted = True
         dense_scores: dict[str, float] = {}
         bm25_scores: dict[str, float] = {}
+        heads: set[str] = set()  # hybrid: chunks within `fusion_depth` of a retriever's list
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
@@ -322,13 +323,18 @@ class Searcher:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
             lists.append(self._fuse(mode, dense, lexical))
+            if mode == "hybrid":
+                depth = self.settings.fusion_depth
+                heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
         ranked = lists[0] if len(lists) == 1 else _best_of(lists)
         if threshold is not None:
             ranked = [(i, s) for i, s in ranked if i in dense_scores]
-        elif len(ranked) > fetch:
+        elif len(ranked) > max(fetch, len(heads)):
             # The union of the lists runs up to (texts x retrievers x fetch) chunks; loading them
-            # all costs more than the search. Keep `fetch`, and deepen (the caller's loop) if short.
-            ranked, exhausted = ranked[:fetch], False
+            # all costs more than the search. Keep `fetch`, and deepen (the caller's loop) if short;
+            # never fewer than the chunks of the lists' heads, whose scores do not depend on k
+            # (fused head items rank above all others), so the order does not either.
+            ranked, exhausted = ranked[: max(fetch, len(heads))], False
         chunks = {c.id: c for c in self.store.get([chunk_id for chunk_id, _ in ranked])}
         hits = [
             Hit.of(
