@@ -1,12 +1,20 @@
-"""Ablation of the discovery-quality ideas of issue 7 on RestBench and SOCBench-D (instance 1).
+"""Ablation of the search settings on RestBench, SOCBench-D (instance 1) and the realworld task set,
+each split into its fixed tuning and reporting halves (`openapi_rag.bench.halves`).
 
-Each row switches one idea off (or on) from the default configuration, all from the same code and
-the same run; metrics as `openapi-rag eval` computes them (`openapi_rag.bench.metrics`): recall@k
-and precision@k per query over distinct operations, RestBench as one index over both APIs,
-SOCBench-D as one index per domain averaged over the 11 domains. `auto` is `k="auto"`: its mean
-recall, precision and result count.
+Each row changes `SearchSettings` fields (and, for a few rows, how the index is built) from the
+default; nothing else differs between rows. Metrics per query over the expected operations: R@1,
+R@5, R@10 and MRR (the rank of the first expected operation found); RestBench is one index over
+both APIs, SOCBench-D one index per domain, the realworld tasks one index over the whole realworld
+corpus (opened from `--realworld-index`, built beforehand with `openapi-rag index
+../shared/data/realworld --index DIR`).
 
-    .venv/bin/python scripts/ablation_quality.py [--data ../shared/data] [--rows default,thin-rrf]
+The rule (issue 18): a change is adopted only when it wins on the tuning halves (mean R@5 + MRR
+over the datasets) and loses nowhere on the reporting halves by more than .01 (R@1, R@5, R@10,
+MRR of each dataset). The last column says whether the row's change passes it against the
+default; for a "without X" row, "no" means X keeps its place.
+
+    python scripts/ablation_quality.py [--data ../shared/data] [--rows default,without]
+        [--realworld-index DIR] [--tasks benchmarks/realworld/tasks.jsonl]
 
 Embeddings go through the on-disk cache, so re-runs only pay for search.
 """
@@ -18,226 +26,238 @@ import json
 import statistics
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from openapi_rag.bench.metrics import score_query
-from openapi_rag.chunking import get_strategy, render
+from openapi_rag.bench.bootstrap import bootstrap_ci
+from openapi_rag.bench.halves import HALVES, half_of
 from openapi_rag.embed import get_embedder
 from openapi_rag.index import Index
-from openapi_rag.search import BM25Index, clauses, dependencies, searcher
-from openapi_rag.search.bm25 import LENGTH_NORMALISATION
+from openapi_rag.search import BM25Index
+from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.search.tokenize import ApiTokenizer
 from openapi_rag.spec import load_services
 
-# row name -> (strategy, settings). Settings are Searcher attributes, except: the module switches
-# of `MODULE_SWITCHES`, "returns" the compact strategy's response fields, "synonyms" the BM25
-# tokenizer's verb synonyms, "bm25_b" BM25's b.
-LAST = dict(operation_ids=False, named_search=False)  # ideas added after the producer choice
-PRODUCER_CHOICE = dict(LAST, search_first=False, own_first=False)  # ideas added after the plans
-NEWEST = dict(
-    PRODUCER_CHOICE, action_verbs=False, auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6
-)  # ideas added after BM25's b
-LATER = dict(NEWEST, connectives=False, auto_producers=False, bm25_b=0.75)  # ideas added after the synonyms
-OFF = dict(
-    LATER, clauses=False, dependencies=False, returns=0, dense_weight=1.0, aliases_first=False, synonyms=False
-)
-ROWS: dict[str, tuple[str, dict]] = {
-    "baseline: thin, RRF, no clauses, no deps": ("thin", dict(OFF, fusion="rrf")),
-    "+ compact text (embed short line, BM25 fields)": ("compact", dict(OFF, fusion="rrf")),
-    "+ min-max fusion": ("compact", OFF),
-    "+ clause splitting (commas, sentences, then)": ("compact", dict(OFF, clauses=True, split_and=False)),
-    "+ 'and' cuts between clauses": ("compact", dict(OFF, clauses=True)),
-    "+ dependency lifting, specific producers only": (
-        "compact",
-        dict(OFF, clauses=True, dependencies=True, generic_producers=False),
-    ),
-    "+ generic producers GET /search, GET /me": ("compact", dict(OFF, clauses=True, dependencies=True)),
-    "+ GET /me alone produces the user": (
-        "compact",
-        dict(OFF, clauses=True, dependencies=True, aliases_first=True),
-    ),
-    "+ response fields (Returns: ...)": ("compact", dict(LATER, dense_weight=1.0, synonyms=False)),
-    "+ dense weight 1.25": ("compact", dict(LATER, synonyms=False)),
-    "+ verb synonyms in BM25": ("compact", LATER),
-    "+ 'along with', 'as well as', 'while' cuts": (
-        "compact",
-        dict(NEWEST, auto_producers=False, bm25_b=0.75),
-    ),
-    "+ k=auto brings the producers its operations need": ("compact", dict(NEWEST, bm25_b=0.75)),
-    "+ BM25 b = 0.9": ("compact", NEWEST),
-    "+ a clause's action verb rules out other methods": (
-        "compact",
-        dict(PRODUCER_CHOICE, auto_ratio=0.8, auto_ratio_whole=0.8, plan_clauses=10**6),
-    ),
-    "+ k=auto cuts a whole query at .6, a clause at .85": (
-        "compact",
-        dict(PRODUCER_CHOICE, plan_clauses=10**6),
-    ),
-    "+ a plan (3+ clauses) gets no producers in its clauses": ("compact", PRODUCER_CHOICE),
-    "+ a search is the producer lifted first": ("compact", dict(LAST, own_first=False)),
-    "+ 'my' lifts the caller's own list (GET /me/...) first": ("compact", LAST),
-    "+ operationIds name operations without a summary": ("compact", dict(named_search=False)),
-    "+ a task naming a thing lifts its service's search (= default)": ("compact", {}),
-    "default without compact text (thin)": ("thin", {}),
-    "default without min-max fusion (RRF)": ("compact", dict(fusion="rrf")),
-    "default without clause splitting": ("compact", dict(clauses=False)),
-    "default without 'and' cuts": ("compact", dict(split_and=False)),
-    "default without dependency lifting": ("compact", dict(dependencies=False)),
-    "default without GET /me first": ("compact", dict(aliases_first=False)),
-    "default without response fields": ("compact", dict(returns=0)),
-    "default with equal dense and BM25 weights": ("compact", dict(dense_weight=1.0)),
-    "default without verb synonyms": ("compact", dict(synonyms=False)),
-    "default without 'along with', 'as well as', 'while' cuts": ("compact", dict(connectives=False)),
-    "default without producers in k=auto": ("compact", dict(auto_producers=False)),
-    "default with BM25 b = 0.75": ("compact", dict(bm25_b=0.75)),
-    "default without action verbs": ("compact", dict(action_verbs=False)),
-    "default with producers lifted in a plan's clauses": ("compact", dict(plan_clauses=10**6)),
-    "default without a search lifted first": ("compact", dict(search_first=False)),
-    "default without the caller's own list first for 'my'": ("compact", dict(own_first=False)),
-    "default with one k=auto ratio, .8 (the old cut)": (
-        "compact",
-        dict(auto_ratio=0.8, auto_ratio_whole=0.8),
-    ),
-    "default + whole-query vector for 3+ clauses (speed only)": ("compact", dict(whole_query_clauses=10**6)),
-    "default without operationIds for missing summaries": ("compact", dict(operation_ids=False)),
-    "default without a search for a named thing": ("compact", dict(named_search=False)),
-}
-# Ideas for specs that the benchmarks do not resemble, measured on RestBench made bare as many real
-# catalogs are (SOCBench-D has no operationIds, so it cannot show them): row -> settings.
-BARE_ROWS: dict[str, dict] = {
-    "default": {},
-    "default without operationIds for missing summaries": dict(operation_ids=False),
-}
-KS = (5, 10, 20)
+METRICS = ("R@1", "R@5", "R@10", "MRR")
+DEPTH = 10
 
 
-def restbench(data: Path) -> list[tuple[list, list[tuple[str, list[str]]]]]:
+@dataclass(frozen=True)
+class Row:
+    """Search settings changed from the default, and how the index is built."""
+
+    search: dict[str, Any] = field(default_factory=dict)
+    strategy: str = "compact"
+    synonyms: bool = True  # the BM25 tokenizer's verb synonyms (index-time)
+
+
+ROWS: dict[str, Row] = {
+    "default": Row(),
+    "without compact text (thin)": Row(strategy="thin"),
+    "without min-max fusion (RRF)": Row(dict(fusion="rrf")),
+    "with fusion depth 20": Row(dict(fusion_depth=20, min_fetch=20)),
+    "with fusion depth 100": Row(dict(fusion_depth=100)),
+    "with fusion depth 200": Row(dict(fusion_depth=200)),
+    # fusion over the whole catalog (fusion_depth=10**6) takes ~1,000 s on the realworld index; run
+    # it with --rows by adding it here (measured: realworld report R@5 .408 against the default's .464)
+    "with equal dense and BM25 weights": Row(dict(dense_weight=1.0)),
+    "with BM25 b = 0.75": Row(dict(bm25_b=0.75)),
+    "without verb synonyms in BM25": Row(synonyms=False),
+    "without clause splitting": Row(dict(clauses=False)),
+    "without 'and' cuts": Row(dict(split_and=False)),
+    "without 'along with', 'as well as', 'while' cuts": Row(dict(connectives=False)),
+    "without dropping context sentences": Row(dict(intents_only=False)),
+    "without action verbs": Row(dict(action_verbs=False)),
+    "with verbs demoting every other method": Row(dict(verb_offer_share=0.0)),
+    "with verbs weighed at offer share .6": Row(dict(verb_offer_share=0.6)),
+    "with verbs weighed at offer share .9": Row(dict(verb_offer_share=0.9)),
+    "without dependency lifting": Row(dict(dependencies=False)),
+    "without generic producers (GET /search, GET /me)": Row(dict(generic_producers=False)),
+    "without GET /me first": Row(dict(aliases_first=False)),
+    "without a search lifted first": Row(dict(search_first=False)),
+    "without the caller's own list first for 'my'": Row(dict(own_first=False)),
+    "without a search for a named thing": Row(dict(named_search=False)),
+    "with producers lifted in a plan's clauses": Row(dict(plan_clauses=10**6)),
+    "with producers of the best 3 operations only": Row(dict(consumers=3)),
+    "with producers of the best operation only": Row(dict(consumers=1)),
+    "without folding copies": Row(dict(fold_duplicates=False)),
+    "without reading a named API (other APIs at 1.0)": Row(dict(other_api_factor=1.0)),
+}
+
+
+@dataclass
+class Task:
+    id: str
+    text: str
+    gold: list[set[str]]  # per expected operation: the qualified ids that count as finding it
+
+
+@dataclass
+class Group:
+    services: list | None  # None: the realworld index, opened from disk
+    tasks: list[Task]
+
+
+def restbench(data: Path) -> list[Group]:
     services = load_services([data / "restbench" / "specs"]).services
-    queries = [
-        (q["query"], q["solution"])
-        for f in sorted((data / "restbench" / "datasets").glob("*.json"))
-        for q in json.loads(f.read_text())
-    ]
-    return [(services, queries)]
+    tasks = []
+    for f in sorted((data / "restbench" / "datasets").glob("*.json")):
+        for n, q in enumerate(json.loads(f.read_text()), 1):
+            tasks.append(Task(f"{f.stem}-{n:03d}", q["query"], [{e} for e in dict.fromkeys(q["solution"])]))
+    return [Group(services, tasks)]
 
 
-def socbench(data: Path) -> list[tuple[list, list[tuple[str, list[str]]]]]:
+def socbench(data: Path) -> list[Group]:
     groups = []
-    for domain in sorted((data / "socbench-d" / "socbenchd_1").iterdir()):
+    root = data / "socbench-d" / "socbenchd_1"
+    for domain in sorted(root.iterdir()):
         if domain.is_dir():
             queries = json.loads((domain / "queries.json").read_text())["queries"]
-            groups.append((load_services([domain]).services, [(q["query"], q["endpoints"]) for q in queries]))
+            name = f"{root.name}/{domain.name}"
+            tasks = [
+                Task(f"{name}/q{n:02d}", q["query"], [{e} for e in dict.fromkeys(q["endpoints"])])
+                for n, q in enumerate(queries, 1)
+            ]
+            groups.append(Group(load_services([domain]).services, tasks))
     return groups
 
 
-def bare(groups: list, *, descriptions: bool) -> list:
-    """`groups` with every operation's summary removed (and its description, unless `descriptions`)."""
-    cleared = dict(summary="") if descriptions else dict(summary="", description="")
-    return [
-        ([replace(s, operations=[replace(op, **cleared) for op in s.operations]) for s in services], queries)
-        for services, queries in groups
-    ]
+def realworld(tasks_file: Path) -> list[Group]:
+    tasks = []
+    for line in tasks_file.read_text().splitlines():
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        expected, alternatives = item["expected"], item.get("alternatives", [])
+        if len(expected) == 1:
+            gold = [{expected[0], *alternatives}]
+        else:  # one list of alternatives per expected operation
+            per = alternatives if alternatives and isinstance(alternatives[0], list) else [[]] * len(expected)
+            gold = [{e, *alts} for e, alts in zip(expected, per, strict=True)]
+        tasks.append(Task(item["id"], item["query"], gold))
+    return [Group(None, tasks)]
 
 
-# Settings that are module switches (all on by default): name -> (module, attribute).
-MODULE_SWITCHES = {
-    "split_and": (clauses, "SPLIT_AND"),
-    "connectives": (clauses, "SPLIT_CONNECTIVES"),
-    "aliases_first": (dependencies, "ALIASES_FIRST"),
-    "search_first": (dependencies, "SEARCH_FIRST"),
-    "own_first": (dependencies, "OWN_FIRST"),
-    "auto_producers": (searcher, "AUTO_PRODUCERS"),
-    "operation_ids": (render, "OPERATION_ID_FOR_SUMMARY"),
-    "named_search": (dependencies, "NAMED_SEARCH"),
-}
+def found_ids(hit: Any) -> set[str]:
+    """The ids a hit stands for: `METHOD /path` and `service METHOD /path`, its folded copies too."""
+    return {hit.id, *(f"{service} {hit.id}" for service in (hit.service, *hit.also_in))}
 
 
-def evaluate(groups: list, strategy: str, settings: dict, embedder) -> dict[str, float]:
-    """Mean metrics over groups (each group: mean over its queries)."""
-    settings = dict(settings)
-    saved = {name: getattr(module, attr) for name, (module, attr) in MODULE_SWITCHES.items()}
-    for name, (module, attr) in MODULE_SWITCHES.items():
-        setattr(module, attr, settings.pop(name, True))
-    params = {"returns": settings.pop("returns")} if "returns" in settings and strategy == "compact" else {}
-    settings.pop("returns", None)
-    settings.setdefault("synonyms", True)
-    try:
-        return _evaluate(groups, strategy, params, settings, embedder)
-    finally:
-        for name, (module, attr) in MODULE_SWITCHES.items():
-            setattr(module, attr, saved[name])
+def score(ranked: list[set[str]], gold: list[set[str]]) -> dict[str, float]:
+    ranks = [next((r for r, ids in enumerate(ranked, 1) if ids & entry), None) for entry in gold]
+    out = {f"R@{k}": sum(1 for r in ranks if r is not None and r <= k) / len(gold) for k in (1, 5, 10)}
+    first = min((r for r in ranks if r is not None), default=None)
+    out["MRR"] = 1.0 / first if first else 0.0
+    return out
 
 
-def _evaluate(groups: list, strategy: str, params: dict, settings: dict, embedder) -> dict[str, float]:
-    per_group = []
-    for services, queries in groups:
-        index = Index.build(services, strategy=get_strategy(strategy, **params), embedder=embedder)
-        if not settings["synonyms"] or "bm25_b" in settings:
-            index.searcher.bm25 = BM25Index.from_chunks(
-                index.store.chunks(),
-                tokenizer=ApiTokenizer(synonyms=settings["synonyms"]),
-                b=settings.get("bm25_b", LENGTH_NORMALISATION),
-            )
-        for name, value in settings.items():
-            if name not in ("synonyms", "bm25_b"):
-                setattr(index.searcher, name, value)
-        rows = []
-        for query, gold in queries:
-            ranked = [hit.id for hit in index.search(query, k=max(KS), expand=False)]
-            auto = [hit.id for hit in index.search(query, k="auto", expand=False)]
-            row = {}
-            for k in KS:
-                s = score_query(ranked, gold, k=k)
-                row[f"R@{k}"] = s.recall
-                if k == 5:
-                    row["P@5"] = s.precision
-            a = score_query(auto, gold, k=None)
-            row.update({"auto R": a.recall, "auto P": a.precision, "auto n": len(auto)})
-            rows.append(row)
-        per_group.append({key: statistics.fmean(r[key] for r in rows) for key in rows[0]})
-    return {key: statistics.fmean(g[key] for g in per_group) for key in per_group[0]}
+class Runner:
+    """Builds each index once per build option and searches it with each row's settings."""
+
+    def __init__(self, embedder: Any, realworld_index: Path | None):
+        self.embedder = embedder
+        self.realworld_index = realworld_index
+        self._built: dict[tuple, Index] = {}
+        self.last_rows: dict[str, list[dict[str, float]]] = {}  # the last evaluation's per-query scores
+
+    def index(self, dataset: str, n: int, group: Group, row: Row, settings: SearchSettings) -> Index:
+        key = (dataset, n, row.strategy, row.synonyms, settings.bm25_b)
+        if key not in self._built:
+            if group.services is None:
+                assert self.realworld_index is not None
+                index = Index.open(self.realworld_index)
+            else:
+                index = Index.build(group.services, strategy=row.strategy, embedder=self.embedder)
+            if not row.synonyms or settings.bm25_b != index.searcher.settings.bm25_b:
+                bm25 = BM25Index.from_chunks(
+                    index.store.chunks(), tokenizer=ApiTokenizer(synonyms=row.synonyms), b=settings.bm25_b
+                )
+                index = Index(
+                    manifest=index.manifest,
+                    store=index.store,
+                    bm25=bm25,
+                    embedder=index.embedder,
+                    directory=index.directory,
+                )
+            self._built[key] = index
+        index = self._built[key]
+        index.searcher.configure(settings)
+        return index
+
+    def evaluate(self, dataset: str, groups: list[Group], row: Row) -> dict[str, dict[str, float]]:
+        """Mean metrics per half (each query weighs the same)."""
+        settings = DEFAULT_SETTINGS.replace(**row.search)
+        per_half: dict[str, list[dict[str, float]]] = {half: [] for half in HALVES}
+        for n, group in enumerate(groups):
+            if group.services is None and row.strategy != "compact":  # the realworld index is as built
+                return {half: dict.fromkeys(METRICS, float("nan")) for half in HALVES}
+            index = self.index(dataset, n, group, row, settings)
+            for task in group.tasks:
+                hits = index.search(task.text, k=DEPTH, expand=False)
+                per_half[half_of(dataset, task.id)].append(score([found_ids(h) for h in hits], task.gold))
+        self.last_rows = per_half
+        return {
+            half: {m: statistics.fmean(r[m] for r in rows) for m in METRICS}
+            for half, rows in per_half.items()
+            if rows
+        }
+
+
+def adopted(
+    row: dict[str, dict[str, dict[str, float]]], base: dict[str, dict[str, dict[str, float]]]
+) -> bool:
+    """The tuning rule: wins on the tuning halves, loses by no more than .01 on any reporting half."""
+    gain = statistics.fmean(
+        (row[d]["tune"]["R@5"] + row[d]["tune"]["MRR"]) - (base[d]["tune"]["R@5"] + base[d]["tune"]["MRR"])
+        for d in base
+    )
+    worst = min(row[d]["report"][m] - base[d]["report"][m] for d in base for m in METRICS)
+    return gain > 0 and worst >= -0.01  # NaN (a row a dataset cannot run) compares False: not adopted
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-    )
+    repo = Path(__file__).resolve().parents[1]
+    parser.add_argument("--data", type=Path, default=repo / ".." / "shared" / "data")
     parser.add_argument("--rows", help="comma-separated row-name prefixes to run (default: all)")
+    parser.add_argument("--realworld-index", type=Path, help="index of the whole realworld corpus")
+    parser.add_argument("--tasks", type=Path, default=repo / "benchmarks" / "realworld" / "tasks.jsonl")
     args = parser.parse_args()
     wanted = [r.strip() for r in args.rows.split(",")] if args.rows else None
-    embedder = get_embedder("minilm")
-    datasets = {"RestBench": restbench(args.data), "SOCBench-D": socbench(args.data)}
-    print_table(ROWS, datasets, wanted, embedder)
-    rb = datasets["RestBench"]
-    bare_sets = {
-        "RestBench without summaries": bare(rb, descriptions=True),
-        "RestBench without summaries or descriptions": bare(rb, descriptions=False),
-    }
-    print()
-    print_table(
-        {name: ("compact", settings) for name, settings in BARE_ROWS.items()}, bare_sets, wanted, embedder
+    datasets = {"restbench": restbench(args.data), "socbench-d": socbench(args.data)}
+    if args.realworld_index and args.tasks.is_file():
+        datasets["realworld"] = realworld(args.tasks)
+    else:
+        print("realworld skipped: pass --realworld-index (and --tasks)", file=sys.stderr)
+    runner = Runner(get_embedder("minilm"), args.realworld_index)
+    header = (
+        "| configuration | "
+        + " | ".join(f"{d} {h} {m}" for d in datasets for h in HALVES for m in METRICS)
+        + " | adopt? |"
     )
-
-
-def print_table(
-    rows: dict[str, tuple[str, dict]], datasets: dict, wanted: list[str] | None, embedder
-) -> None:
-    columns = ["R@5", "R@10", "R@20", "P@5", "auto R", "auto P", "auto n"]
-    header = "| configuration | " + " | ".join(f"{d} {c}" for d in datasets for c in columns) + " |"
     print(header)
-    print("|" + "---|" * (1 + len(datasets) * len(columns)))
-    for name, (strategy, settings) in rows.items():
-        if wanted and not any(name.startswith(w) for w in wanted):
+    print("|" + "---|" * (2 + len(datasets) * len(HALVES) * len(METRICS)))
+    base = None
+    intervals: dict[str, dict[str, tuple[float, float]]] = {}
+    for name, row in ROWS.items():
+        if wanted and name != "default" and not any(name.startswith(w) for w in wanted):
             continue
         started = time.time()
-        cells = []
-        for groups in datasets.values():
-            metrics = evaluate(groups, strategy, settings, embedder)
-            cells += [f"{metrics[c]:.1f}" if c == "auto n" else f"{metrics[c]:.3f}" for c in columns]
-        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+        result = {}
+        for d, groups in datasets.items():
+            result[d] = runner.evaluate(d, groups, row)
+            if base is None:  # the default: 95% bootstrap intervals of its reporting halves
+                rows = runner.last_rows["report"]
+                intervals[d] = {m: bootstrap_ci([[r[m] for r in rows]]) for m in METRICS}
+        base = base or result
+        cells = [f"{result[d][h][m]:.3f}" for d in datasets for h in HALVES for m in METRICS]
+        verdict = "" if result is base else ("yes" if adopted(result, base) else "no")
+        print(f"| {name} | " + " | ".join(cells) + f" | {verdict} |", flush=True)
         print(f"  ({time.time() - started:.0f} s)", file=sys.stderr)
+    print("\ndefault, reporting halves, 95% bootstrap intervals:")
+    for d, by_metric in intervals.items():
+        print(f"  {d}: " + ", ".join(f"{m} [{low:.3f}, {high:.3f}]" for m, (low, high) in by_metric.items()))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from ablation_quality import restbench, socbench
 from openapi_rag.bench.metrics import score_query
 from openapi_rag.embed import get_embedder
 from openapi_rag.index import Index
-from openapi_rag.search import searcher
+from openapi_rag.search.settings import DEFAULT_SETTINGS
 
 # (per-clause ratio, whole-query ratio), loose to strict; the default is marked in the table.
 RATIOS = [(0.7, 0.4), (0.75, 0.5), (0.8, 0.55), (0.85, 0.6), (0.9, 0.7), (0.95, 0.8), (1.0, 1.0)]
@@ -39,16 +39,19 @@ Cut = Callable[[dict], list[str]]  # a query's record -> the operation ids it re
 def records(groups: list, embedder) -> list[list[dict]]:
     """Per group, per query: its gold, its top 20, and its `k="auto"` result under each of `RATIOS`."""
     out = []
-    for services, queries in groups:
+    for group in groups:
+        services = group.services
+        queries = [(task.text, [entry for gold in task.gold for entry in gold]) for task in group.tasks]
         index = Index.build(services, embedder=embedder)
         rows = []
         for query, gold in queries:
             row = {"gold": gold, "ranked": [h.id for h in index.search(query, k=20, expand=False)]}
             for clause_ratio, whole_ratio in RATIOS:
-                index.searcher.auto_ratio, index.searcher.auto_ratio_whole = clause_ratio, whole_ratio
+                index.searcher.configure(
+                    DEFAULT_SETTINGS, auto_ratio=clause_ratio, auto_ratio_whole=whole_ratio
+                )
                 row[clause_ratio, whole_ratio] = [h.id for h in index.search(query, k="auto", expand=False)]
-            index.searcher.auto_ratio = searcher.AUTO_RATIO
-            index.searcher.auto_ratio_whole = searcher.AUTO_RATIO_WHOLE
+            index.searcher.configure(DEFAULT_SETTINGS)
             rows.append(row)
         out.append(rows)
     return out
@@ -76,7 +79,8 @@ def top10_prefix(row: dict) -> list[str]:
 def cuts() -> dict[str, Cut]:
     table: dict[str, Cut] = {}
     for ratios in RATIOS:
-        mark = " (default)" if ratios == (searcher.AUTO_RATIO, searcher.AUTO_RATIO_WHOLE) else ""
+        default = (DEFAULT_SETTINGS.auto_ratio, DEFAULT_SETTINGS.auto_ratio_whole)
+        mark = " (default)" if ratios == default else ""
         table[f"k=auto, ratios {ratios[0]:.2f} / {ratios[1]:.2f}{mark}"] = lambda r, key=ratios: r[key]
     for k in range(1, 11):
         table[f"k={k}"] = lambda r, k=k: list(dict.fromkeys(r["ranked"]))[:k]

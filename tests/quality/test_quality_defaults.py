@@ -46,8 +46,7 @@ def test_default_beats_the_old_default_on_a_socbench_domain(energy) -> None:  # 
     index = Index.build(services)
     new = recall(index, queries, 5)
     old_index = Index.build(services, strategy="thin")
-    for name, value in OLD_DEFAULT.items():
-        setattr(old_index.searcher, name, value)
+    old_index.searcher.configure(**OLD_DEFAULT)
     old = recall(old_index, queries, 5)
     assert new >= 0.7 and new > old + 0.1
     auto = [index.search(q, k="auto", expand=False) for q, _ in queries]

@@ -10,7 +10,8 @@ import pytest
 from openapi_rag.index import Index
 from openapi_rag.model import Chunk
 from openapi_rag.search import BM25Index, Searcher
-from openapi_rag.search.actions import METHOD_MISMATCH, clause_methods
+from openapi_rag.search.actions import clause_methods, weigh_verb
+from openapi_rag.search.settings import DEFAULT_SETTINGS
 from openapi_rag.spec import load_services
 from openapi_rag.store import FaissStore
 from tests.conftest import shared_data
@@ -77,7 +78,7 @@ def test_a_clause_s_verb_scales_down_the_operations_it_rules_out() -> None:
     assert [op.id for op in off.operations][1:] == ["GET /materials", "DELETE /materials/{id}"]
     assert [op.id for op in on.operations][1:] == ["DELETE /materials/{id}", "GET /materials"]
     scores = {op.id: op.score for op in on.operations}
-    assert scores["GET /materials"] == pytest.approx(METHOD_MISMATCH / np.hypot(1.0, 0.95))
+    assert scores["GET /materials"] == pytest.approx(DEFAULT_SETTINGS.verb_mismatch / np.hypot(1.0, 0.95))
     # a query searched whole is not read for a verb: "remove ..." alone changes nothing
     alone = materials_searcher(clauses=False).search(
         CLAUSES[1], np.eye(3, dtype=np.float32)[0], mode="dense", k=2
@@ -95,8 +96,24 @@ def test_add_a_supplier_finds_the_post_on_real_socbench_data() -> None:
     )
     index = Index.build(load_services([domain]).services)
     ranked = [op.id for op in index.search(query["query"], k=10, expand=False)]
-    index.searcher.action_verbs = False
+    index.searcher.configure(action_verbs=False)
     ranked_off = [op.id for op in index.search(query["query"], k=10, expand=False)]
     # text similarity prefers GET /suppliers/list for "add a supplier"; the verb asks for a POST
     assert ranked_off.index("GET /suppliers/list") < ranked_off.index("POST /supplier/add")
     assert ranked.index("POST /supplier/add") < ranked.index("GET /suppliers/list")
+
+
+def test_the_verb_is_weighed_against_what_the_catalog_offers() -> None:
+    """An API that models "remove my contract" as creating a cancellation request offers no close
+    DELETE: its POST keeps its score; where a close DELETE exists, the other methods give way."""
+    bank = {
+        ("bank", "POST /contracts/{id}/cancelRequests"): 1.0,
+        ("bank", "GET /contracts/{id}"): 0.9,
+        ("bank", "DELETE /contracts/{id}/cancelRequests/{uuid}"): 0.5,
+    }
+    assert weigh_verb(bank, "remove my contract right away", factor=0.5, offer_share=0.8) == bank
+    demoted = weigh_verb(bank, "remove my contract right away", factor=0.5, offer_share=0.0)
+    assert demoted[("bank", "POST /contracts/{id}/cancelRequests")] == 0.5  # the verb as a rule
+    shop = {("shop", "GET /materials"): 1.0, ("shop", "DELETE /materials/{id}"): 0.9}
+    weighed = weigh_verb(shop, "remove outdated materials", factor=0.5, offer_share=0.8)
+    assert weighed == {("shop", "GET /materials"): 0.5, ("shop", "DELETE /materials/{id}"): 0.9}

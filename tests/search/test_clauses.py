@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from openapi_rag.search.clauses import split_clauses
+import pytest
+
+from openapi_rag.search.clauses import is_context, split_clauses
 
 
 def test_splits_at_commas_semicolons_and_sentence_ends() -> None:
@@ -53,11 +55,8 @@ def test_numbers_with_thousands_separators_are_not_cut() -> None:
     ]
 
 
-def test_and_cuts_can_be_switched_off(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from openapi_rag.search import clauses
-
-    monkeypatch.setattr(clauses, "SPLIT_AND", False)
-    assert split_clauses("Make me a playlist of three songs and name it Love Songs") == []
+def test_and_cuts_can_be_switched_off() -> None:
+    assert split_clauses("Make me a playlist of three songs and name it Love Songs", split_and=False) == []
 
 
 def test_connectives_join_two_intents() -> None:
@@ -77,8 +76,38 @@ def test_connectives_join_two_intents() -> None:
     assert split_clauses("movies as well as shows") == []  # pieces too short: one intent
 
 
-def test_connective_cuts_can_be_switched_off(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from openapi_rag.search import clauses
+def test_connective_cuts_can_be_switched_off() -> None:
+    query = "Show all existing orders along with the operational status of machinery"
+    assert split_clauses(query, connectives=False) == []
 
-    monkeypatch.setattr(clauses, "SPLIT_CONNECTIVES", False)
-    assert split_clauses("Show all existing orders along with the operational status of machinery") == []
+
+def test_sentences_giving_context_are_not_intents() -> None:
+    """The banking request of issue 18: one action, then an identifier and a preference."""
+    query = (
+        "I want to cancel my bank account contract with the ID 1234 right away. "
+        "My account ID is 0123. Please make sure the refund goes to my card."
+    )
+    assert split_clauses(query) == []
+    assert len(split_clauses(query, intents_only=False)) == 3
+    # two actions and a context sentence: the two actions stay
+    assert split_clauses("List my open invoices. The customer is ACME. Then email the overdue ones") == [
+        "List my open invoices.",
+        "Then email the overdue ones",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("piece", "context"),
+    [
+        ("My account ID is 0123.", True),
+        ("The order was placed yesterday", True),
+        ("Please make sure it happens today", True),
+        ("Thanks a lot", True),
+        ("then remove the outdated materials", False),
+        ("what is my most played track?", False),
+        ("I'd like to have the list of my playlists", False),
+        ("the operational status of monitored machinery", False),
+    ],
+)
+def test_is_context(piece: str, context: bool) -> None:
+    assert is_context(piece) is context

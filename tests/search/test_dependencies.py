@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import pytest
 
-from openapi_rag.search import dependencies
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     best_producer,
@@ -12,6 +11,7 @@ from openapi_rag.search.dependencies import (
     propagate,
     speaks_of_own,
 )
+from openapi_rag.search.settings import DEFAULT_SETTINGS
 
 
 @pytest.mark.parametrize(
@@ -86,8 +86,7 @@ def test_propagate_lifts_a_search_before_a_better_scoring_list(monkeypatch: pyte
     assert lifted[("tmdb", "GET /search/movie")] == pytest.approx(0.9)  # finds the movie by its name
     assert lifted[("tmdb", "GET /discover/movie")] == pytest.approx(0.2)  # left alone
     assert scores[("tmdb", "GET /search/movie")] == 0.1  # input untouched
-    monkeypatch.setattr(dependencies, "SEARCH_FIRST", False)
-    lifted = propagate(scores, graph, share=0.9)
+    lifted = propagate(scores, graph, share=0.9, search_first=False)
     assert lifted[("tmdb", "GET /discover/movie")] == pytest.approx(0.9)  # the best producer for the query
     assert lifted[("tmdb", "GET /search/movie")] == pytest.approx(0.1)
 
@@ -132,11 +131,10 @@ def test_generic_search_and_me_produce_any_entity_and_the_user() -> None:
 
 
 def test_without_aliases_first_me_competes_with_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dependencies, "ALIASES_FIRST", False)
     ops = [("spotify", "GET /search"), ("spotify", "GET /me"), ("spotify", "POST /users/{user_id}/playlists")]
-    assert DependencyGraph.of(ops).needs(("spotify", "POST /users/{user_id}/playlists")) == [
-        [("spotify", "GET /search"), ("spotify", "GET /me")]
-    ]
+    assert DependencyGraph.of(ops, aliases_first=False).needs(
+        ("spotify", "POST /users/{user_id}/playlists")
+    ) == [[("spotify", "GET /search"), ("spotify", "GET /me")]]
 
 
 def test_my_lifts_the_caller_s_own_list_before_a_search() -> None:
@@ -184,29 +182,29 @@ def test_a_named_thing_lifts_the_best_operation_s_search(monkeypatch: pytest.Mon
     scores = {jira[2]: 1.0, jira[1]: 0.5, jira[0]: 0.1}  # the generic search goes first all the same
     assert propagate(scores, DependencyGraph.of(jira), named=True)[jira[0]] == pytest.approx(0.9)
     assert not names_something("list my issues in Jira", known=frozenset({"jira"}))  # the API, no thing
-    monkeypatch.setattr(dependencies, "NAMED_SEARCH", False)
-    assert not names_something("Follow Taylor Swift")
 
 
 @pytest.mark.shared
 @pytest.mark.parametrize(
     ("query", "producer", "switch"),
     [
-        ("How many episodes does 2 Broke Girls have in total?", "GET /search/tv", "SEARCH_FIRST"),
-        ("What is the genre of the movie Lord of the Ring?", "GET /search/movie", "SEARCH_FIRST"),
-        ("Remove the first song from my playlist 'My Rock'", "GET /me/playlists", "OWN_FIRST"),
-        ("Follow Taylor Swift", "GET /search", "NAMED_SEARCH"),
-        ("Save Jay Chou's album Mojito", "GET /search", "NAMED_SEARCH"),
+        ("How many episodes does 2 Broke Girls have in total?", "GET /search/tv", "search_first"),
+        ("What is the genre of the movie Lord of the Ring?", "GET /search/movie", "search_first"),
+        ("Remove the first song from my playlist 'My Rock'", "GET /me/playlists", "own_first"),
+        ("Follow Taylor Swift", "GET /search", "named_search"),
+        ("Save Jay Chou's album Mojito", "GET /search", "named_search"),
     ],
 )
 def test_the_producer_a_restbench_task_needs_is_lifted(
-    restbench_index, query: str, producer: str, switch: str, monkeypatch: pytest.MonkeyPatch
+    restbench_index, query: str, producer: str, switch: str
 ) -> None:  # type: ignore[no-untyped-def]
-    if switch != "NAMED_SEARCH":  # these tasks name things too: see each rule alone
-        monkeypatch.setattr(dependencies, "NAMED_SEARCH", False)
+    searcher = restbench_index.searcher
+    # these tasks name things too: see each rule alone
+    searcher.configure(DEFAULT_SETTINGS, named_search=switch == "named_search")
     on = [hit.id for hit in restbench_index.search(query, k=5, expand=False)]
-    monkeypatch.setattr(dependencies, switch, False)
+    searcher.configure(**{switch: False})
     off = [hit.id for hit in restbench_index.search(query, k=5, expand=False)]
+    searcher.configure(DEFAULT_SETTINGS)
     assert producer in on and producer not in off
 
 

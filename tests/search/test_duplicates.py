@@ -37,5 +37,5 @@ def test_one_api_indexed_from_two_identical_files_returns_each_operation_once() 
     hits = index.search(query, k=4, expand=False)
     assert len({h.id for h in hits}) == 4  # the API's four operations, none twice
     assert all(h.service == "community-api" and h.also_in == ("community-api-2",) for h in hits)
-    index.searcher.fold_duplicates = False
+    index.searcher.configure(fold_duplicates=False)
     assert len({h.id for h in index.search(query, k=4, expand=False)}) == 2

@@ -26,3 +26,20 @@ def test_single_item_or_equal_scores_count_as_best_and_empty_lists_are_skipped()
 def test_weight_count_must_match() -> None:
     with pytest.raises(ValueError, match="weights"):
         minmax_fusion([[("a", 1.0)]], weights=[1.0, 2.0])
+
+
+def test_a_fixed_depth_makes_fused_scores_independent_of_how_deep_lists_were_fetched() -> None:
+    """A list fetched deeper (a larger k) is the same list with more items after it; with `depth`
+    the items of the head keep their fused scores, so the order does not depend on k."""
+    dense = [(f"d{i}", 1.0 - i / 100) for i in range(100)]
+    lexical = [(f"d{i}", 20.0 - i / 3) for i in range(30, 60)] + [(f"x{i}", 9.0 - i / 50) for i in range(200)]
+    shallow = minmax_fusion([dense[:10], lexical[:10]], weights=[0.5, 0.5], depth=10)
+    deep = minmax_fusion([dense, lexical], weights=[0.5, 0.5], depth=10)
+    assert deep[: len(shallow)] == shallow
+    # without a depth, the floor moves with the list's end, and so does the order
+    moving = minmax_fusion([dense[:10], lexical[:10]], weights=[0.5, 0.5])
+    assert [i for i, _ in moving] != [i for i, _ in minmax_fusion([dense, lexical], weights=[0.5, 0.5])][:20]
+    # items in no head come below every head item (d40 and d41 are next in both lists)
+    tail = [i for i, _ in deep[len(shallow) :]]
+    assert tail[:2] == ["d40", "d41"] and set(tail).isdisjoint(i for i, _ in shallow)
+    assert max(score for _, score in deep[len(shallow) :]) < min(score for _, score in shallow)

@@ -7,7 +7,7 @@ import pytest
 
 from openapi_rag.model import Chunk
 from openapi_rag.search import BM25Index, Searcher
-from openapi_rag.search.searcher import AUTO_MAX, DENSE_WEIGHT
+from openapi_rag.search.settings import DEFAULT_SETTINGS
 from openapi_rag.store import ChunkFilter, FaissStore
 
 # (operation, text); chunk i's vector is the unit axis e_i.
@@ -63,8 +63,8 @@ def test_minmax_hybrid_scores_are_a_convex_combination() -> None:
     results = searcher.search("posters of a movie", query, k=3)
     assert ids(results)[0] == "GET /movie/{movie_id}/images"  # BM25's best and dense's second
     assert all(0.0 <= op.score <= 1.0 for op in results.operations)
-    dense_share = DENSE_WEIGHT / (DENSE_WEIGHT + 1.0)  # BM25's weight is 1
-    assert results.operations[0].score == pytest.approx(dense_share * 0.75 + (1 - dense_share) * 1.0)
+    dense_share = DEFAULT_SETTINGS.dense_weight / (DEFAULT_SETTINGS.dense_weight + 1.0)  # BM25's weight is 1
+    assert results.operations[0].score == pytest.approx(dense_share * 0.75 + (1 - dense_share), abs=1e-5)
 
 
 def test_unknown_fusion_and_bad_k_are_refused() -> None:
@@ -158,7 +158,7 @@ def test_auto_k_cuts_per_clause() -> None:
     results = searcher.search(query, axis((4, 1.0)), mode="dense", k="auto")
     # the weak second clause still keeps its own best operation
     assert ids(results) == ["GET /alerts", "POST /alert-settings"]
-    assert len(results.operations) <= AUTO_MAX
+    assert len(results.operations) <= DEFAULT_SETTINGS.auto_max
 
 
 def test_the_searcher_embeds_the_query_itself_when_given_no_vector() -> None:
@@ -190,15 +190,13 @@ def test_a_many_clause_query_is_embedded_by_its_clauses_only() -> None:
     assert all(op.dense_score == pytest.approx(1.0) for op in results.operations)
 
 
-def test_auto_k_brings_the_producer_each_kept_operation_needs(monkeypatch: pytest.MonkeyPatch) -> None:
-    from openapi_rag.search import searcher as searcher_module
-
+def test_auto_k_brings_the_producer_each_kept_operation_needs() -> None:
     query = axis((2, 1.0), (0, 0.2))  # movie images, far ahead of anything else
     # lifted to 0.9 of the images' score, the producer falls under a 0.95 ratio: it comes anyway
     searcher = make_searcher(clauses=False, auto_ratio_whole=0.95)
     results = searcher.search("posters", query, mode="dense", k="auto")
     assert ids(results) == ["GET /movie/{movie_id}/images", "GET /search/movie"]
-    monkeypatch.setattr(searcher_module, "AUTO_PRODUCERS", False)
+    searcher.configure(auto_producers=False)
     assert ids(searcher.search("posters", query, mode="dense", k="auto")) == ["GET /movie/{movie_id}/images"]
 
 
@@ -214,7 +212,7 @@ def test_a_plan_of_three_clauses_gets_no_lifted_producers() -> None:
     plan = make_searcher(embedded).search(query, mode="dense", k="auto")
     assert set(ids(plan)) == steps  # the plan names its steps: no producer is added
     not_a_plan = make_searcher(embedded)
-    not_a_plan.plan_clauses = 4
+    not_a_plan.configure(plan_clauses=4)
     lifted = set(ids(not_a_plan.search(query, mode="dense", k="auto")))
     assert lifted - steps in ({"GET /search/movie"}, {"GET /discover/movie"})
 

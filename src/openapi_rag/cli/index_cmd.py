@@ -39,7 +39,10 @@ from openapi_rag.cli.common import (
     help="LLM writing the texts of summary, query and craft (default: $OPENAPI_RAG_LLM, else local).",
 )
 @click.option(
-    "--clean", default=None, help="Cleaning steps, e.g. 'default', 'all', 'html,markdown' (default: none)."
+    "--clean",
+    default=None,
+    help="Cleaning steps, e.g. 'default', 'all', 'none', 'html,markdown' "
+    "(default: the index's own; 'default' for a new index: HTML, markdown, examples, base64, URLs).",
 )
 @click.option("--size", type=int, default=None, help="Chunk size in tokens (strategy default).")
 @click.option("--overlap", type=int, default=None, help="Chunk overlap in tokens (strategy default).")

@@ -36,6 +36,7 @@ from openapi_rag.search.bm25 import IDS_JSON as BM25_IDS_JSON
 from openapi_rag.search.clauses import QueryLimits, check_query
 from openapi_rag.search.craft import CraftSearcher
 from openapi_rag.search.results import OperationHit, SearchResults
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.spec.extract import extract_service
 from openapi_rag.store import FaissStore
 from openapi_rag.store.atomic import atomic_dir, resolve_dir
@@ -81,6 +82,7 @@ class Index:
         services: dict[str, dict[str, Any]] | None = None,
         directory: Path | None = None,
         query_limits: QueryLimits | None = None,
+        settings: SearchSettings | None = None,
     ):
         self.manifest = manifest
         self.store = store
@@ -91,11 +93,13 @@ class Index:
         self.query_limits = query_limits or QueryLimits()
         # The embedder is resolved lazily: clause vectors of multi-intent queries need it.
         embed = lambda texts: self.embedder.embed_many(texts)  # noqa: E731
-        # A `craft` index holds three views per operation, searched apart and voted on.
+        # The settings it was built with unless told otherwise. A `craft` index holds three views
+        # per operation, searched apart and voted on.
+        settings = settings or SearchSettings.from_dict(manifest.search)
         self.searcher: Searcher | CraftSearcher = (
-            CraftSearcher(store, bm25, embed=embed)
+            CraftSearcher(store, bm25, embed=embed, settings=settings)
             if manifest.strategy == "craft"
-            else Searcher(store, bm25, embed=embed)
+            else Searcher(store, bm25, embed=embed, settings=settings)
         )
 
     # ---- building ---------------------------------------------------------------------------
@@ -112,6 +116,7 @@ class Index:
         index_type: str = "flat",
         cache: bool = True,
         show_progress: bool = False,
+        settings: SearchSettings | None = None,
     ) -> Index:
         """Chunk, embed and index `services` in memory (`save` writes it to disk).
 
@@ -125,7 +130,9 @@ class Index:
             index_type: "flat" (exact) or "hnsw" (approximate, for very large corpora).
             cache: reuse and fill the on-disk embedding cache.
             show_progress: progress bars on stderr.
+            settings: how the index is searched (defaults when None), recorded in the manifest.
         """
+        settings = settings or SearchSettings()
         services = list(services)
         model = embedder if isinstance(embedder, Embedder) else get_embedder(embedder or DEFAULT_EMBEDDER)
         chunker = (
@@ -143,6 +150,7 @@ class Index:
             dimensions=store.dimensions,
             clean=list(clean),
             store={"index_type": index_type},
+            search=settings.to_dict(),
         )
         by_service: dict[str, list[str]] = {}
         for chunk in chunks:
@@ -159,7 +167,7 @@ class Index:
         return cls(
             manifest=manifest,
             store=store,
-            bm25=BM25Index.from_chunks(chunks),
+            bm25=BM25Index.from_chunks(chunks, b=settings.bm25_b),
             embedder=model,
             services={s.id: service_record(s) for s in services},
         )
@@ -192,12 +200,20 @@ class Index:
             self.manifest.write(tmp)  # last: a directory without a manifest is never taken for an index
 
     @classmethod
-    def open(cls, directory: str | Path, *, embedder: str | Embedder | None = None) -> Index:
+    def open(
+        cls,
+        directory: str | Path,
+        *,
+        embedder: str | Embedder | None = None,
+        settings: SearchSettings | None = None,
+    ) -> Index:
         """Open an index written by `save` or `openapi-rag index`.
 
         Args:
             directory: the index directory.
             embedder: only to check or supply an object; the index's own embedder is used by default.
+            settings: search with these instead of the settings recorded at build time (a
+                `bm25_b` other than the built one applies only when the index is rebuilt).
 
         Raises:
             IndexNotFound: no index there.
@@ -238,7 +254,9 @@ class Index:
                 path / "bm25", f"cannot be read ({type(exc).__name__}: {exc})", directory=path
             ) from exc
         check_consistent(path, manifest, store, bm25)
-        return cls(manifest=manifest, store=store, bm25=bm25, embedder=model, directory=path)
+        return cls(
+            manifest=manifest, store=store, bm25=bm25, embedder=model, directory=path, settings=settings
+        )
 
     # ---- services ---------------------------------------------------------------------------
     def manifest_service_ids(self) -> list[str]:

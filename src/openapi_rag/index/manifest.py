@@ -1,6 +1,7 @@
 """The index manifest: the settings an index was built with and the sources it holds.
 
-`search` reads the settings back so queries are embedded with the embedder the index was built with;
+`search` reads the settings back so queries are embedded with the embedder the index was built with
+and ranked with the search settings it was built with (`search`, a `SearchSettings` as a dict);
 `index` compares them with what it is asked for and refuses a silent mix.
 """
 
@@ -47,6 +48,7 @@ class Manifest:
     store: dict[str, Any] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)  # by entry file
     failed: list[dict[str, Any]] = field(default_factory=list)
+    search: dict[str, Any] = field(default_factory=dict)  # SearchSettings; {} (older index): defaults
     format_version: int = FORMAT_VERSION
     library_version: str = __version__
 

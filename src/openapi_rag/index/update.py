@@ -19,6 +19,7 @@ from typing import Any
 from tqdm import tqdm
 
 from openapi_rag.chunking import get_strategy
+from openapi_rag.clean import DEFAULT_STEPS
 from openapi_rag.embed import DEFAULT_EMBEDDER, get_embedder
 from openapi_rag.embed.base import bar_shape
 from openapi_rag.errors import IndexNotFound, NothingIndexed, SpecError
@@ -28,6 +29,7 @@ from openapi_rag.index.index import DEFAULT_STRATEGY, Index, embed_chunks, servi
 from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk, Service
 from openapi_rag.search.bm25 import BM25Index
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.spec import load_service
 from openapi_rag.spec.discover import discover_entries
 from openapi_rag.spec.limits import ReadLimits, roots_of
@@ -73,17 +75,21 @@ def build_index(
     show_progress: bool = False,
     wait: bool = False,
     allow_refs: Iterable[str | Path] = (),
+    settings: SearchSettings | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
-    Settings left as None are taken from the existing index, or the defaults for a new one. One
-    writer at a time: the directory's writer lock is held from reading the existing index to
-    swapping in the new one, so a concurrent update is never lost (readers are not blocked).
-    Local `$ref`s are read only inside the folders of `paths` and `allow_refs`.
+    Settings left as None are taken from the existing index, or the defaults for a new one
+    (cleaning: `clean.DEFAULT_STEPS`, so HTML and markdown are stripped before anything is embedded;
+    search: `SearchSettings()`). One writer at a time: the directory's writer lock is held from
+    reading the existing index to swapping in the new one, so a concurrent update is never lost
+    (readers are not blocked). Local `$ref`s are read only inside the folders of `paths` and
+    `allow_refs`.
 
     Args:
         wait: wait for another process writing `directory` instead of failing.
         allow_refs: more folders that `$ref`s may read from.
+        settings: the search settings recorded with the index.
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -105,6 +111,7 @@ def build_index(
             rebuild=rebuild,
             show_progress=show_progress,
             allow_refs=allow_refs,
+            settings=settings,
         )
 
 
@@ -121,6 +128,7 @@ def _build_locked(
     rebuild: bool,
     show_progress: bool,
     allow_refs: Iterable[str | Path],
+    settings: SearchSettings | None,
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -132,7 +140,8 @@ def _build_locked(
             existing = None
     old = existing.manifest if existing else None
     strategy = strategy or (old.strategy if old else DEFAULT_STRATEGY)
-    clean = list(clean) if clean is not None else (list(old.clean) if old else [])
+    clean = list(clean) if clean is not None else (list(old.clean) if old else list(DEFAULT_STEPS))
+    settings = settings or (SearchSettings.from_dict(old.search) if old else SearchSettings())
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
     chunker = get_strategy(strategy, size=size, overlap=overlap)
     if embedder is None and old is not None:
@@ -245,7 +254,7 @@ def _build_locked(
         store = FaissStore(vectors.shape[1], index_type=index_type)
     if new_chunks:
         store.add([c.id for c in new_chunks], vectors, new_chunks)
-    bm25 = BM25Index.from_chunks(store.chunks())
+    bm25 = BM25Index.from_chunks(store.chunks(), b=settings.bm25_b)
     manifest = Manifest(
         strategy=strategy,
         strategy_params=chunker.params,
@@ -255,6 +264,7 @@ def _build_locked(
         store={"index_type": index_type},
         sources=sources,
         failed=report.failed,
+        search=settings.to_dict(),
     )
     if existing is not None:
         for source in sources.values():

@@ -4,13 +4,13 @@ A clause of a multi-intent query names one action: "submit feedback for a new pr
 `POST`, "remove outdated materials" a `DELETE`, "retrieve the status of all equipment" a `GET`.
 Text similarity alone often prefers the wrong sibling (`GET /suppliers/list` for "add a supplier"),
 so `Searcher` scales down, within that clause's list only, the operations whose method the verb
-rules out (`METHOD_MISMATCH`).
+rules out (`weigh_verb`, by `SearchSettings.verb_mismatch`).
 
-Only the clause's first word after lead-ins ("I need to", "then", "finally") counts, and only
-verbs whose REST meaning is plain are listed: "configure", "generate", "analyze", "cancel" or
-"track" map to different methods from one API to the next and are left out, as is "set"
-("set up" creates, "set" updates). A whole query is not read this way: its verb names the last
-step of a chain that also needs reads ("make me a playlist of three songs" needs `GET /search`).
+The verb is evidence, weighed against what the catalog offers: other methods give way only where
+the clause's list offers an operation with an allowed method scoring close to its best
+(`SearchSettings.verb_offer_share`). An API that models "cancel" as creating a cancellation
+request, or "block an IP" as creating an access rule, offers no close `DELETE`, so its
+operations keep their order.
 """
 
 from __future__ import annotations
@@ -18,10 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-METHOD_MISMATCH = 0.9
-"""Factor on a clause's score for an operation whose method its verb rules out (SOCBench-D R@5
-+.011, P@5 +.009; RestBench unchanged, its queries are rarely split; ablation in the README).
-Stronger factors (.85, .8) moved every figure by less than .005."""
+OpKey = tuple[str, str]  # (service id, `METHOD /path`)
 
 _READ = frozenset({"GET"})
 _CREATE = frozenset({"POST", "PUT"})
@@ -84,3 +81,35 @@ def _base_forms(word: str) -> tuple[str, ...]:
     if word.endswith("s"):
         return (word, word[:-1])
     return (word,)
+
+
+def weigh_verb(
+    scores: Mapping[OpKey, float], clause: str | None, *, factor: float, offer_share: float = 0.0
+) -> dict[OpKey, float]:
+    """A clause's operation scores with those whose method its verb rules out scaled by `factor`.
+
+    With `offer_share` > 0 the verb is weighed against what the catalog offers: operations are
+    scaled only when an operation with an allowed method scores at least `offer_share` of the
+    clause's best, so a catalog that offers the action only under another method keeps its order.
+
+    Example:
+        >>> scores = {("s", "GET /materials"): 1.0, ("s", "DELETE /materials/{id}"): 0.9,
+        ...           ("s", "GET /alerts"): 0.8}
+        >>> weighed = weigh_verb(scores, "remove outdated materials", factor=0.5, offer_share=0.8)
+        >>> weighed[("s", "GET /materials")], weighed[("s", "DELETE /materials/{id}")]
+        (0.5, 0.9)
+        >>> weigh_verb(scores, "remove outdated materials", factor=0.5, offer_share=0.95) == scores
+        True
+    """
+    allowed = clause_methods(clause or "")
+    if allowed is None or factor == 1.0 or not scores:
+        return dict(scores)
+    best = max(scores.values())
+    offered = max((score for (_, op_id), score in scores.items() if _method(op_id) in allowed), default=None)
+    if offer_share > 0 and (offered is None or offered < offer_share * best):
+        return dict(scores)
+    return {key: score if _method(key[1]) in allowed else score * factor for key, score in scores.items()}
+
+
+def _method(op_id: str) -> str:
+    return op_id.partition(" ")[0]

@@ -1,4 +1,4 @@
-"""Splitting a multi-intent query into clauses.
+"""Splitting a request into the intents it names.
 
 "Retrieve the status of all equipment, access active alerts, and submit the integration status"
 asks for three operations; one embedding of the whole sentence lands between them. Each clause is
@@ -6,12 +6,17 @@ searched on its own as well (`Searcher`), and an operation keeps its best score 
 query and the clauses, so every intent gets its own top results.
 
 Clauses are cut at commas followed by a space (not inside 120,000), semicolons, sentence ends and
-"then", at the connectives "along with", "as well as" and "while" (`SPLIT_CONNECTIVES`: "a summary
-of all orders along with the status of the machinery" asks for two operations), and at "and"
-where the words on both sides make clauses of their own (`SPLIT_AND`);
-pieces shorter than `MIN_WORDS` words ("e.g. solar") are dropped. So "movies and TV shows of
-Tom Hanks" stays whole, and "make a playlist of three songs and name it Love" is two intents.
-The whole query is always searched too, so a needless cut adds candidates but loses none.
+"then", at the connectives "along with", "as well as" and "while" (`connectives`: "a summary of all
+orders along with the status of the machinery" asks for two operations), and at "and" where the
+words on both sides make clauses of their own (`split_and`); pieces shorter than `MIN_WORDS`
+words ("e.g. solar") are dropped. So "movies and TV shows of Tom Hanks" stays whole, and "make a
+playlist of three songs and name it Love" is two intents.
+
+A piece that only gives an identifier, a preference or context is not an intent (`is_context`,
+`intents_only`): in "I want to cancel my contract 1234 right away. My account ID is 0123. Please
+make sure it is done today." only the first sentence asks for an operation; searched alone, the
+others pull in account operations the request does not want. The whole query is always searched
+too, so a needless cut adds candidates but loses none.
 """
 
 from __future__ import annotations
@@ -21,32 +26,90 @@ from dataclasses import dataclass
 
 from openapi_rag.errors import InvalidQuery
 
+from openapi_rag.search.actions import LEAD_INS, clause_methods
+
 MIN_WORDS = 3
 _CUT = re.compile(r",\s+(?:and\s+|then\s+)?|;\s*|(?<=[.!?])\s+|\s+(?:and\s+)?then\s+")
 _AND = re.compile(r"\s+and\s+")
 _CONNECTIVE = re.compile(r"\s+(?:along with|as well as|while)\s+", re.IGNORECASE)
-SPLIT_AND = True
-"""Also cut at "and" between two clauses (see the module docstring)."""
-SPLIT_CONNECTIVES = True
-"""Also cut at "along with", "as well as" and "while"."""
+_WORDS = re.compile(r"[a-z']+")
+
+STATEMENT_SUBJECTS = frozenset(
+    "my our your his her their its the this that these those it i we he she they there".split()
+)
+"""Words that open a statement ("My account ID is 0123", "The order was placed yesterday")."""
+COPULAS = frozenset("is are was were am be been 's have has had".split())
+"""A statement's verb: it says what something is or has, and asks for nothing."""
+REQUIREMENTS = frozenset(
+    "sure ensure note remember thanks thank keep bear mind assume assuming given regards".split()
+)
+"""Words that open a requirement or courtesy ("please make sure ...", "note that ...", "thanks")."""
+WISHES = frozenset("want wants need needs like would wish i'd we'd let".split())
+"""Words that make a statement a request ("I'd like to have ...", "we need to be ...")."""
+_OPENERS = (LEAD_INS - STATEMENT_SUBJECTS) | {"please", "kindly"}
 
 
-def split_clauses(query: str, *, min_words: int = MIN_WORDS) -> list[str]:
-    """The query's clauses, or [] when it has fewer than two (nothing to search separately).
+def split_clauses(
+    query: str,
+    *,
+    min_words: int = MIN_WORDS,
+    split_and: bool = True,
+    connectives: bool = True,
+    intents_only: bool = True,
+) -> list[str]:
+    """The query's intents, or [] when it names fewer than two (nothing to search separately).
 
     Example:
         >>> split_clauses("Get all alerts, and create a new alert threshold for a sector")
         ['Get all alerts', 'create a new alert threshold for a sector']
         >>> split_clauses("Who directed Titanic?")
         []
+        >>> split_clauses("Cancel my contract 1234 right away. My account ID is 0123.")
+        []
     """
     parts = [part.strip() for part in _CUT.split(query)]
-    if SPLIT_CONNECTIVES:
+    if connectives:
         parts = [piece.strip() for part in parts for piece in _CONNECTIVE.split(part)]
-    if SPLIT_AND:
+    if split_and:
         parts = [piece for part in parts for piece in _split_and(part, min_words)]
     clauses = [part for part in parts if len(part.split()) >= min_words]
+    if intents_only:
+        clauses = [clause for clause in clauses if not is_context(clause)]
     return clauses if len(clauses) > 1 else []
+
+
+def is_context(clause: str) -> bool:
+    """Whether a piece of a request only gives context, an identifier or a preference.
+
+    It does when it opens, after lead-ins, with a requirement or courtesy ("please make sure ...",
+    "thanks"), or is a statement: a subject word then a copula within its first words and no
+    action verb before it ("My account ID is 0123", "The payment was made yesterday"). A piece
+    that opens with an action verb or asks a question is an intent.
+
+    Example:
+        >>> is_context("My account ID is 0123"), is_context("Please make sure it is quick")
+        (True, True)
+        >>> is_context("then remove the old materials"), is_context("what is my top track?")
+        (False, False)
+    """
+    if clause.rstrip().endswith("?"):
+        return False
+    words = _WORDS.findall(clause.lower())
+    while words and words[0] in _OPENERS:
+        words = words[1:]
+    if not words:
+        return False
+    if words[0] in REQUIREMENTS or words[:2] == ["make", "sure"]:
+        return True
+    if clause_methods(clause) is not None or words[0] not in STATEMENT_SUBJECTS:
+        return False
+    # "my account id is ...": a copula among the first words, before any wish ("I'd like to have")
+    for word in words[1:6]:
+        if word in WISHES:
+            return False
+        if word in COPULAS:
+            return True
+    return False
 
 
 def _split_and(text: str, min_words: int) -> list[str]:

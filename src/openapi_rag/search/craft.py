@@ -34,6 +34,7 @@ from openapi_rag.chunking.llm_strategies import CRAFT_VIEWS
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
 from openapi_rag.search.searcher import AUTO, Searcher, check_k
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.store.base import VectorStore
 from openapi_rag.store.filters import ChunkFilter
 
@@ -90,6 +91,15 @@ class CraftSearcher:
         self.min_votes = min_votes
         self.depth_factor = max(1, depth_factor)
         self.min_depth = max(1, min_depth)
+
+    @property
+    def settings(self) -> SearchSettings:
+        """The per-view searcher's settings."""
+        return self.searcher.settings
+
+    def configure(self, settings: SearchSettings | None = None, **changes: object) -> SearchSettings:
+        """Search each view with other settings from now on (`Searcher.configure`)."""
+        return self.searcher.configure(settings, **changes)
 
     def search(
         self,

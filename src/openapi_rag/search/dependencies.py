@@ -15,6 +15,23 @@ operation that needs it unless it already ranks higher. The producer chosen (`be
 the caller's own list when the task says "my" (`GET /me/playlists` for "my playlist"), else a
 search where the entity has one (`GET /search/tv` rather than `GET /discover/tv`), else the one
 scoring best for the query.
+
+The rules' switches are fields of `SearchSettings` (`generic_producers`, `aliases_first`,
+`search_first`, `own_first`, `named_search`, `producer_share`, `consumers`):
+
+- generic producers: a service's generic search (`GET /search`, `GET /find`, `GET /lookup`, with
+  nothing but an API prefix such as `/api/2` before it) produces every entity, and `GET /me`
+  produces the user (alone where it exists: aliases first).
+- search first: of an entity's producers, lift a search before the others: a task names what it
+  acts on ("the third episode of Band of Brothers"), and a search is how an API turns a name into
+  an identifier, while a list (popular, latest, discover) rarely holds the one named (RestBench
+  R@10 +.010, R@20 +.020; SOCBench-D unchanged).
+- own first: when the task speaks of the caller's own things ("my playlist", `speaks_of_own`),
+  lift a producer under `/me/` (`GET /me/playlists`) before a search (RestBench R@5 +.012).
+- named search: when a task names a particular thing ("Follow Taylor Swift", `names_something`),
+  the best operation's service's search is lifted too, even when that operation takes the thing's
+  identifier outside its path (`PUT /me/following?ids=...`) (RestBench R@5 +.020; SOCBench-D,
+  whose tasks name no things, unchanged).
 """
 
 from __future__ import annotations
@@ -26,34 +43,10 @@ from itertools import pairwise
 from openapi_rag.search.tokenize import split_identifier, stem
 
 PRODUCER_SHARE = 0.9
-"""A producer's score relative to the consumer that needs it."""
-
+"""A producer's score relative to the consumer that needs it (`SearchSettings.producer_share`)."""
 CONSUMERS = 20
-"""How many of the best operations have their producers lifted."""
-
-GENERIC = True
-"""Also count two API-wide conventions as producers: a service's generic search (`GET /search`,
-`GET /find`, `GET /lookup`, with nothing but an API prefix such as `/api/2` before it) produces
-every entity, and `GET /me` produces the user (alone where it exists, `ALIASES_FIRST`)."""
-
-ALIASES_FIRST = True
-"""Where an entity's alias producer exists (`GET /me`), it alone produces the entity."""
-SEARCH_FIRST = True
-"""Of an entity's producers, lift a search (a path segment in `SEARCH_WORDS`) before the others: a
-task names what it acts on ("the third episode of Band of Brothers"), and a search is how an API
-turns a name into an identifier, while a list (popular, latest, discover) rarely holds the one named
-(RestBench R@10 +.010, R@20 +.020; SOCBench-D unchanged; ablation in the README)."""
-OWN_FIRST = True
-"""When the task speaks of the caller's own things ("my playlist", `speaks_of_own`), lift a producer
-under `/me/` (`GET /me/playlists`) before a search: the thing is among the caller's own, found
-without its name (RestBench R@5 +.012, P@5 +.006; SOCBench-D unchanged)."""
+"""How many of the best operations have their producers lifted (`SearchSettings.consumers`)."""
 _OWN_WORDS = re.compile(r"\b(?:my|mine|our)\b", re.IGNORECASE)
-NAMED_SEARCH = True
-"""When a task names a particular thing ("Follow Taylor Swift", "save the album 'Mojito'",
-`names_something`), the best operation's service's search is lifted too, even when that operation
-takes the thing's identifier outside its path (`PUT /me/following?ids=...`): a search is how an
-API turns a name into an identifier (RestBench R@5 +.020, P@5 +.009, R@10 +.014; SOCBench-D,
-whose tasks name no things, unchanged)."""
 _QUOTED = re.compile(r"'[^']{2,}'|\"[^\"]{2,}\"|“[^”]{2,}”")
 _NOT_NAMES = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
 SEARCH_WORDS = ("search", "find", "lookup")
@@ -133,8 +126,11 @@ class DependencyGraph:
         self._searches = dict(searches or {})
 
     @classmethod
-    def of(cls, operations: Iterable[OpKey], *, generic: bool = GENERIC) -> DependencyGraph:
-        """The graph over `(service, METHOD /path)` pairs; `generic`: see `GENERIC`."""
+    def of(
+        cls, operations: Iterable[OpKey], *, generic: bool = True, aliases_first: bool = True
+    ) -> DependencyGraph:
+        """The graph over `(service, METHOD /path)` pairs; `generic`: count generic searches and
+        `GET /me` as producers; `aliases_first`: where `GET /me` exists it alone produces the user."""
         operations = list(dict.fromkeys(operations))
         by_entity: dict[tuple[str, str], list[OpKey]] = {}
         searches_of: dict[str, list[OpKey]] = {}
@@ -156,7 +152,7 @@ class DependencyGraph:
                     # `GET /me` is *the* producer of the caller's user id where a service has it; a
                     # generic search that happens to score higher for the query is not.
                     searches = [p for w in SEARCH_WORDS for p in by_entity.get((service, w), [])]
-                    found = aliases if aliases and ALIASES_FIRST else found + searches + aliases
+                    found = aliases if aliases and aliases_first else found + searches + aliases
                 found = [p for p in dict.fromkeys(found) if p != (service, op_id)]
                 if found:
                     groups.append(found)
@@ -193,6 +189,7 @@ def propagate(
     consumers: int = CONSUMERS,
     own: bool = False,
     named: bool = False,
+    search_first: bool = True,
 ) -> dict[OpKey, float]:
     """Operation scores with producers lifted to `share` of their best consumer's score.
 
@@ -206,7 +203,7 @@ def propagate(
     top = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:consumers]
     for op, score in top:
         for group in graph.needs(op):
-            best = best_producer(group, scores, own=own)
+            best = best_producer(group, scores, own=own, search_first=search_first)
             out[best] = max(out.get(best, 0.0), share * score)
     if named and top:
         (service, _), score = top[0]
@@ -218,7 +215,7 @@ def propagate(
 
 
 def names_something(text: str | None, *, known: frozenset[str] = frozenset()) -> bool:
-    """Whether a task names a particular thing (`NAMED_SEARCH`): a quoted title, or a capitalised
+    """Whether a task names a particular thing (named search): a quoted title, or a capitalised
     word that does not start a sentence and is not in `known` (lower-case words of the catalog's
     API titles: "in Jira" names the API, not a thing in it; "I" names nothing).
 
@@ -228,7 +225,7 @@ def names_something(text: str | None, *, known: frozenset[str] = frozenset()) ->
         >>> names_something("list my issues in Jira", known=frozenset({"jira"}))
         False
     """
-    if not NAMED_SEARCH or not text:
+    if not text:
         return False
     if _QUOTED.search(text):
         return True
@@ -241,17 +238,19 @@ def names_something(text: str | None, *, known: frozenset[str] = frozenset()) ->
 
 
 def speaks_of_own(text: str | None) -> bool:
-    """Whether a task speaks of the caller's own things ("my", "mine", "our"; `OWN_FIRST`)."""
-    return OWN_FIRST and bool(text) and _OWN_WORDS.search(text or "") is not None
+    """Whether a task speaks of the caller's own things ("my", "mine", "our"; own first)."""
+    return bool(text) and _OWN_WORDS.search(text or "") is not None
 
 
-def best_producer(group: Iterable[OpKey], scores: Mapping[OpKey, float], *, own: bool = False) -> OpKey:
-    """The producer to lift of one entity's producers: with `own`, one under `/me/` first; then a
-    search (`SEARCH_FIRST`); then the one scoring best for the query (absent ones count as 0)."""
+def best_producer(
+    group: Iterable[OpKey], scores: Mapping[OpKey, float], *, own: bool = False, search_first: bool = True
+) -> OpKey:
+    """The producer to lift of one entity's producers: with `own`, one under `/me/` first; then,
+    with `search_first`, a search; then the one scoring best for the query (absent ones count as 0)."""
 
     def rank(c: OpKey) -> tuple[bool, bool, float, OpKey]:
         path = c[1].partition(" ")[2]
-        return (own and path.startswith("/me/"), SEARCH_FIRST and _is_search(path), scores.get(c, 0.0), c)
+        return (own and path.startswith("/me/"), search_first and _is_search(path), scores.get(c, 0.0), c)
 
     return max(group, key=rank)
 

@@ -1,4 +1,11 @@
-"""Rank fusion of several ranked lists."""
+"""Rank fusion of several ranked lists.
+
+Both fusions read a fixed head of each list (`depth`): a list fetched deeper for a larger k then
+changes no fused score of an item in any head, so a query's order does not depend on k. Items in
+no head get a tail score below every head item's (`TAIL`), ordered by their positions, so deep
+candidates still come out in a sensible order when k asks for them (that tail's order may change
+with the depth fetched; the heads' does not).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,8 @@ from collections.abc import Sequence
 from openapi_rag.store.base import Ranked, rank
 
 RRF_K = 60
+TAIL = 1e-6
+"""Scale of the scores items past a list's head get: below any head item's fused score."""
 
 
 def reciprocal_rank_fusion(
@@ -14,6 +23,7 @@ def reciprocal_rank_fusion(
     *,
     weights: Sequence[float] | None = None,
     k: int = RRF_K,
+    depth: int | None = None,
 ) -> Ranked:
     """Fuse ranked lists by reciprocal rank fusion.
 
@@ -31,6 +41,7 @@ def reciprocal_rank_fusion(
         ranked_lists: lists of `(id, score)`, best first; an id should appear once per list.
         weights: one weight per list (default 1 each).
         k: the rank constant; larger values flatten the difference between top and lower ranks.
+        depth: count only the first `depth` positions of each list (the rest get a tail score).
 
     Returns:
         `(id, fused score)` by fused score descending, then id.
@@ -39,19 +50,26 @@ def reciprocal_rank_fusion(
     if k < 0:
         raise ValueError("k must be >= 0")
     fused: dict[str, float] = {}
+    heads = _heads(ranked_lists, depth)
     for weight, ranked in zip(weights, ranked_lists, strict=True):
         for position, (item_id, _score) in enumerate(ranked, start=1):
-            fused[item_id] = fused.get(item_id, 0.0) + weight / (k + position)
-    return rank(fused.items())
+            if depth is None or position <= depth:
+                fused[item_id] = fused.get(item_id, 0.0) + weight / (k + position)
+            elif item_id not in heads:  # below any head item, falling with the position
+                fused[item_id] = fused.get(item_id, 0.0) + weight * TAIL * depth / (position + 1)
+    return rank(_lift_heads(fused, heads, weights).items())
 
 
-def minmax_fusion(ranked_lists: Sequence[Ranked], *, weights: Sequence[float] | None = None) -> Ranked:
+def minmax_fusion(
+    ranked_lists: Sequence[Ranked], *, weights: Sequence[float] | None = None, depth: int | None = None
+) -> Ranked:
     """Fuse ranked lists by a weighted sum of min-max normalised scores (convex combination).
 
-    Each list's scores are mapped to [0, 1] (best 1, the list's lowest 0; all 1 when they are
-    equal) and an id scores `sum_i weights[i] * normalised_i(id)`, 0 from a list it is missing
-    from. Unlike RRF the fused score keeps how far apart the scores were, so a clear winner in
-    one list stays clear, and fused scores of different queries share a 0..sum(weights) scale
+    Each list's scores are mapped to [0, 1] (best 1, the lowest of its first `depth` items 0; all 1
+    when they are equal) and an id scores `sum_i weights[i] * normalised_i(id)`, 0 from a list it is
+    missing from or lies past the head of, plus a tail score by position (`TAIL`, with `depth`).
+    Unlike RRF the fused score keeps how far apart the scores were, so a clear winner in one list
+    stays clear, and fused scores of different queries share a 0..sum(weights) scale
     (which `Searcher` needs to take the best over a query's clauses). The relative-score fusion
     of E. A. Fox and J. A. Shaw, "Combination of multiple searches", TREC-2, 1994 (CombSUM with
     min-max normalisation, J. H. Lee, SIGIR 1997).
@@ -65,16 +83,37 @@ def minmax_fusion(ranked_lists: Sequence[Ranked], *, weights: Sequence[float] | 
     """
     weights = _weights(weights, len(ranked_lists))
     fused: dict[str, float] = {}
+    heads = _heads(ranked_lists, depth)
     for weight, ranked in zip(weights, ranked_lists, strict=True):
         if not ranked:
             continue
-        scores = [score for _, score in ranked]
+        head = ranked if depth is None else ranked[:depth]
+        scores = [score for _, score in head]
         low, high = min(scores), max(scores)
         span = high - low
-        for item_id, score in ranked:
-            normalised = (score - low) / span if span > 0 else 1.0
-            fused[item_id] = fused.get(item_id, 0.0) + weight * normalised
-    return rank(fused.items())
+        for position, (item_id, score) in enumerate(ranked, start=1):
+            if position <= len(head):
+                contribution = weight * ((score - low) / span if span > 0 else 1.0)
+            elif item_id not in heads:  # below TAIL, falling with the position
+                contribution = weight * TAIL * len(head) / (position + 1)
+            else:  # in another list's head: its fused score must not depend on this list's depth
+                continue
+            fused[item_id] = fused.get(item_id, 0.0) + contribution
+    return rank(_lift_heads(fused, heads, weights).items())
+
+
+def _lift_heads(fused: dict[str, float], heads: set[str], weights: Sequence[float]) -> dict[str, float]:
+    """`fused` with every head item raised by TAIL x the total weight: above any sum of tail
+    scores (each list's is below TAIL x its weight), ties among head items kept."""
+    lift = TAIL * sum(weights)
+    return {item_id: score + lift if item_id in heads else score for item_id, score in fused.items()}
+
+
+def _heads(ranked_lists: Sequence[Ranked], depth: int | None) -> set[str]:
+    """The ids within the first `depth` items of any list (none when there is no depth)."""
+    if depth is None:
+        return set()
+    return {item_id for ranked in ranked_lists for item_id, _ in ranked[:depth]}
 
 
 def _weights(weights: Sequence[float] | None, lists: int) -> Sequence[float]:

@@ -5,32 +5,36 @@ Modes:
     bm25    chunks ranked by BM25 over their text (`BM25Index`).
     hybrid  (default) fusion of the two ranked lists (`fusion.py`): a convex combination of their
             min-max normalised scores (`fusion="minmax"`, the default) or reciprocal rank fusion
-            (`fusion="rrf"`).
+            (`fusion="rrf"`), each over the first `fusion_depth` chunks of each list whatever k
+            is, so the same query gives the same order for any k.
 
-Multi-intent queries (`clauses=True`, the default): the query's clauses (`clauses.py`) are searched
+Every switch and constant below is a field of one frozen `SearchSettings` (`settings.py`), given
+to the searcher and recorded in the index manifest.
+
+Multi-intent queries (`clauses=True`, the default): the query's intents (`clauses.py`) are searched
 too, each like a query of its own, and every chunk keeps its best score over the query and its
 clauses. Needs an `embed` function for the clause vectors in modes dense and hybrid (given one,
-`search` also embeds the query itself when no vector is passed). From `WHOLE_QUERY_CLAUSES`
+`search` also embeds the query itself when no vector is passed). From `whole_query_clauses`
 clauses on, the whole query is matched by BM25 only and its clauses carry the dense side: the
 embedding of a long list of intents matches none of them well, and it is the costliest step of
 a search (recall unchanged on RestBench and SOCBench-D, `scripts/ablation_quality.py`).
 
 Dependencies (`dependencies=True`, the default): the producer of an identifier that one of the best
 operations needs in its path (`GET /search/movie` for `/movie/{movie_id}`) is lifted to just below
-it (`dependencies.py`), per query and per clause; the clauses of a plan (`PLAN_CLAUSES` clauses or
+it (`dependencies.py`), per query and per clause; the clauses of a plan (`plan_clauses` clauses or
 more: "register the product, add a supplier, then retrieve the product by its ID") name the steps
 they need, so only the whole query's list is lifted.
 
 Action verbs (`action_verbs=True`, the default): within a clause's list, operations whose HTTP
-method the clause's verb rules out ("remove ..." and `GET /materials`) are scaled down
-(`actions.py`).
+method the clause's verb rules out ("remove ..." and `GET /materials`) are scaled down where the
+list offers an allowed method scoring close to its best (`actions.py`).
 
 `k="auto"`: as many operations as the scores say are relevant: for each clause, those scoring at
 least `auto_ratio` of the clause's best score; for a query searched whole, those scoring at least
 `auto_ratio_whole` of its best. A clause names about one operation, so its cut is tight; a
 one-sentence task often needs a chain of operations that the sentence names only in part, so its
-cut is looser. Each kept operation brings the producer it needs (`AUTO_PRODUCERS`: an operation is
-of little use without the one giving its identifier), at most `AUTO_MAX` in all. A relative cut
+cut is looser. Each kept operation brings the producer it needs (`auto_producers`: an operation is
+of little use without the one giving its identifier), at most `auto_max` in all. A relative cut
 works because min-max fused scores share one 0..1 scale.
 
 Copies (`fold_duplicates=True`, the default): an operation that another service carries word for
@@ -59,7 +63,7 @@ from typing import Any
 import numpy as np
 
 from openapi_rag.model import Chunk
-from openapi_rag.search.actions import METHOD_MISMATCH, clause_methods
+from openapi_rag.search.actions import weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import split_clauses
@@ -72,36 +76,17 @@ from openapi_rag.search.dependencies import (
     speaks_of_own,
 )
 from openapi_rag.search.duplicates import fold_duplicates
-from openapi_rag.search.fusion import RRF_K, minmax_fusion, reciprocal_rank_fusion
+from openapi_rag.search.fusion import minmax_fusion, reciprocal_rank_fusion
 from openapi_rag.search.links import expand_links
+from openapi_rag.search.providers import api_names, named_services
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
+from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.store.base import Ranked, VectorStore, rank
 from openapi_rag.store.filters import ChunkFilter
 
 MODES = ("hybrid", "dense", "bm25")
 FUSIONS = ("minmax", "rrf")
-WHOLE_QUERY_CLAUSES = 3
-"""From this many clauses on, the dense side searches the clauses only (see `_texts`)."""
-PLAN_CLAUSES = 3
-"""A query of this many clauses or more is a plan that names its steps: its clauses' lists get no
-lifted producers and `k="auto"` adds none (SOCBench-D R@5 +.004, `k=auto` precision +.045 for
--.005 recall; one RestBench query has 3 clauses)."""
-DENSE_WEIGHT = 1.25
-"""Weight of the dense list in hybrid mode (BM25's is 1). Chosen on RestBench (R@10 .815 → .824,
-P@5 .297 → .301 over equal weights) and kept because SOCBench-D stays within ±.003."""
 AUTO = "auto"
-AUTO_RATIO = 0.85
-"""`k="auto"` keeps, per clause, operations scoring at least this share of the clause's best. At .8
-precision falls to .304 on RestBench (k=5: .317) and .666 on SOCBench-D (k=5: .763); at .9 recall
-falls to .807 on RestBench (k=10: .854) and .914 on SOCBench-D (k=10: .961)."""
-AUTO_RATIO_WHOLE = 0.6
-"""`k="auto"` keeps, for a query searched whole, operations scoring at least this share of its best.
-Set on RestBench, whose queries are mostly one sentence: recall .829 (k=10: .854) at precision .313
-(k=5: .317); a single .8 ratio gives .653 at .487."""
-AUTO_PRODUCERS = True
-"""`k="auto"` adds the producers its operations need (RestBench recall +.02, precision -.003)."""
-AUTO_MAX = 20
-"""`k="auto"` never returns more operations than this."""
 
 
 def check_k(k: int | str) -> None:
@@ -123,22 +108,9 @@ class Searcher:
         store: the chunks and their vectors.
         bm25: BM25 index over the same chunk ids (needed for modes bm25 and hybrid); a ValueError
             says when the two disagree.
-        rrf_k: the RRF rank constant (60 after Cormack et al. 2009).
-        dense_weight, bm25_weight: weights of the two lists in hybrid mode.
-        fusion: "minmax" (convex combination of normalised scores) or "rrf".
-        clauses: also search the clauses of multi-intent queries (needs `embed` for dense/hybrid).
-        dependencies: lift producers of the best operations' path identifiers.
-        generic_producers: count a service's `GET /search` and `GET /me` as producers too
-            (`dependencies.GENERIC`).
+        settings: how to rank (`SearchSettings`; the defaults when None).
         embed: texts -> their embeddings (2-D), for the clauses.
-        auto_ratio, auto_ratio_whole: the share of the best score that `k="auto"` keeps, per
-            clause and for a query searched whole.
-        action_verbs: scale down, per clause, operations whose method the clause's verb rules
-            out (`actions.clause_methods`).
-        fold_duplicates: fold an operation that another service carries word for word into the
-            better-ranked copy (`OperationHit.also_in`; `duplicates.fold_duplicates`).
-        fetch_factor, min_fetch: chunks fetched per retriever for k operations:
-            max(min_fetch, k * fetch_factor), doubled while too few operations come out.
+        **changes: fields of `settings` to change (`Searcher(store, bm25, clauses=False)`).
     """
 
     def __init__(
@@ -146,23 +118,10 @@ class Searcher:
         store: VectorStore,
         bm25: BM25Index | None = None,
         *,
-        rrf_k: int = RRF_K,
-        dense_weight: float = DENSE_WEIGHT,
-        bm25_weight: float = 1.0,
-        fetch_factor: int = 5,
-        min_fetch: int = 50,
-        fusion: str = "minmax",
-        clauses: bool = True,
-        dependencies: bool = True,
-        generic_producers: bool = True,
+        settings: SearchSettings | None = None,
         embed: Callable[[list[str]], np.ndarray] | None = None,
-        auto_ratio: float = AUTO_RATIO,
-        auto_ratio_whole: float = AUTO_RATIO_WHOLE,
-        action_verbs: bool = True,
-        fold_duplicates: bool = True,
+        **changes: Any,
     ):
-        if fusion not in FUSIONS:
-            raise ValueError(f"unknown fusion {fusion!r}: use one of {', '.join(FUSIONS)}")
         if bm25 is not None and (len(bm25) != len(store) or set(bm25.ids()) != set(store.ids())):
             raise ValueError(
                 "the BM25 index and the store hold different chunks: rebuild the BM25 index after "
@@ -170,25 +129,27 @@ class Searcher:
             )
         self.store = store
         self.bm25 = bm25
-        self.rrf_k = rrf_k
-        self.dense_weight = dense_weight
-        self.bm25_weight = bm25_weight
-        self.fetch_factor = max(1, fetch_factor)
-        self.min_fetch = max(1, min_fetch)
-        self.fusion = fusion
-        self.clauses = clauses
-        self.dependencies = dependencies
-        self.generic_producers = generic_producers
-        self.whole_query_clauses = WHOLE_QUERY_CLAUSES
-        self.plan_clauses = PLAN_CLAUSES
         self.embed = embed
-        self.auto_ratio = auto_ratio
-        self.auto_ratio_whole = auto_ratio_whole
-        self.action_verbs = action_verbs
-        self.fold_duplicates = fold_duplicates
+        self.settings = DEFAULT_SETTINGS
+        self.configure(settings, **changes)
         self._graph: DependencyGraph | None = None
         self._op_chunks: dict[OpKey, list[str]] = {}  # an operation's own chunks (one per view)
         self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
+        self._api_names: dict[str, frozenset[str]] | None = None  # name word -> services
+
+    def configure(self, settings: SearchSettings | None = None, **changes: Any) -> SearchSettings:
+        """Search with `settings` (or the current ones) with `changes` applied from now on.
+
+        Raises:
+            pydantic.ValidationError: an unknown setting or a value out of range.
+        """
+        new = (settings or self.settings).replace(**changes) if changes else (settings or self.settings)
+        if new.generic_producers != self.settings.generic_producers or (
+            new.aliases_first != self.settings.aliases_first
+        ):
+            self._graph = None  # built from these two
+        self.settings = new
+        return new
 
     def search(
         self,
@@ -221,23 +182,26 @@ class Searcher:
         self._check(query, query_vector, mode, threshold)
         check_k(k)
         auto = k == AUTO
-        limit = AUTO_MAX if auto else int(k)
+        cfg = self.settings
+        limit = cfg.auto_max if auto else int(k)
         allowed = None if filter is None or filter.is_empty else self.store.select(filter)
         texts, vectors = self._texts(query, query_vector, mode, threshold)
-        fetch = max(self.min_fetch, limit * self.fetch_factor)
+        fetch = max(cfg.min_fetch, cfg.fusion_depth, limit * cfg.fetch_factor)
         while True:
             hits, chunks, lists, exhausted = self._chunk_hits(
                 texts, vectors, mode, fetch, threshold, filter, allowed
             )
             operations, linked = aggregate_operations(hits, chunks)
-            found = len(self._folded(operations, chunks)) if self.fold_duplicates else len(operations)
+            found = len(self._folded(operations, chunks)) if cfg.fold_duplicates else len(operations)
             if threshold is not None or found >= limit or exhausted:
                 break
             fetch *= 2
-        verbs = self.action_verbs and len(texts) > 1
-        if threshold is None and (self.dependencies or auto or verbs):
+        verbs = cfg.action_verbs and len(texts) > 1
+        if threshold is None and (cfg.dependencies or auto or verbs):
             operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
-        if self.fold_duplicates:
+        if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
+            operations = self._favour_named_apis(operations, query)
+        if cfg.fold_duplicates:
             operations = self._folded(operations, chunks)
         if threshold is None:
             operations, linked = operations[:limit], linked[:limit]
@@ -260,8 +224,8 @@ class Searcher:
         """Rank chunks (not operations) for one query; arguments as in `search`."""
         self._check(query, query_vector, mode, threshold)
         allowed = None if filter is None or filter.is_empty else self.store.select(filter)
-        # Fetch as deep as `search` does, so both rank chunks alike (RRF depends on list depth).
-        fetch = max(self.min_fetch, k * self.fetch_factor)
+        cfg = self.settings
+        fetch = max(cfg.min_fetch, cfg.fusion_depth, k * cfg.fetch_factor)
         texts, vectors = self._texts(query, query_vector, mode, threshold)
         hits, _, _, _ = self._chunk_hits(texts, vectors, mode, fetch, threshold, filter, allowed)
         return hits if threshold is not None else hits[:k]
@@ -303,14 +267,17 @@ class Searcher:
         needs one (embedded here when not given). A query of `whole_query_clauses` clauses or more
         is represented on the dense side by its clauses alone (its whole-query vector, the mean of
         many intents, is not computed: a long query's embedding is the costliest step)."""
+        cfg = self.settings
         clauses: list[str] = []
-        if self.clauses and threshold is None and query:
-            clauses = split_clauses(query)
+        if cfg.clauses and threshold is None and query:
+            clauses = split_clauses(
+                query, split_and=cfg.split_and, connectives=cfg.connectives, intents_only=cfg.intents_only
+            )
         if mode == "bm25":
             return [query, *clauses], [None] * (1 + len(clauses))
         if clauses and self.embed is None:  # no way to embed the clauses: the whole query only
             clauses = []
-        whole = len(clauses) < self.whole_query_clauses
+        whole = len(clauses) < cfg.whole_query_clauses
         if whole and vector is None:
             assert self.embed is not None and query is not None  # checked in _check
             vector = np.asarray(self.embed([query]))[0]
@@ -336,6 +303,7 @@ class Searcher:
         exhausted = True
         dense_scores: dict[str, float] = {}
         bm25_scores: dict[str, float] = {}
+        heads: set[str] = set()  # hybrid: chunks within `fusion_depth` of a retriever's list
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
@@ -355,13 +323,18 @@ class Searcher:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
             lists.append(self._fuse(mode, dense, lexical))
+            if mode == "hybrid":
+                depth = self.settings.fusion_depth
+                heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
         ranked = lists[0] if len(lists) == 1 else _best_of(lists)
         if threshold is not None:
             ranked = [(i, s) for i, s in ranked if i in dense_scores]
-        elif len(ranked) > fetch:
+        elif len(ranked) > max(fetch, len(heads)):
             # The union of the lists runs up to (texts x retrievers x fetch) chunks; loading them
-            # all costs more than the search. Keep `fetch`, and deepen (the caller's loop) if short.
-            ranked, exhausted = ranked[:fetch], False
+            # all costs more than the search. Keep `fetch`, and deepen (the caller's loop) if short;
+            # never fewer than the chunks of the lists' heads, whose scores do not depend on k
+            # (fused head items rank above all others), so the order does not either.
+            ranked, exhausted = ranked[: max(fetch, len(heads))], False
         chunks = {c.id: c for c in self.store.get([chunk_id for chunk_id, _ in ranked])}
         hits = [
             Hit.of(
@@ -379,11 +352,14 @@ class Searcher:
             return dense
         if mode == "bm25":
             return lexical
-        weights = (self.dense_weight, self.bm25_weight)
-        if self.fusion == "rrf":
-            return reciprocal_rank_fusion([dense, lexical], weights=weights, k=self.rrf_k)
+        cfg = self.settings
+        weights = (cfg.dense_weight, cfg.bm25_weight)
+        if cfg.fusion == "rrf":
+            return reciprocal_rank_fusion(
+                [dense, lexical], weights=weights, k=cfg.rrf_k, depth=cfg.fusion_depth
+            )
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
-        return minmax_fusion([dense, lexical], weights=[w / total for w in weights])
+        return minmax_fusion([dense, lexical], weights=[w / total for w in weights], depth=cfg.fusion_depth)
 
     def _dependency_graph(self) -> DependencyGraph:
         """Built on first use from the store's chunks (the store is not changed under a Searcher),
@@ -400,7 +376,9 @@ class Searcher:
                     keys.append((chunk.service, op_id))
                 if len(chunk.operations) == 1:
                     self._op_chunks.setdefault((chunk.service, chunk.operations[0]), []).append(chunk.id)
-            self._graph = DependencyGraph.of(keys, generic=self.generic_producers)
+            self._graph = DependencyGraph.of(
+                keys, generic=self.settings.generic_producers, aliases_first=self.settings.aliases_first
+            )
             self._title_words = frozenset(w.lower() for title in titles for w in re.findall(r"\w+", title))
         return self._graph
 
@@ -417,22 +395,32 @@ class Searcher:
         """Weigh each clause's verb, lift producers (per text) and, for k="auto", keep what each
         text's scores call relevant. `allowed`: the chunk ids the search's filter lets through
         (None: all)."""
+        cfg = self.settings
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
-        if self.action_verbs:  # texts[0] is the whole query, the rest its clauses
+        if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
             per_text[1:] = [
-                _weigh_verb(scores, text) for scores, text in zip(per_text[1:], texts[1:], strict=True)
+                weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share)
+                for scores, text in zip(per_text[1:], texts[1:], strict=True)
             ]
-        # A plan (PLAN_CLAUSES clauses or more) names its steps: producers are lifted in the whole
+        # A plan (plan_clauses clauses or more) names its steps: producers are lifted in the whole
         # query's list only, and k="auto" adds none.
-        plan = len(per_text) - 1 >= self.plan_clauses
-        graph = self._dependency_graph() if self.dependencies else None
+        plan = len(per_text) - 1 >= cfg.plan_clauses
+        graph = self._dependency_graph() if cfg.dependencies else None
         lifting = graph is not None and not graph.is_empty
-        own = speaks_of_own(texts[0])
+        own = cfg.own_first and speaks_of_own(texts[0])
         if graph is not None and lifting:
             per_text = [
                 scores
                 if plan and i
-                else propagate(scores, graph, own=own, named=names_something(text, known=self._title_words))
+                else propagate(
+                    scores,
+                    graph,
+                    share=cfg.producer_share,
+                    consumers=cfg.consumers,
+                    own=own,
+                    named=cfg.named_search and names_something(text, known=self._title_words),
+                    search_first=cfg.search_first,
+                )
                 for i, (scores, text) in enumerate(zip(per_text, texts, strict=True))
             ]
         final: dict[OpKey, float] = {}
@@ -446,15 +434,30 @@ class Searcher:
         if not auto:
             return rescored
         keep = set()
-        ratio = self.auto_ratio if len(per_text) > 1 else self.auto_ratio_whole
+        ratio = cfg.auto_ratio if len(per_text) > 1 else cfg.auto_ratio_whole
         for scores in per_text[1:] if len(per_text) > 1 else per_text:
             best = max(scores.values(), default=0.0)
             kept_here = {key for key, score in scores.items() if score >= ratio * best}
-            if AUTO_PRODUCERS and lifting and not plan:
+            if cfg.auto_producers and lifting and not plan:
                 kept_here |= self._needed_producers(kept_here, scores, own=own)
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
         return kept or rescored[:1]
+
+    def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:
+        """`operations` with those of APIs the query does not name scaled by `other_api_factor`,
+        when it names any (`providers.py`)."""
+        if self._api_names is None:
+            titles: dict[str, str] = {}
+            for chunk in self.store.chunks():
+                titles.setdefault(chunk.service, str(chunk.metadata.get("title", "")))
+            self._api_names = api_names(titles)
+        named = named_services(query, self._api_names)
+        if not named:
+            return operations
+        factor = self.settings.other_api_factor
+        scaled = [op if op.service in named else replace(op, score=op.score * factor) for op in operations]
+        return sorted(scaled, key=lambda op: (-op.score, op.service, op.id))
 
     def _folded(self, operations: list[OperationHit], chunks: dict[str, Chunk]) -> list[OperationHit]:
         """`operations` with word-for-word copies from other services folded (`fold_duplicates`)."""
@@ -465,7 +468,12 @@ class Searcher:
     def _needed_producers(self, ops: set[OpKey], scores: dict[OpKey, float], *, own: bool) -> set[OpKey]:
         """For each of `ops` and each entity it needs, the producer `propagate` would lift."""
         graph = self._dependency_graph()
-        return {best_producer(group, scores, own=own) for op in ops for group in graph.needs(op)}
+        search_first = self.settings.search_first
+        return {
+            best_producer(group, scores, own=own, search_first=search_first)
+            for op in ops
+            for group in graph.needs(op)
+        }
 
     def _producer_hits(self, scores: dict[OpKey, float], allowed: list[str] | None) -> list[OperationHit]:
         """Operation hits for lifted producers that no retriever had returned."""
@@ -520,17 +528,6 @@ def _best_of(lists: Sequence[Ranked]) -> Ranked:
             if score > best.get(item_id, float("-inf")):
                 best[item_id] = score
     return rank(best.items())
-
-
-def _weigh_verb(scores: dict[OpKey, float], clause: str | None) -> dict[OpKey, float]:
-    """Scale down the operations whose HTTP method the clause's action verb rules out."""
-    allowed = clause_methods(clause or "")
-    if allowed is None:
-        return scores
-    return {
-        key: score if key[1].partition(" ")[0] in allowed else score * METHOD_MISMATCH
-        for key, score in scores.items()
-    }
 
 
 def _operation_scores(ranked: Ranked, chunks: dict[str, Chunk]) -> dict[OpKey, float]:

@@ -1,0 +1,145 @@
+"""Every switch and constant of the search pipeline, as one frozen, recorded object.
+
+An index is built and answered with one `SearchSettings`: `Index.build` saves it in the index
+manifest, `Index.open` reads it back, so an index answers with the settings it was built with
+unless the caller passes others. Ablations (`scripts/ablation_quality.py`) vary these fields, never
+module globals. A field's docstring says what it does and why its default was kept; a default is
+kept only when it wins on the tuning halves and loses nowhere on the reporting halves by more than
+.01 (`openapi_rag.bench.halves`).
+
+    >>> SearchSettings().dense_weight
+    1.25
+    >>> SearchSettings().replace(clauses=False).clauses
+    False
+    >>> SearchSettings(clauzes=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for SearchSettings...
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+logger = logging.getLogger(__name__)
+
+
+class SearchSettings(BaseModel):
+    """How `Searcher` ranks operations (frozen: change one with `replace`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # ---- fusion --------------------------------------------------------------------------------
+    fusion: Literal["minmax", "rrf"] = "minmax"
+    """Hybrid fusion: a convex combination of min-max normalised scores, or reciprocal rank fusion."""
+    dense_weight: float = Field(1.25, ge=0)
+    """Weight of the dense list in hybrid mode (RestBench R@10 .815 → .824 over equal weights;
+    SOCBench-D within ±.003)."""
+    bm25_weight: float = Field(1.0, ge=0)
+    """Weight of the BM25 list in hybrid mode."""
+    rrf_k: int = Field(60, ge=0)
+    """The RRF rank constant (Cormack et al. 2009)."""
+    fusion_depth: int = Field(50, ge=1)
+    """How many chunks of each retriever's list the fusion reads: the min-max floor is the score at
+    this rank (deeper chunks count as missing), and RRF counts ranks up to it. Fixed, so a query's
+    order does not depend on k (a floor taken at the end of a list fetched deeper for a larger k
+    would move every fused score)."""
+    bm25_b: float = Field(0.9, ge=0, le=1)
+    """BM25's length normalisation b, applied when the index is built (RestBench R@10 .832 → .842,
+    P@5 .302 → .307 over .75; SOCBench-D within +.002)."""
+
+    # ---- depth ---------------------------------------------------------------------------------
+    fetch_factor: int = Field(5, ge=1)
+    """Chunks fetched per retriever for k operations: max(min_fetch, k * fetch_factor), doubled
+    while fewer than k operations come out."""
+    min_fetch: int = Field(50, ge=1)
+    """At least this many chunks per retriever (never fewer than `fusion_depth` are read)."""
+
+    # ---- clauses -------------------------------------------------------------------------------
+    clauses: bool = True
+    """Also search the clauses of a request that names several actions (`clauses.py`)."""
+    split_and: bool = True
+    """Cut at "and" between two clauses."""
+    connectives: bool = True
+    """Cut at "along with", "as well as" and "while"."""
+    intents_only: bool = True
+    """Only sentences that ask for an action are intents: a sentence that only gives an
+    identifier, a preference or context ("My account ID is 0123.", "Please make sure it is quick.")
+    is not searched on its own (`clauses.is_context`)."""
+    whole_query_clauses: int = Field(3, ge=1)
+    """From this many clauses on, the dense side searches the clauses only (speed; recall unchanged)."""
+    plan_clauses: int = Field(3, ge=1)
+    """A query of this many clauses or more is a plan naming its steps: its clauses' lists get no
+    lifted producers and `k="auto"` adds none."""
+
+    # ---- action verbs --------------------------------------------------------------------------
+    action_verbs: bool = True
+    """Weigh a clause's action verb against the operation's method (`actions.py`)."""
+    verb_mismatch: float = Field(0.9, ge=0, le=1)
+    """Factor on a clause's score for an operation whose method its verb rules out."""
+    verb_offer_share: float = Field(0.8, ge=0, le=1)
+    """The verb is weighed against what the catalog offers: other methods give way only when an
+    operation with an allowed method scores at least this share of the clause's best (0: always,
+    the verb as a rule that demotes every other method)."""
+
+    # ---- dependencies --------------------------------------------------------------------------
+    dependencies: bool = True
+    """Lift the producer of an identifier one of the best operations needs (`dependencies.py`)."""
+    generic_producers: bool = True
+    """Count a service's `GET /search` and `GET /me` as producers too."""
+    aliases_first: bool = True
+    """Where `GET /me` exists, it alone produces the user."""
+    search_first: bool = True
+    """Of an entity's producers, lift a search first."""
+    own_first: bool = True
+    """For "my ...", lift a producer under `/me/` first."""
+    named_search: bool = True
+    """A task naming a thing lifts its best operation's service's search."""
+    producer_share: float = Field(0.9, ge=0, le=1)
+    """A lifted producer's score relative to the consumer that needs it."""
+    consumers: int = Field(20, ge=0)
+    """How many of the best operations have their producers lifted."""
+
+    # ---- named APIs ----------------------------------------------------------------------------
+    other_api_factor: float = Field(0.7, ge=0, le=1)
+    """When a request names an API of the catalog ("in Slack", `providers.py`), the operations of
+    other APIs score this share of what they would (1: the name is not read). Chosen on the realworld
+    tuning half (R@5 .510 → .524, MRR .404 → .420; .9: .515/.408, .5: .534/.418)."""
+
+    # ---- k="auto" ------------------------------------------------------------------------------
+    auto_ratio: float = Field(0.85, ge=0, le=1)
+    """`k="auto"` keeps, per clause, operations scoring at least this share of the clause's best."""
+    auto_ratio_whole: float = Field(0.6, ge=0, le=1)
+    """`k="auto"` keeps, for a query searched whole, operations scoring at least this share of its best."""
+    auto_producers: bool = True
+    """`k="auto"` adds the producers its operations need."""
+    auto_max: int = Field(20, ge=1)
+    """`k="auto"` never returns more operations than this."""
+
+    # ---- results -------------------------------------------------------------------------------
+    fold_duplicates: bool = True
+    """Return an operation that another service carries word for word once (`duplicates.py`)."""
+
+    def replace(self, **changes: Any) -> SearchSettings:
+        """A copy with `changes` applied and checked (unknown names and bad values refused)."""
+        return SearchSettings.model_validate({**self.model_dump(), **changes})
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model_dump()
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> SearchSettings:
+        """Settings read back from a manifest; None (an index written before settings were
+        recorded) gives the defaults. A setting this version does not know (written by another
+        version) is dropped with a warning rather than making the index unreadable."""
+        data = dict(data or {})
+        unknown = sorted(set(data) - set(cls.model_fields))
+        if unknown:
+            logger.warning("ignoring search settings this version does not know: %s", ", ".join(unknown))
+        return cls.model_validate({k: v for k, v in data.items() if k in cls.model_fields})
+
+
+DEFAULT_SETTINGS = SearchSettings()
