@@ -224,14 +224,14 @@ class Index:
         # two versions and disagree. Read again once from the new version rather than report damage.
         before = _inode(path)
         try:
-            return cls._open(path, embedder)
+            return cls._open(path, embedder, settings)
         except IndexDamaged:
             if _inode(Path(directory)) in (before, None):
                 raise
-            return cls._open(resolve_dir(directory, required=(MANIFEST_JSON,)), embedder)
+            return cls._open(resolve_dir(directory, required=(MANIFEST_JSON,)), embedder, settings)
 
     @classmethod
-    def _open(cls, path: Path, embedder: str | Embedder | None) -> Index:
+    def _open(cls, path: Path, embedder: str | Embedder | None, settings: SearchSettings | None) -> Index:
         manifest = Manifest.read(path)
         model = None
         if embedder is not None:

@@ -25,7 +25,6 @@ import re
 from dataclasses import dataclass
 
 from openapi_rag.errors import InvalidQuery
-
 from openapi_rag.search.actions import LEAD_INS, clause_methods
 
 MIN_WORDS = 3
