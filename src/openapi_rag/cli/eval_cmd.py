@@ -51,6 +51,13 @@ def _jsonable(value: Any) -> Any:
     help="Benchmark folder (socbench-d: an instance, a folder of instances, or --data repeated).",
 )
 @click.option(
+    "--queries",
+    "queries_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="jsonl/realworld: a queries file kept apart from --data (realworld: the repository's task set).",
+)
+@click.option(
     "--strategies",
     default="endpoint",
     show_default=True,
@@ -100,6 +107,7 @@ def _jsonable(value: Any) -> Any:
 def eval_cmd(
     kind: str,
     data: tuple[Path, ...],
+    queries_file: Path | None,
     strategies: str,
     embedders: str,
     modes: str,
@@ -124,6 +132,7 @@ def eval_cmd(
       openapi-rag eval --dataset socbench-d --data socbench-d/ --strategies endpoint,thin \\
           --modes dense,bm25,hybrid --k 5,10,20,auto --out out/soc --compare-paper
       openapi-rag eval --dataset jsonl --data my-catalog/ --out out/mine
+      openapi-rag eval --dataset realworld --data ../shared/data/realworld --modes hybrid --out out/rw
       openapi-rag eval --dataset jsonl --data my-catalog/ --agent --llm openai --out out/agent
 
     With --agent or --policy the modes are reported as `agent:hybrid`, `self-rag:dense`, ...
@@ -183,7 +192,7 @@ def eval_cmd(
     else:
         factory = load_factory(retriever_spec) if retriever_spec else IndexRetrieverFactory()
 
-    dataset = load_dataset(kind, list(data))
+    dataset = load_dataset(kind, list(data), queries_file)
     info = dataset.describe()
     err(
         f"{dataset.name}: {info['queries']} queries, {info['groups']} index(es), "
