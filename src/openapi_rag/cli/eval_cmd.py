@@ -102,6 +102,13 @@ def _jsonable(value: Any) -> Any:
     metavar="NAME",
     help="LLM for --agent/--policy and for the texts of summary, query and craft (default: configured).",
 )
+@click.option(
+    "--half",
+    type=click.Choice(["all", "tune", "report"]),
+    default="all",
+    show_default=True,
+    help="Queries to run: all (rows for all, tuning and reporting halves), or one fixed half only.",
+)
 @click.option("--json", "json_", is_flag=True, help="Print the summary as JSON.")
 @handle_errors
 def eval_cmd(
@@ -119,6 +126,7 @@ def eval_cmd(
     agent: bool,
     policy: str | None,
     llm_name: str | None,
+    half: str,
     json_: bool,
 ) -> None:
     """Measure endpoint retrieval over a grid of strategies, embedders, modes and k.
@@ -139,6 +147,10 @@ def eval_cmd(
     (cached apart from plain retrieval) and the LLM's tokens per searched query are appended to
     OUT/llm_usage.csv. The LLM strategies (summary, query, craft) have their texts written by
     $OPENAPI_RAG_LLM or the local model; with --llm NAME by that model, reported as `summary@NAME`.
+
+    Every query belongs to a fixed tuning or reporting half (by a hash of its id): the summary has
+    a row for each beside the one over all queries. Choose settings on the tuning half (`--half
+    tune` runs only it) and quote the reporting half. R@1 is the recall of the first result alone.
     """
     from openapi_rag.bench import grid, load_dataset, parse_ks, run_eval, write_report
     from openapi_rag.bench.retrievers import IndexRetrieverFactory, available_strategies, load_factory
@@ -192,7 +204,9 @@ def eval_cmd(
     else:
         factory = load_factory(retriever_spec) if retriever_spec else IndexRetrieverFactory()
 
-    dataset = load_dataset(kind, list(data), queries_file)
+    from openapi_rag.bench.halves import select_half
+
+    dataset = select_half(load_dataset(kind, list(data), queries_file), half)
     info = dataset.describe()
     err(
         f"{dataset.name}: {info['queries']} queries, {info['groups']} index(es), "
@@ -224,7 +238,7 @@ def eval_cmd(
         )
     from openapi_rag.bench.aggregate import summary_rows
 
-    summary = summary_rows(result.results)
+    summary = summary_rows(result.results, halves=True)
     if json_:
         print_json(
             {
@@ -237,13 +251,14 @@ def eval_cmd(
         )
         return
     click.echo(
-        f"{'strategy':<16} {'embedder':<14} {'mode':<7} {'k':>4}  {'recall':>6} {'prec':>6} {'F1':>6} "
-        f"{'MRR':>6} {'nDCG':>6} {'tokens':>7}"
+        f"{'strategy':<16} {'embedder':<14} {'mode':<7} {'k':>4} {'half':<6}  {'R@1':>6} {'R@k':>6} "
+        f"{'MRR':>6} {'prec':>6} {'F1':>6} {'nDCG':>6} {'tokens':>7}  {'R@k 95% CI':>11}"
     )
     for row in summary:
-        values = " ".join(f"{row[m]:>6.3f}" for m in ("recall", "precision", "f1", "mrr", "ndcg"))
+        values = " ".join(f"{row[m]:>6.3f}" for m in ("r1", "recall", "mrr", "precision", "f1", "ndcg"))
+        interval = f"{row['recall_ci_low']:.3f}-{row['recall_ci_high']:.3f}"
         click.echo(
-            f"{row['strategy']:<16} {row['embedder']:<14} {row['mode']:<7} {row['k']:>4}  {values} "
-            f"{row['tokens']:>7.0f}"
+            f"{row['strategy']:<16} {row['embedder']:<14} {row['mode']:<7} {row['k']:>4} {row['half']:<6}  "
+            f"{values} {row['tokens']:>7.0f}  {interval:>11}"
         )
     err(f"searched {result.searched}, reused {result.reused} from the cache; report: {files['report']}")
