@@ -14,6 +14,8 @@
   the domain averaged over. A line may also list ``"alternatives"``: operations that answer the
   task as well as the expected one (a flat list when one operation is expected, else one list per
   expected operation); a retrieved alternative counts as finding that expected operation.
+- ``toolalpaca``, ``stabletoolbench``, ``nestful``: public tool-use benchmarks as published
+  (`tool_datasets`).
 - ``realworld``: the task set of this repository (``benchmarks/realworld/tasks.jsonl``, in the
   ``jsonl`` format) over the descriptions of ``../shared/data/realworld``, indexed as one catalog.
 """
@@ -33,7 +35,7 @@ from openapi_rag.bench.gold import GoldResolver, resolve_query_gold
 from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.model import Service
 
-DATASET_KINDS = ("restbench", "socbench-d", "jsonl", "realworld")
+DATASET_KINDS = ("restbench", "socbench-d", "jsonl", "realworld", "toolalpaca", "stabletoolbench", "nestful")
 
 # The task set written for the realworld corpus, found from a source checkout.
 REALWORLD_TASKS = Path(__file__).resolve().parents[3] / "benchmarks" / "realworld" / "tasks.jsonl"
@@ -73,6 +75,10 @@ def load_dataset(
         return _one(paths, kind, lambda p: load_jsonl(p, queries))
     if kind == "realworld":
         return _one(paths, kind, lambda p: load_realworld(p, queries))
+    if kind in ("toolalpaca", "stabletoolbench", "nestful"):
+        from openapi_rag.bench.tool_datasets import load_tool_dataset
+
+        return _one(paths, kind, lambda p: load_tool_dataset(kind, p))
     raise DatasetError(f"unknown dataset kind {kind!r}; choose one of {', '.join(DATASET_KINDS)}")
 
 
