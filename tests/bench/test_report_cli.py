@@ -240,3 +240,17 @@ def test_socbench_end_to_end_with_paper_numbers(tmp_path):
     friedman = _csv(files["friedman"])
     assert len(friedman) == 3 * 12  # 3 k values × (11 domains + all)
     assert "| all |" in files["report"].read_text()
+
+
+def test_cli_reads_a_queries_file_kept_apart_from_the_descriptions(tmp_path):
+    queries = tmp_path / "tasks.jsonl"
+    queries.write_text(
+        json.dumps({"id": "t1", "query": "list pets", "expected": ["petstore GET /pets"], "alternatives": []})
+        + "\n"
+    )
+    out = tmp_path / "out"
+    args = ["--dataset", "jsonl", "--data", str(CATALOG), "--queries", str(queries), "--out", str(out)]
+    result = _invoke(*args, "--k", "2", "--retriever", FACTORY, "--no-plots", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["dataset"]["queries"] == 1 and data["dataset"]["groups"] == 1
