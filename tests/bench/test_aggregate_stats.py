@@ -173,3 +173,21 @@ def test_confidence_intervals_resample_queries_within_domains():
     assert many[1] - many[0] < (few[1] - few[0]) / 3
     assert bootstrap_ci([[1.0, 0.0] * 5]) == few  # seeded: the same report every run
     assert all(math.isnan(v) for v in bootstrap_ci([[math.nan], []]))  # nothing defined
+
+
+def test_halves_get_their_own_rows_with_r1_and_mrr_intervals():
+    from dataclasses import replace
+
+    cfg = RunConfig("endpoint")
+    results = [
+        replace(_result("d", f"q{i}", cfg, ["x", "y"] if i % 2 else ["y", "x"], ["x"]), half=half)
+        for i, half in enumerate(["tune", "tune", "report", "report", "report", "tune"])
+    ]
+    rows = summary_rows(results, halves=True)
+    assert [(r["half"], r["n_queries"]) for r in rows] == [("all", 6), ("tune", 3), ("report", 3)]
+    assert rows[0]["r1"] == 0.5 and rows[0]["recall"] == 1.0 and rows[0]["mrr"] == 0.75
+    assert rows[1]["r1"] == pytest.approx(2 / 3) and rows[2]["r1"] == pytest.approx(1 / 3)
+    assert rows[0]["r1_ci_low"] <= 0.5 <= rows[0]["r1_ci_high"]
+    assert rows[0]["mrr_ci_low"] <= 0.75 <= rows[0]["mrr_ci_high"]
+    # Results from one half only (eval --half tune) are labelled with it, once.
+    assert [r["half"] for r in summary_rows(results[:2], halves=True)] == ["tune"]

@@ -84,3 +84,10 @@ def test_helpers():
     assert std == pytest.approx(0.2)
     assert cv == pytest.approx(0.2 / 0.7)
     assert all(math.isnan(v) for v in std_cv([0.4]))
+
+
+def test_r1_is_the_recall_of_the_first_result_alone():
+    assert score_query(["a", "b"], ["a"], k=5).r1 == 1.0
+    assert score_query(["b", "a"], ["a"], k=5).r1 == 0.0  # found at rank 2: R@5 is 1, R@1 is 0
+    assert score_query(["a", "b"], ["a", "b"], k=5).r1 == 0.5  # two gold: one of them first
+    assert math.isnan(score_query(["a"], [], k=5).r1)

@@ -20,6 +20,8 @@ REQUIRED = [
     "embedder",
     "mode",
     "k",
+    "half",
+    "r1",
     "recall",
     "precision",
     "f1",
@@ -59,8 +61,14 @@ def test_report_files_exist_and_parse(catalog, tmp_path):
     assert all(0.0 <= float(r["recall"]) <= 1.0 for r in results)
     summary = _csv(files["summary"])
     assert list(summary[0]) == list(SUMMARY_COLUMNS) and set(REQUIRED) <= set(summary[0])
-    assert len(summary) == 6 * 3 and {r["k"] for r in summary} == {"1", "3", "auto"}
-    assert all(r["n_queries"] == "6" and r["n_domains"] == "2" for r in summary)
+    overall = [r for r in summary if r["half"] == "all"]
+    assert len(overall) == 6 * 3 and {r["k"] for r in overall} == {"1", "3", "auto"}
+    assert all(r["n_queries"] == "6" and r["n_domains"] == "2" for r in overall)
+    # Each configuration and k is followed by its rows over the tuning and the reporting half.
+    by_half = [r for r in summary if r["half"] != "all"]
+    assert {r["half"] for r in by_half} == {"tune", "report"}
+    assert sum(int(r["n_queries"]) for r in by_half) == 6 * 6 * 3
+    assert all(0.0 <= float(r["r1"]) <= float(r["recall"]) + 1e-9 for r in overall if r["k"] != "auto")
     friedman = _csv(files["friedman"])
     assert {r["domain"] for r in friedman} == {"pets", "shop", "all"}
     issues = _csv(files["gold_issues"])
@@ -109,7 +117,8 @@ def test_cli_json_then_resume(tmp_path):
     data = json.loads(first.stdout)
     assert data["searched"] == 6 * 6 * 2 and data["reused"] == 0
     assert data["dataset"]["queries"] == 6 and data["dataset"]["unmatched_gold"] == 1
-    assert len(data["summary"]) == 18 and set(REQUIRED) <= set(data["summary"][0])
+    assert len([r for r in data["summary"] if r["half"] == "all"]) == 18
+    assert set(REQUIRED) <= set(data["summary"][0])
     assert (tmp_path / "report.md").is_file() and not (tmp_path / "plots").exists()
     assert "1 gold entries match no operation" in first.stderr
 
@@ -139,15 +148,30 @@ def test_cli_text_output(tmp_path):
         "embedder",
         "mode",
         "k",
-        "recall",
+        "half",
+        "R@1",
+        "R@k",
+        "MRR",
         "prec",
         "F1",
-        "MRR",
         "nDCG",
         "tokens",
+        "R@k",
+        "95%",
+        "CI",
     ]
-    assert lines[1].split()[:4] == ["endpoint", "default", "dense", "2"]
+    assert lines[1].split()[:5] == ["endpoint", "default", "dense", "2", "all"]
+    assert {line.split()[4] for line in lines[2:]} == {"tune", "report"}
     assert "report:" in result.stderr
+
+
+def test_cli_runs_one_half_only(tmp_path):
+    args = ["--dataset", "jsonl", "--data", str(CATALOG), "--k", "2", "--out", str(tmp_path)]
+    result = _invoke(*args, "--retriever", FACTORY, "--no-plots", "--half", "tune", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert {r["half"] for r in data["summary"]} == {"tune"}
+    assert 0 < data["dataset"]["queries"] < 6 and data["searched"] == data["dataset"]["queries"]
 
 
 @pytest.mark.parametrize(
@@ -203,7 +227,8 @@ def test_socbench_end_to_end_with_paper_numbers(tmp_path):
     )
     files = write_report(result, tmp_path, compare_paper=True, plots=False)
     summary = _csv(files["summary"])
-    assert all(r["n_domains"] == "11" and r["n_queries"] == "110" for r in summary)
+    overall = [r for r in summary if r["half"] == "all"]
+    assert len(overall) == 9 and all(r["n_domains"] == "11" and r["n_queries"] == "110" for r in overall)
     paper = _csv(files["paper"])
     ours = [r for r in paper if r["embedder"] == "default"]
     assert {(r["strategy"], r["k"]) for r in ours} == {
@@ -215,3 +240,17 @@ def test_socbench_end_to_end_with_paper_numbers(tmp_path):
     friedman = _csv(files["friedman"])
     assert len(friedman) == 3 * 12  # 3 k values × (11 domains + all)
     assert "| all |" in files["report"].read_text()
+
+
+def test_cli_reads_a_queries_file_kept_apart_from_the_descriptions(tmp_path):
+    queries = tmp_path / "tasks.jsonl"
+    queries.write_text(
+        json.dumps({"id": "t1", "query": "list pets", "expected": ["petstore GET /pets"], "alternatives": []})
+        + "\n"
+    )
+    out = tmp_path / "out"
+    args = ["--dataset", "jsonl", "--data", str(CATALOG), "--queries", str(queries), "--out", str(out)]
+    result = _invoke(*args, "--k", "2", "--retriever", FACTORY, "--no-plots", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["dataset"]["queries"] == 1 and data["dataset"]["groups"] == 1

@@ -6,6 +6,11 @@ means); a dataset with a single domain (RestBench) reports it across queries ins
 in the ``spread_over`` column. The 95% confidence intervals of recall and precision come from
 resampling the queries within each domain (`bootstrap.bootstrap_ci`): how far the mean would move
 on another set of queries like these.
+
+R@1 and MRR stand beside recall@k in every row (the call generator takes the first operation), with
+their own intervals. With ``halves=True`` every configuration and k also gets a row for the tuning
+half and one for the reporting half of the queries (`halves.half_of`): settings are chosen on the
+tuning half and reported on the other.
 """
 
 from __future__ import annotations
@@ -19,19 +24,22 @@ from openapi_rag.bench.metrics import f1_score, nanmean, std_cv
 from openapi_rag.bench.retrievers import RunConfig
 from openapi_rag.bench.runner import K, QueryResult, k_label, k_order
 
-MEAN_METRICS = ("recall", "precision", "mrr", "ndcg", "tokens", "retrieved")
+MEAN_METRICS = ("r1", "recall", "precision", "mrr", "ndcg", "tokens", "retrieved")
+CI_METRICS = ("r1", "recall", "precision", "mrr")
+HALF_ROWS = ("all", "tune", "report")
 
 SUMMARY_COLUMNS = (
-    "dataset", "strategy", "embedder", "mode", "k",
-    "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved",
+    "dataset", "strategy", "embedder", "mode", "k", "half",
+    "r1", "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved",
     "n_queries", "n_domains", "empty",
     "recall_std", "recall_cv", "precision_std", "precision_cv", "f1_std", "f1_cv", "spread_over",
-    "recall_ci_low", "recall_ci_high", "precision_ci_low", "precision_ci_high",
+    "r1_ci_low", "r1_ci_high", "recall_ci_low", "recall_ci_high",
+    "precision_ci_low", "precision_ci_high", "mrr_ci_low", "mrr_ci_high",
 )  # fmt: skip
 
 DOMAIN_COLUMNS = (
     "dataset", "strategy", "embedder", "mode", "k", "domain",
-    "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved", "n_queries",
+    "r1", "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved", "n_queries",
 )  # fmt: skip
 
 
@@ -74,32 +82,47 @@ def domain_rows(results: Sequence[QueryResult]) -> list[dict[str, Any]]:
     return rows
 
 
-def summary_rows(results: Sequence[QueryResult]) -> list[dict[str, Any]]:
-    """One row per configuration and k: the mean over domains of the per-domain means."""
+def summary_rows(results: Sequence[QueryResult], *, halves: bool = False) -> list[dict[str, Any]]:
+    """One row per configuration and k: the mean over domains of the per-domain means.
+
+    With `halves`, each is followed by a row over the tuning half and one over the reporting half
+    of the queries. Results that all come from one half (``eval --half tune``) get that half's name.
+    """
     rows = []
     for (_cfg, _k), items in _sorted(_by_config_k(results)):
-        domains = _by_domain(items)
-        per_domain = [_means(members) for members in domains.values()]
-        row: dict[str, Any] = {**_head(items[0])}
-        for metric in MEAN_METRICS:
-            row[metric] = nanmean(d[metric] for d in per_domain)
-        row["f1"] = f1_score(row["recall"], row["precision"])
-        row["n_queries"] = len(items)
-        row["n_domains"] = len(domains)
-        row["empty"] = sum(1 for r in items if r.scores.retrieved == 0)
-        if len(domains) > 1:
-            spread = {m: [d[m] for d in per_domain] for m in ("recall", "precision", "f1")}
-            row["spread_over"] = "domains"
-        else:
-            spread = {m: _values(items, m) for m in ("recall", "precision", "f1")}
-            row["spread_over"] = "queries"
-        for metric, values in spread.items():
-            row[f"{metric}_std"], row[f"{metric}_cv"] = std_cv(values)
-        for metric in ("recall", "precision"):
-            groups = [_values(members, metric) for members in domains.values()]
-            row[f"{metric}_ci_low"], row[f"{metric}_ci_high"] = bootstrap_ci(groups)
-        rows.append({c: row[c] for c in SUMMARY_COLUMNS})
+        present = {r.half for r in items}
+        label = next(iter(present)) if len(present) == 1 and present <= {"tune", "report"} else "all"
+        rows.append(_summary(items, label))
+        if halves and label == "all":
+            for half in HALF_ROWS[1:]:
+                members = [r for r in items if r.half == half]
+                if members:
+                    rows.append(_summary(members, half))
     return rows
+
+
+def _summary(items: Sequence[QueryResult], half: str) -> dict[str, Any]:
+    domains = _by_domain(items)
+    per_domain = [_means(members) for members in domains.values()]
+    row: dict[str, Any] = {**_head(items[0]), "half": half}
+    for metric in MEAN_METRICS:
+        row[metric] = nanmean(d[metric] for d in per_domain)
+    row["f1"] = f1_score(row["recall"], row["precision"])
+    row["n_queries"] = len(items)
+    row["n_domains"] = len(domains)
+    row["empty"] = sum(1 for r in items if r.scores.retrieved == 0)
+    if len(domains) > 1:
+        spread = {m: [d[m] for d in per_domain] for m in ("recall", "precision", "f1")}
+        row["spread_over"] = "domains"
+    else:
+        spread = {m: _values(items, m) for m in ("recall", "precision", "f1")}
+        row["spread_over"] = "queries"
+    for metric, values in spread.items():
+        row[f"{metric}_std"], row[f"{metric}_cv"] = std_cv(values)
+    for metric in CI_METRICS:
+        groups = [_values(members, metric) for members in domains.values()]
+        row[f"{metric}_ci_low"], row[f"{metric}_ci_high"] = bootstrap_ci(groups)
+    return {c: row[c] for c in SUMMARY_COLUMNS}
 
 
 def _sorted(

@@ -11,7 +11,13 @@
   ``{"query": ..., "expected": ["METHOD /path" | "SERVICE METHOD /path", ...], "group": optional,
   "id": optional}``. Queries of a group get their own index over the descriptions under
   ``PATH/<group>/`` when that folder exists, else over every description in PATH; the group is also
-  the domain averaged over.
+  the domain averaged over. A line may also list ``"alternatives"``: operations that answer the
+  task as well as the expected one (a flat list when one operation is expected, else one list per
+  expected operation); a retrieved alternative counts as finding that expected operation.
+- ``toolalpaca``, ``stabletoolbench``, ``nestful``: public tool-use benchmarks as published
+  (`tool_datasets`).
+- ``realworld``: the task set of this repository (``benchmarks/realworld/tasks.jsonl``, in the
+  ``jsonl`` format) over the descriptions of ``../shared/data/realworld``, indexed as one catalog.
 """
 
 from __future__ import annotations
@@ -20,27 +26,35 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from openapi_rag.bench.dataset import Dataset, GoldIssue, Group, Query
+from openapi_rag.bench.dataset import Dataset, GoldEntry, GoldIssue, Group, Query
 from openapi_rag.bench.gold import GoldResolver, resolve_query_gold
 from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.model import Service
 
-DATASET_KINDS = ("restbench", "socbench-d", "jsonl")
+DATASET_KINDS = ("restbench", "socbench-d", "jsonl", "realworld", "toolalpaca", "stabletoolbench", "nestful")
+
+# The task set written for the realworld corpus, found from a source checkout.
+REALWORLD_TASKS = Path(__file__).resolve().parents[3] / "benchmarks" / "realworld" / "tasks.jsonl"
 
 
 class DatasetError(OpenAPIRagError):
     """A benchmark folder is missing files or holds malformed queries."""
 
 
-def load_dataset(kind: str, path: str | Path | Sequence[str | Path]) -> Dataset:
+def load_dataset(
+    kind: str, path: str | Path | Sequence[str | Path], queries: str | Path | None = None
+) -> Dataset:
     """Load a benchmark of the given kind.
 
     Args:
         kind: one of `DATASET_KINDS`.
         path: the benchmark folder (for ``socbench-d``, also a list of instance folders).
+        queries: for ``jsonl`` and ``realworld``, a queries file kept apart from the descriptions
+            (``realworld`` defaults to this repository's task set).
 
     Raises:
         DatasetError: unknown kind, missing folder or files, malformed queries.
@@ -51,12 +65,20 @@ def load_dataset(kind: str, path: str | Path | Sequence[str | Path]) -> Dataset:
     for p in paths:
         if not p.exists():
             raise DatasetError(f"{p}: no such file or folder")
+    if queries is not None and kind not in ("jsonl", "realworld"):
+        raise DatasetError(f"a separate queries file only applies to jsonl and realworld, not {kind}")
     if kind == "restbench":
         return _one(paths, kind, load_restbench)
     if kind == "socbench-d":
         return load_socbench_d(paths)
     if kind == "jsonl":
-        return _one(paths, kind, load_jsonl)
+        return _one(paths, kind, lambda p: load_jsonl(p, queries))
+    if kind == "realworld":
+        return _one(paths, kind, lambda p: load_realworld(p, queries))
+    if kind in ("toolalpaca", "stabletoolbench", "nestful"):
+        from openapi_rag.bench.tool_datasets import load_tool_dataset
+
+        return _one(paths, kind, lambda p: load_tool_dataset(kind, p))
     raise DatasetError(f"unknown dataset kind {kind!r}; choose one of {', '.join(DATASET_KINDS)}")
 
 
@@ -89,10 +111,19 @@ def _fingerprint(files: Sequence[Path], services: Sequence[Service]) -> str:
     return digest.hexdigest()[:16]
 
 
+RawQuery = tuple[str, str, Sequence[str], str]  # (query_id, text, gold, domain)
+
+
 def _build_group(
-    name: str, files: Sequence[Path], raw_queries: Sequence[tuple[str, str, Sequence[str], str]]
+    name: str,
+    files: Sequence[Path],
+    raw_queries: Sequence[RawQuery],
+    alternatives: dict[str, dict[str, list[str]]] | None = None,
 ) -> tuple[Group, list[GoldIssue], list[str]]:
-    """A group from its description files and `(query_id, text, gold, domain)` tuples."""
+    """A group from its description files and `(query_id, text, gold, domain)` tuples.
+
+    `alternatives` maps a query id to {gold entry: operations that answer it as well}.
+    """
     services, failures = _load_specs(files)
     resolver = GoldResolver(services)
     issues: list[GoldIssue] = []
@@ -100,6 +131,9 @@ def _build_group(
     for query_id, text, gold_raw, domain in raw_queries:
         gold, found = resolve_query_gold(query_id, gold_raw, resolver)
         issues += found
+        if alternatives and query_id in alternatives:
+            gold, found = _add_alternatives(query_id, gold, alternatives[query_id], resolver)
+            issues += found
         if not gold:
             issues.append(
                 GoldIssue(
@@ -114,6 +148,28 @@ def _build_group(
         queries.append(Query(id=query_id, text=text, gold=gold, group=name, domain=domain))
     group = Group(name=name, services=services, queries=queries, fingerprint=_fingerprint(files, services))
     return group, issues, failures
+
+
+def _add_alternatives(
+    query_id: str, gold: tuple[GoldEntry, ...], alternatives: dict[str, list[str]], resolver: GoldResolver
+) -> tuple[tuple[GoldEntry, ...], list[GoldIssue]]:
+    """Each gold entry also matched by the operations of its alternatives."""
+    issues: list[GoldIssue] = []
+    out = []
+    for entry in gold:
+        matches = list(entry.matches)
+        for raw in alternatives.get(entry.raw, []):
+            alt, _ = resolver.resolve(raw)
+            if not alt.matched:
+                issues.append(
+                    GoldIssue(
+                        query_id, raw, "unmatched-alternative", f"no operation matches it (for {entry.raw})"
+                    )
+                )
+            matches += [m for m in alt.matches if m not in matches]
+        how = entry.how if entry.matched or len(matches) == 0 else "alternative"
+        out.append(replace(entry, matches=tuple(matches), how=how))
+    return tuple(out), issues
 
 
 def _read_json(path: Path) -> Any:
@@ -141,7 +197,7 @@ def load_restbench(path: str | Path) -> Dataset:
     files = _spec_files(specs_dir)
     if not files:
         raise DatasetError(f"{specs_dir}: no API description found")
-    raw: list[tuple[str, str, Sequence[str], str]] = []
+    raw: list[RawQuery] = []
     for data_file in sorted(data_dir.glob("*.json")):
         items = _read_json(data_file)
         if not isinstance(items, list):
@@ -206,7 +262,7 @@ def load_socbench_d(paths: str | Path | Sequence[str | Path]) -> Dataset:
                 raise DatasetError(f'{domain_dir / "queries.json"}: expected {{"queries": [...]}}')
             name = f"{instance.name}/{domain_dir.name}"
             domain = re.sub(r"^\d+-", "", domain_dir.name)
-            raw: list[tuple[str, str, Sequence[str], str]] = []
+            raw: list[RawQuery] = []
             for n, item in enumerate(items, 1):
                 text, gold = _fields(item, domain_dir / "queries.json", n, "query", "endpoints")
                 raw.append((f"{name}/q{n:02d}", text, gold, domain))
@@ -220,15 +276,29 @@ def load_socbench_d(paths: str | Path | Sequence[str | Path]) -> Dataset:
 # --------------------------------------------------------------------------- generic JSONL
 
 
-def load_jsonl(path: str | Path) -> Dataset:
-    """Users' own catalogs: descriptions in a folder and ``queries.jsonl`` beside them."""
+def load_jsonl(path: str | Path, queries: str | Path | None = None, name: str | None = None) -> Dataset:
+    """Users' own catalogs: descriptions in a folder and ``queries.jsonl`` beside them.
+
+    Args:
+        path: the folder of descriptions, or the queries file inside it.
+        queries: a queries file kept elsewhere; then `path` is the folder of descriptions.
+        name: the dataset's name (default ``jsonl:<folder>``); it keys the tuning halves.
+    """
     root = Path(path)
-    queries_file = root / "queries.jsonl" if root.is_dir() else root
-    if root.is_file():
-        root = root.parent
-    if not queries_file.is_file():
-        raise DatasetError(f'{root}: no queries.jsonl (lines of {{"query", "expected": [...], "group"}})')
-    by_group: dict[str, list[tuple[str, str, Sequence[str], str]]] = {}
+    if queries is not None:
+        queries_file = Path(queries)
+        if not root.is_dir():
+            raise DatasetError(f"{root}: with a separate queries file, --data is the folder of descriptions")
+        if not queries_file.is_file():
+            raise DatasetError(f"{queries_file}: no such queries file")
+    else:
+        queries_file = root / "queries.jsonl" if root.is_dir() else root
+        if root.is_file():
+            root = root.parent
+        if not queries_file.is_file():
+            raise DatasetError(f'{root}: no queries.jsonl (lines of {{"query", "expected": [...], "group"}})')
+    by_group: dict[str, list[RawQuery]] = {}
+    alternatives: dict[str, dict[str, list[str]]] = {}
     seen_ids: dict[str, int] = {}
     for n, line in enumerate(queries_file.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -246,6 +316,9 @@ def load_jsonl(path: str | Path) -> Dataset:
         if query_id in seen_ids:
             raise DatasetError(f"{queries_file}:{n}: query id {query_id!r} also on line {seen_ids[query_id]}")
         seen_ids[query_id] = n
+        alts = _alternatives(item.get("alternatives"), gold, f"{queries_file}:{n}")
+        if alts:
+            alternatives[query_id] = alts
         by_group.setdefault(group, []).append((query_id, text, gold, group))
     if not by_group:
         raise DatasetError(f"{queries_file}: no queries")
@@ -253,17 +326,49 @@ def load_jsonl(path: str | Path) -> Dataset:
     if not all_files:
         raise DatasetError(f"{root}: no API description found beside queries.jsonl")
     groups, issues, failures = [], [], []
-    for name, raw in by_group.items():
-        sub = root / name
-        files = _spec_files(sub) if name != "all" and sub.is_dir() else all_files
-        group, found, failed = _build_group(name, files, raw)
+    for group_name, raw in by_group.items():
+        sub = root / group_name
+        files = _spec_files(sub) if group_name != "all" and sub.is_dir() else all_files
+        group, found, failed = _build_group(group_name, files, raw, alternatives)
         groups.append(group)
         issues += found
         failures += failed
     return Dataset(
-        name=f"jsonl:{root.resolve().name}",
+        name=name or f"jsonl:{root.resolve().name}",
         kind="jsonl",
         groups=groups,
         issues=issues,
         load_failures=sorted(set(failures)),
     )
+
+
+def _alternatives(value: Any, gold: list[str], where: str) -> dict[str, list[str]]:
+    """{expected entry: its alternatives} from a flat list (one expected entry) or one list per entry."""
+    if value is None or value == []:
+        return {}
+    if not isinstance(value, list):
+        raise DatasetError(f"{where}: 'alternatives' must be a list")
+    if all(isinstance(v, str) for v in value):
+        if len(gold) != 1:
+            raise DatasetError(
+                f"{where}: with {len(gold)} expected operations, 'alternatives' holds one list per operation"
+            )
+        return {gold[0]: list(value)}
+    if len(value) != len(gold) or not all(
+        isinstance(v, list) and all(isinstance(x, str) for x in v) for v in value
+    ):
+        raise DatasetError(f"{where}: 'alternatives' must hold one list of strings per expected operation")
+    return {g: list(v) for g, v in zip(gold, value, strict=True) if v}
+
+
+def load_realworld(path: str | Path, queries: str | Path | None = None) -> Dataset:
+    """The realworld task set over the realworld corpus, indexed as one catalog."""
+    tasks = Path(queries) if queries is not None else REALWORLD_TASKS
+    if not tasks.is_file():
+        raise DatasetError(
+            f"{tasks}: the realworld task set is not here (it ships with a source checkout); "
+            "pass --queries benchmarks/realworld/tasks.jsonl"
+        )
+    dataset = load_jsonl(path, tasks, name="realworld")
+    dataset.kind = "realworld"
+    return dataset

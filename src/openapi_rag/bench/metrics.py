@@ -12,6 +12,8 @@ to the first ``k``; ``G`` = the gold ids, duplicates removed; ``k' = |R| <= k``)
 - F1 = ``2PR / (P + R)``, 0 when nothing relevant was retrieved. Summaries report the F1 *of the mean*
   recall and precision, the way the paper's tables do.
 - MRR = ``1 / rank`` of the first relevant id in ``R`` (0 when there is none).
+- R@1 = recall of the first id alone, ``|G ∩ R[:1]| / |G|``, whatever k: what a caller that takes
+  the first operation (the call generator) gets. Undefined (NaN) when ``G`` is empty.
 - nDCG@k with binary relevance: ``DCG = Σ 1/log2(i+1)`` over relevant ranks ``i`` in ``R``, divided by
   the DCG of a perfect list of ``min(|G|, k)`` relevant ids (``|G|`` when k is None, "auto").
 
@@ -47,6 +49,7 @@ class QueryScores:
     hits: int
     retrieved: int
     n_gold: int
+    r1: float = NAN
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,7 +93,9 @@ def score_query(retrieved: Sequence[T], gold: Iterable[T], k: int | None = None)
     relevant = [rank for rank, item in enumerate(ranked, 1) if item in gold_set]
     hits = len(relevant)
     if not gold_set:
-        return QueryScores(NAN, hits / len(ranked) if ranked else NAN, NAN, NAN, NAN, hits, len(ranked), 0)
+        return QueryScores(
+            NAN, hits / len(ranked) if ranked else NAN, NAN, NAN, NAN, hits, len(ranked), 0, NAN
+        )
     recall = hits / len(gold_set)
     precision = hits / len(ranked) if ranked else NAN
     ideal = len(gold_set) if k is None else min(len(gold_set), k)
@@ -103,6 +108,7 @@ def score_query(retrieved: Sequence[T], gold: Iterable[T], k: int | None = None)
         hits=hits,
         retrieved=len(ranked),
         n_gold=len(gold_set),
+        r1=(1.0 if relevant and relevant[0] == 1 else 0.0) / len(gold_set),
     )
 
 

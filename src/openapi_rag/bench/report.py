@@ -3,7 +3,8 @@
 Files in the output folder:
 
 - ``results.csv``: one row per query × configuration × k (`runner.RESULT_COLUMNS`);
-- ``summary.csv``: one row per configuration and k, mean over domains (`aggregate.SUMMARY_COLUMNS`);
+- ``summary.csv``: one row per configuration and k, mean over domains (`aggregate.SUMMARY_COLUMNS`),
+  each followed by its rows over the tuning and the reporting half of the queries;
 - ``domains.csv``: one row per configuration, k and domain;
 - ``friedman.csv``: the Friedman tests across strategies;
 - ``gold_issues.csv``: gold entries that were unmatched, fuzzy, ambiguous or duplicated;
@@ -72,7 +73,8 @@ def write_report(
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    summary = summary_rows(result.results)
+    summary = summary_rows(result.results, halves=True)
+    overall = summary_rows(result.results)
     domains = domain_rows(result.results)
     cells = friedman_tests(result.results, metric=metric)
     files = {
@@ -84,17 +86,25 @@ def write_report(
             out / "gold_issues.csv", ISSUE_COLUMNS, (i.to_dict() for i in result.dataset.issues)
         ),
     }
-    comparison = compare_with_paper(summary) if compare_paper else []
+    comparison = compare_with_paper(overall) if compare_paper else []
     if compare_paper:
         files["paper"] = write_csv(out / "paper.csv", COMPARE_COLUMNS, comparison)
     figures: dict[str, Path] = {}
-    if plots and summary:
-        figures = _plots(result, summary, out / "plots")
+    if plots and overall:
+        figures = _plots(result, overall, out / "plots")
         files.update({f"plot_{name}": path for name, path in figures.items()})
     report = out / "report.md"
     report.write_text(
         _markdown(
-            result, summary, domains, friedman_markdown(cells), comparison, compare_paper, figures, out
+            result,
+            summary,
+            overall,
+            domains,
+            friedman_markdown(cells),
+            comparison,
+            compare_paper,
+            figures,
+            out,
         ),
         encoding="utf-8",
     )
@@ -161,6 +171,7 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 def _markdown(
     result: EvalResult,
     summary: list[dict[str, Any]],
+    overall: list[dict[str, Any]],
     domains: list[dict[str, Any]],
     friedman: str,
     comparison: list[dict[str, Any]],
@@ -210,29 +221,24 @@ def _markdown(
     blocks.append("## Summary")
     spread = "across domains" if several else "across queries"
     blocks.append(
+        "R@1 is the recall of the first operation alone (whatever k); `half` is `all`, or the fixed "
+        "tuning (`tune`) or reporting (`report`) half of the queries: settings are chosen on the tuning "
+        "half, figures quoted from the reporting half. Intervals are 95% bootstrap intervals."
+    )
+    header = ["strategy", "embedder", "mode", "k", "half", "R@1", "recall", "precision", "F1", "MRR"]
+    header += ["nDCG", "tokens", "k'", "R@1 95% CI", "recall 95% CI", "MRR 95% CI"]
+    header += [f"recall std ({spread})", "recall CV"]
+    blocks.append(
         _table(
-            [
-                "strategy",
-                "embedder",
-                "mode",
-                "k",
-                "recall",
-                "precision",
-                "F1",
-                "MRR",
-                "nDCG",
-                "tokens",
-                "k'",
-                "recall 95% CI",
-                f"recall std ({spread})",
-                "recall CV",
-            ],
+            header,
             (
                 [
                     r["strategy"],
                     r["embedder"],
                     r["mode"],
                     r["k"],
+                    r["half"],
+                    _fmt(r["r1"]),
                     _fmt(r["recall"]),
                     _fmt(r["precision"]),
                     _fmt(r["f1"]),
@@ -240,7 +246,9 @@ def _markdown(
                     _fmt(r["ndcg"]),
                     _fmt(r["tokens"], 0),
                     _fmt(r["retrieved"], 1),
+                    _fmt_interval(r["r1_ci_low"], r["r1_ci_high"]),
                     _fmt_interval(r["recall_ci_low"], r["recall_ci_high"]),
+                    _fmt_interval(r["mrr_ci_low"], r["mrr_ci_high"]),
                     _fmt(r["recall_std"]),
                     _fmt(r["recall_cv"]),
                 ]
@@ -253,9 +261,9 @@ def _markdown(
         blocks.append("## Recall per domain")
         names = list(dict.fromkeys(d["domain"] for d in domains))
         by = {(d["strategy"], d["embedder"], d["mode"], d["k"], d["domain"]): d for d in domains}
-        for k in dict.fromkeys(r["k"] for r in summary):
+        for k in dict.fromkeys(r["k"] for r in overall):
             rows = []
-            for r in (s for s in summary if s["k"] == k):
+            for r in (s for s in overall if s["k"] == k):
                 key = (r["strategy"], r["embedder"], r["mode"], k)
                 cells = [_fmt(by[(*key, n)]["recall"]) if (*key, n) in by else "" for n in names]
                 rows.append([" · ".join(key[:3]), *cells, _fmt(r["recall"])])

@@ -23,6 +23,7 @@ from typing import Any
 
 from openapi_rag.bench.cache import ResultCache
 from openapi_rag.bench.dataset import Dataset, Group, Query
+from openapi_rag.bench.halves import half_of
 from openapi_rag.bench.metrics import QueryScores, score_query
 from openapi_rag.bench.retrievers import RetrievedOp, RetrieverFactory, RunConfig
 
@@ -31,8 +32,8 @@ logger = logging.getLogger(__name__)
 K = int | None  # None: the retriever chose how many ("auto")
 
 RESULT_COLUMNS = (
-    "dataset", "group", "domain", "query_id", "strategy", "embedder", "mode", "k",
-    "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved", "hits", "n_gold", "missed",
+    "dataset", "group", "domain", "query_id", "half", "strategy", "embedder", "mode", "k",
+    "r1", "recall", "precision", "f1", "mrr", "ndcg", "tokens", "retrieved", "hits", "n_gold", "missed",
 )  # fmt: skip
 
 
@@ -80,12 +81,13 @@ class QueryResult:
     scores: QueryScores
     tokens: int
     missed: tuple[str, ...] = ()
+    half: str = ""  # "tune" or "report" (`halves.half_of`)
 
     def row(self) -> dict[str, Any]:
         s = self.scores
         return {
             "dataset": self.dataset, "group": self.group, "domain": self.domain, "query_id": self.query_id,
-            **self.config.to_dict(), "k": k_label(self.k),
+            "half": self.half, **self.config.to_dict(), "k": k_label(self.k), "r1": s.r1,
             "recall": s.recall, "precision": s.precision, "f1": s.f1, "mrr": s.mrr, "ndcg": s.ndcg,
             "tokens": self.tokens, "retrieved": s.retrieved, "hits": s.hits, "n_gold": s.n_gold,
             "missed": " | ".join(self.missed),
@@ -253,6 +255,7 @@ def _score(
                 scores,
                 tokens=sum(op.tokens for op in ops),
                 missed=missed,
+                half=half_of(dataset, query.id),
             )
         )
     return out

@@ -56,6 +56,13 @@ def _jsonable(value: Any) -> Any:
     help="Benchmark folder (socbench-d: an instance, a folder of instances, or --data repeated).",
 )
 @click.option(
+    "--queries",
+    "queries_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="jsonl/realworld: a queries file kept apart from --data (realworld: the repository's task set).",
+)
+@click.option(
     "--strategies",
     default="endpoint",
     show_default=True,
@@ -100,11 +107,24 @@ def _jsonable(value: Any) -> Any:
     metavar="NAME",
     help="LLM for --agent/--policy and for the texts of summary, query and craft (default: configured).",
 )
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="Plain baselines: whole query against each strategy's texts, cosine (dense) or BM25 (bm25).",
+)
+@click.option(
+    "--half",
+    type=click.Choice(["all", "tune", "report"]),
+    default="all",
+    show_default=True,
+    help="Queries to run: all (rows for all, tuning and reporting halves), or one fixed half only.",
+)
 @click.option("--json", "json_", is_flag=True, help="Print the summary as JSON.")
 @handle_errors
 def eval_cmd(
     kind: str,
     data: tuple[Path, ...],
+    queries_file: Path | None,
     strategies: str,
     embedders: str,
     modes: str,
@@ -116,6 +136,8 @@ def eval_cmd(
     agent: bool,
     policy: str | None,
     llm_name: str | None,
+    plain: bool,
+    half: str,
     json_: bool,
 ) -> None:
     """Measure endpoint retrieval over a grid of strategies, embedders, modes and k.
@@ -129,12 +151,18 @@ def eval_cmd(
       openapi-rag eval --dataset socbench-d --data socbench-d/ --strategies endpoint,thin \\
           --modes dense,bm25,hybrid --k 5,10,20,auto --out out/soc --compare-paper
       openapi-rag eval --dataset jsonl --data my-catalog/ --out out/mine
+      openapi-rag eval --dataset realworld --data ../shared/data/realworld --modes hybrid --out out/rw
       openapi-rag eval --dataset jsonl --data my-catalog/ --agent --llm openai --out out/agent
 
     With --agent or --policy the modes are reported as `agent:hybrid`, `self-rag:dense`, ...
     (cached apart from plain retrieval) and the LLM's tokens per searched query are appended to
     OUT/llm_usage.csv. The LLM strategies (summary, query, craft) have their texts written by
     $OPENAPI_RAG_LLM or the local model; with --llm NAME by that model, reported as `summary@NAME`.
+
+    Every query belongs to a fixed tuning or reporting half (by a hash of its id): the summary has
+    a row for each beside the one over all queries. Choose settings on the tuning half (`--half
+    tune` runs only it) and quote the reporting half. R@1 is the recall of the first result alone.
+    With --plain the modes are plain baselines, reported as `plain:dense` and `plain:bm25`.
     """
     from openapi_rag.bench import grid, load_dataset, parse_ks, run_eval, write_report
     from openapi_rag.bench.retrievers import IndexRetrieverFactory, available_strategies, load_factory
@@ -157,8 +185,13 @@ def eval_cmd(
             raise click.BadParameter(
                 f"unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}", param_hint="--modes"
             )
-    if sum([agent, policy is not None, retriever_spec is not None]) > 1:
-        raise click.UsageError("--agent, --policy and --retriever cannot be combined")
+    if sum([agent, policy is not None, retriever_spec is not None, plain]) > 1:
+        raise click.UsageError("--agent, --policy, --plain and --retriever cannot be combined")
+    if plain:
+        from openapi_rag.bench.baselines import PLAIN_MODES
+
+        if not set(mode_names) <= set(PLAIN_MODES):
+            raise click.BadParameter(f"plain baselines are {', '.join(PLAIN_MODES)}", param_hint="--modes")
     from openapi_rag.chunking.llm_strategies import is_llm_strategy
 
     if llm_name is not None:
@@ -169,8 +202,8 @@ def eval_cmd(
         # Labelled `summary@NAME`: built with that model and cached apart from other models' texts.
         names = [f"{n}@{llm_name}" if is_llm_strategy(n) else n for n in names]
     label = "agent" if agent else policy
-    if label:
-        mode_names = [f"{label}:{m}" for m in mode_names]  # keeps their cache apart from plain search
+    if label or plain:  # `plain:dense`, `agent:hybrid`: cached apart from the default pipeline's modes
+        mode_names = [f"{label or 'plain'}:{m}" for m in mode_names]
     try:
         configs = grid(names, _split(embedders), mode_names)
     except ValueError as exc:
@@ -181,6 +214,10 @@ def eval_cmd(
         from openapi_rag.bench.agent_retrievers import AgentRetrieverFactory
 
         factory = AgentRetrieverFactory(llm_name)
+    elif plain:
+        from openapi_rag.bench.baselines import PlainRetrieverFactory
+
+        factory = PlainRetrieverFactory()
     elif policy:
         from openapi_rag.bench.agent_retrievers import PolicyRetrieverFactory
 
@@ -188,7 +225,9 @@ def eval_cmd(
     else:
         factory = load_factory(retriever_spec) if retriever_spec else IndexRetrieverFactory()
 
-    dataset = load_dataset(kind, list(data))
+    from openapi_rag.bench.halves import select_half
+
+    dataset = select_half(load_dataset(kind, list(data), queries_file), half)
     info = dataset.describe()
     err(
         f"{dataset.name}: {info['queries']} queries, {info['groups']} index(es), "
@@ -220,7 +259,7 @@ def eval_cmd(
         )
     from openapi_rag.bench.aggregate import summary_rows
 
-    summary = summary_rows(result.results)
+    summary = summary_rows(result.results, halves=True)
     if json_:
         print_json(
             {
@@ -233,13 +272,14 @@ def eval_cmd(
         )
         return
     click.echo(
-        f"{'strategy':<16} {'embedder':<14} {'mode':<7} {'k':>4}  {'recall':>6} {'prec':>6} {'F1':>6} "
-        f"{'MRR':>6} {'nDCG':>6} {'tokens':>7}"
+        f"{'strategy':<16} {'embedder':<14} {'mode':<11} {'k':>4} {'half':<6}  {'R@1':>6} {'R@k':>6} "
+        f"{'MRR':>6} {'prec':>6} {'F1':>6} {'nDCG':>6} {'tokens':>7}  {'R@k 95% CI':>11}"
     )
     for row in summary:
-        values = " ".join(f"{row[m]:>6.3f}" for m in ("recall", "precision", "f1", "mrr", "ndcg"))
+        values = " ".join(f"{row[m]:>6.3f}" for m in ("r1", "recall", "mrr", "precision", "f1", "ndcg"))
+        interval = f"{row['recall_ci_low']:.3f}-{row['recall_ci_high']:.3f}"
         click.echo(
-            f"{row['strategy']:<16} {row['embedder']:<14} {row['mode']:<7} {row['k']:>4}  {values} "
-            f"{row['tokens']:>7.0f}"
+            f"{row['strategy']:<16} {row['embedder']:<14} {row['mode']:<11} {row['k']:>4} {row['half']:<6}  "
+            f"{values} {row['tokens']:>7.0f}  {interval:>11}"
         )
     err(f"searched {result.searched}, reused {result.reused} from the cache; report: {files['report']}")

@@ -1,0 +1,38 @@
+"""CI guards the published figures: the default configuration on RestBench and SOCBench-D 1.
+
+Retrieval is deterministic, so the default must stay at or above the README's R@5 and R@10 (less
+.005 of slack for floating-point ties) on both benchmarks. Measured the way `openapi-rag eval`
+measures them: one search per query at the deepest k (20), cut to 5 and 10; RestBench as one index
+over both APIs, SOCBench-D as one index per domain, averaged per domain then over the 11 domains.
+Not marked slow: this is the test that keeps a change from quietly costing quality. Nothing is
+cached outside the test's temporary folders; it skips where ../shared/data is absent.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from openapi_rag.bench import grid, load_dataset, run_eval, summary_rows
+from openapi_rag.bench.retrievers import IndexRetrieverFactory
+from openapi_rag.index import DEFAULT_STRATEGY
+from tests.conftest import shared_data
+
+SLACK = 0.005
+# Figures of the default (compact · hybrid) in the README's Results tables.
+FLOORS = {
+    "restbench": {"5": 0.711, "10": 0.868},
+    "socbench-d": {"5": 0.832, "10": 0.961},
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "parts"),
+    [("restbench", ("restbench",)), ("socbench-d", ("socbench-d", "socbenchd_1"))],
+)
+def test_default_keeps_its_published_recall(kind: str, parts: tuple[str, ...], tmp_path) -> None:
+    dataset = load_dataset(kind, shared_data(*parts))
+    configs = grid([DEFAULT_STRATEGY], ["default"], ["hybrid"])
+    result = run_eval(dataset, configs, IndexRetrieverFactory(), tmp_path, ks=[5, 10, 20])
+    recall = {row["k"]: row["recall"] for row in summary_rows(result.results)}
+    for k, floor in FLOORS[kind].items():
+        assert recall[k] >= floor - SLACK, f"{kind} R@{k} {recall[k]:.3f} fell below {floor:.3f}"
