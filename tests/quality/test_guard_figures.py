@@ -18,9 +18,11 @@ from openapi_rag.index import DEFAULT_STRATEGY
 from tests.conftest import shared_data
 
 SLACK = 0.005
-# Figures of the default (compact · hybrid) in the README's Results tables.
+# Figures of the default (compact · hybrid) in the README's Results section. RestBench R@5 was .711
+# when it was measured from a 20-deep search and .700 from a 5- or 10-deep one; since the ranking no
+# longer depends on k (issue 18) it is .704 at any depth.
 FLOORS = {
-    "restbench": {"5": 0.711, "10": 0.868},
+    "restbench": {"5": 0.704, "10": 0.869},
     "socbench-d": {"5": 0.832, "10": 0.961},
 }
 
