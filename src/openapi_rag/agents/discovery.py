@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from openapi_rag.errors import OpenAPIRagError
-from openapi_rag.llm.base import LLM, LLMError, LLMResponse, Message, ToolCall, Usage
+from openapi_rag.llm.base import LLM, LLMError, LLMResponse, Message, ToolCall, Usage, structured_output
 from openapi_rag.llm.prompts import ACTION_SCHEMA, AGENT_TOOLS, JSON_PROTOCOL_REMINDER, agent_messages
 
 __all__ = ["DiscoveryAgent", "DiscoveryResult", "SearchIndex", "normalize_endpoint", "parse_json_action"]
@@ -167,13 +167,10 @@ class DiscoveryAgent:
         shown: dict[str, None] = {}
         done: set[str] = set()  # actions taken, to notice a model going round in circles
         repeats = 0
-        params: dict[str, Any] = {"tools": AGENT_TOOLS} if native else {}
-        if not native and self.llm.supports_json_schema:
-            # A grammar keeps a small model's replies valid actions.
-            params["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "action", "schema": ACTION_SCHEMA},
-            }
+        # Native tools, or a schema (a grammar keeps a small model's replies valid actions).
+        params: dict[str, Any] = (
+            {"tools": AGENT_TOOLS} if native else structured_output(self.llm, "action", ACTION_SCHEMA)
+        )
         for step in range(1, self.max_steps + 1):
             try:
                 response = self.llm.chat(messages, max_tokens=self.max_tokens, temperature=0.0, **params)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openapi_rag.agents.discovery import normalize_endpoint
-from openapi_rag.llm.base import LLM, Usage
+from openapi_rag.llm.base import LLM, Usage, structured_output
 
 __all__ = [
     "CORAG_BUDGET",
@@ -132,13 +132,6 @@ def parse_score(text: str) -> float | None:
     return None
 
 
-def _format(llm: LLM, name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """The ``response_format`` parameter constraining the reply, where the model supports one."""
-    if not llm.supports_json_schema:
-        return {}
-    return {"response_format": {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}}
-
-
 def _line(hit: Any) -> str:
     summary = " ".join(str(getattr(hit, "summary", "") or "").split())
     return f"{hit.id}: {summary}" if summary else str(hit.id)
@@ -177,7 +170,7 @@ class SelfRAGFilter:
             ],
             max_tokens=self.max_tokens,
             temperature=0.0,
-            **_format(self.llm, "relevance", SCORE_SCHEMA),
+            **structured_output(self.llm, "relevance", SCORE_SCHEMA),
         )
         return parse_score(response.text), response.usage, response.text
 
@@ -233,7 +226,7 @@ class CoRAG:
             ],
             max_tokens=self.max_tokens,
             temperature=0.0,
-            **_format(self.llm, name, schema),
+            **structured_output(self.llm, name, schema),
         )
         result.usage = result.usage + response.usage
         result.calls += 1

@@ -5,7 +5,15 @@
 >>> llm.complete("Say hi.")              # doctest: +SKIP
 """
 
-from openapi_rag.llm.base import LLM, LLMError, LLMResponse, Message, ToolCall, Usage
+from openapi_rag.llm.base import (
+    LLM,
+    LLMError,
+    LLMResponse,
+    Message,
+    ToolCall,
+    Usage,
+    structured_output,
+)
 from openapi_rag.llm.cache import CachedLLM, LLMCache, default_llm_cache_path
 from openapi_rag.llm.registry import DEFAULT_LLM, configured_llm_name, get_llm
 
@@ -22,4 +30,5 @@ __all__ = [
     "configured_llm_name",
     "default_llm_cache_path",
     "get_llm",
+    "structured_output",
 ]

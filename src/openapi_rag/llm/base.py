@@ -16,7 +16,16 @@ from typing import Any
 
 from openapi_rag.errors import OpenAPIRagError
 
-__all__ = ["LLM", "LLMError", "LLMResponse", "Message", "ToolCall", "Usage", "parse_chat_reply"]
+__all__ = [
+    "LLM",
+    "LLMError",
+    "LLMResponse",
+    "Message",
+    "ToolCall",
+    "Usage",
+    "parse_chat_reply",
+    "structured_output",
+]
 
 Message = dict[str, Any]
 
@@ -183,3 +192,15 @@ def parse_chat_reply(data: Any, where: str) -> LLMResponse:
         )
     except (KeyError, IndexError, TypeError, AttributeError) as exc:
         raise LLMError(f"{where}: unexpected reply shape ({exc!r})") from exc
+
+
+def structured_output(llm: LLM, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The chat parameters that constrain a reply to `schema`, where the model honours them.
+
+    ``{"response_format": {"type": "json_schema", ...}}`` for a model with `supports_json_schema`
+    (llama.cpp turns it into a grammar; OpenAI-compatible servers into structured outputs), else
+    nothing: the caller then parses the reply leniently.
+    """
+    if not getattr(llm, "supports_json_schema", False):
+        return {}
+    return {"response_format": {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}}

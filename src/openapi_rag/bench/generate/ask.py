@@ -6,7 +6,7 @@ from typing import Any
 
 from openapi_rag.agents.policies import parse_json_object
 from openapi_rag.bench.generate.log import GenerationLog
-from openapi_rag.llm import LLM, LLMResponse, Message
+from openapi_rag.llm import LLM, LLMResponse, Message, structured_output
 
 
 def ask_json(
@@ -27,9 +27,7 @@ def ask_json(
     otherwise. A `seed` makes a sampled reply reproducible and is part of the reply cache's key, so a
     redraw asks a new question while a resumed run asks the old ones again and hits the cache.
     """
-    params: dict[str, Any] = {}
-    if llm.supports_json_schema:
-        params["response_format"] = {"type": "json_schema", "json_schema": {"name": step, "schema": schema}}
+    params = structured_output(llm, step, schema)
     if seed is not None:
         params["seed"] = seed
     response = llm.chat(

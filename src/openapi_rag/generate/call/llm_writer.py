@@ -18,6 +18,7 @@ from openapi_rag.generate.call.assign import Assignment, placeholder
 from openapi_rag.generate.call.fields import Field
 from openapi_rag.generate.call.generator import Candidate, call_from
 from openapi_rag.generate.call.result import GeneratedCall
+from openapi_rag.llm.base import structured_output
 
 __all__ = ["call_schema", "llm_call"]
 
@@ -122,12 +123,7 @@ def _lookup(reply: dict[str, Any], f: Field) -> tuple[bool, Any]:
 
 
 def _ask(llm: Any, messages: list[dict[str, Any]], schema: dict[str, Any], call: GeneratedCall) -> str:
-    params: dict[str, Any] = {}
-    if getattr(llm, "supports_json_schema", False):
-        params["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": "api_call", "schema": schema},
-        }
+    params = structured_output(llm, "api_call", schema)
     response = llm.chat(messages, max_tokens=MAX_TOKENS, temperature=0.0, **params)
     call.add_tokens(response.usage.prompt_tokens, response.usage.completion_tokens)
     return str(response.text)

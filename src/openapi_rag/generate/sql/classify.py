@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from openapi_rag.agents.policies import parse_json_object
-from openapi_rag.llm.base import LLM
+from openapi_rag.llm.base import LLM, structured_output
 
 KINDS = ("read", "change")
 _POLITE = re.compile(
@@ -92,12 +92,7 @@ def classify(request: str, llm: LLM | None = None) -> tuple[str, dict[str, Any]]
     """(kind, details): by the LLM when one is given (the rules where its reply is unreadable)."""
     if llm is None:
         return classify_rules(request), {"by": "rules"}
-    params: dict[str, Any] = {}
-    if llm.supports_json_schema:
-        params["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": "kind", "schema": KIND_SCHEMA},
-        }
+    params = structured_output(llm, "kind", KIND_SCHEMA)
     response = llm.chat(
         [
             {

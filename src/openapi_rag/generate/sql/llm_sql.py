@@ -22,7 +22,7 @@ from typing import Any
 from openapi_rag.agents.policies import SELF_RAG_THRESHOLD, parse_json_object, parse_score
 from openapi_rag.generate.sql.retrieve import TableHit, rank_tables
 from openapi_rag.generate.sql.schema import DbSchema, SqlError
-from openapi_rag.llm.base import LLM, Usage
+from openapi_rag.llm.base import LLM, Usage, structured_output
 
 POLICIES = ("rag", "self-rag", "corag")
 TOP_TABLES = 5
@@ -61,12 +61,6 @@ class LlmTrace:
         return {"calls": self.calls, "parse_failures": self.parse_failures, "tokens": self.usage.total_tokens}
 
 
-def _format(llm: LLM, name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    if not llm.supports_json_schema:
-        return {}
-    return {"response_format": {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}}
-
-
 def _ask(
     llm: LLM, trace: LlmTrace, system: str, prompt: str, name: str, schema: dict[str, Any], max_tokens: int
 ) -> str:
@@ -74,7 +68,7 @@ def _ask(
         [{"role": "system", "content": system}, {"role": "user", "content": prompt}],
         max_tokens=max_tokens,
         temperature=0.0,
-        **_format(llm, name, schema),
+        **structured_output(llm, name, schema),
     )
     trace.usage = trace.usage + response.usage
     trace.calls += 1
