@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from openapi_rag.errors import OpenAPIRagError
+from openapi_rag.generate.call.mock import template_regex
 
 __all__ = [
     "DIFFICULTIES",
@@ -231,11 +232,6 @@ def component_match(predicted: NormalCall, gold: NormalCall) -> float:
     return same / len(keys)
 
 
-def _template_regex(path: str) -> re.Pattern[str]:
-    parts = re.split(r"(\{[^}]+\})", path)
-    return re.compile("^" + "".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts) + "/?$")
-
-
 def endpoint_matches(operation: dict[str, str] | None, case: Case) -> bool:
     """Whether the chosen operation is the case's: same method, a template the gold path fills,
     and the same service when the case names one."""
@@ -244,4 +240,4 @@ def endpoint_matches(operation: dict[str, str] | None, case: Case) -> bool:
     if case.service and operation.get("service") != case.service:
         return False
     gold_path = unquote(urlsplit(case.endpoint).path)
-    return bool(_template_regex(operation.get("path", "")).match(gold_path))
+    return bool(template_regex(operation.get("path", "")).match(gold_path))

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 from openapi_rag.errors import OpenAPIRagError
-from openapi_rag.generate.call.generator import Plan, call_of
+from openapi_rag.generate.call.generator import Plan, call_of, generate_call, llm_for, plan_call
 from openapi_rag.generate.call.mock import SERVICE_HEADER
 from openapi_rag.generate.call.result import GeneratedCall
 
@@ -133,13 +133,8 @@ def call_request(
     repair: int = 0,
 ) -> GeneratedCall:
     """`generate_call`, then, with a `target`, execution with up to `repair` repairs."""
-    from openapi_rag.generate.call.generator import GENERATORS, default_llm, plan_call
-
-    if generator not in GENERATORS:
-        raise ValueError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
-    if llm is None and (generator == "llm" or policy != "rag"):
-        llm = default_llm()
-    plan = plan_call(request, index, policy=policy, llm=llm)
     if target is None:
-        return call_of(plan, generator=generator, llm=llm)
+        return generate_call(request, index, generator=generator, policy=policy, llm=llm)
+    llm = llm_for(generator, policy, llm)
+    plan = plan_call(request, index, policy=policy, llm=llm)
     return execute_plan(plan, target, repair=repair, generator=generator, llm=llm)

@@ -88,8 +88,6 @@ class Candidate:
     fields: list[Field] = field(default_factory=list)
     media_type: str | None = None
     assignments: list[Assignment] = field(default_factory=list)
-    dense_score: float | None = None
-    bm25_score: float | None = None
 
     @property
     def ref(self) -> dict[str, str]:
@@ -152,8 +150,6 @@ def rank_candidates(
             service,
             op,
             float(hit.score),
-            dense_score=getattr(hit, "dense_score", None),
-            bm25_score=getattr(hit, "bm25_score", None),
         )
         fill(cand, values, request)
         cand.rank_score = cand.search_score + _fit(cand, settings)
@@ -303,12 +299,22 @@ def generate_call(
     Returns:
         The call; `operation` is None (with `reason`) when nothing matches well enough.
     """
+    llm = llm_for(generator, policy, llm)
+    plan = plan_call(request, index, policy=policy, llm=llm, settings=settings)
+    return call_of(plan, generator=generator, llm=llm)
+
+
+def llm_for(generator: str, policy: str, llm: Any) -> Any:
+    """The LLM a generator and policy need: `llm`, else the configured one when either needs one.
+
+    Raises:
+        ValueError: an unknown generator.
+    """
     if generator not in GENERATORS:
         raise ValueError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
     if llm is None and (generator == "llm" or policy != "rag"):
-        llm = default_llm()
-    plan = plan_call(request, index, policy=policy, llm=llm, settings=settings)
-    return call_of(plan, generator=generator, llm=llm)
+        return default_llm()
+    return llm
 
 
 def call_for(request: str, candidate: Candidate, *, generator: str = "offline", llm: Any = None,

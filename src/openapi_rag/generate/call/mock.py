@@ -107,7 +107,8 @@ def mock_document(service: Service) -> dict[str, Any]:
     return doc
 
 
-def _template_regex(path: str) -> re.Pattern[str]:
+def template_regex(path: str) -> re.Pattern[str]:
+    """A path template as a pattern of filled paths: each `{param}` is one segment."""
     parts = re.split(r"(\{[^}]+\})", path)
     return re.compile("^" + "".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts) + "/?$")
 
@@ -116,7 +117,7 @@ class _ServiceMock:
     def __init__(self, service: Service) -> None:
         self.service = service
         self.templates = [
-            (_template_regex(path), path, {m.upper() for m in HTTP_METHODS if isinstance(item.get(m), dict)})
+            (template_regex(path), path, {m.upper() for m in HTTP_METHODS if isinstance(item.get(m), dict)})
             for path, item in (service.document.get("paths") or {}).items()
             if isinstance(item, dict)
         ]
@@ -157,17 +158,12 @@ def _reason(exc: BaseException) -> str:
 
 
 def _status_of(exc: BaseException) -> int:
-    from openapi_core.validation.request.exceptions import (
-        ParameterValidationError,
-        RequestBodyValidationError,
-    )
+    from openapi_core.validation.request.exceptions import RequestBodyValidationError
 
     if isinstance(exc, RequestBodyValidationError):
         # A body that is not JSON at all is a bad request; one that breaks the schema is unprocessable.
         return 400 if "deserial" in type(exc.__cause__).__name__.lower() else 422
-    if isinstance(exc, ParameterValidationError):
-        return 400
-    return 400
+    return 400  # parameters and everything else
 
 
 class MockAPI:

@@ -50,14 +50,13 @@ def sample_value(schema: Any, depth: int = 0) -> Any:
         return schema["examples"][0]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][0]
-    for key in ("allOf",):
-        if isinstance(schema.get(key), list):
-            merged: dict[str, Any] = {}
-            for part in schema[key]:
-                value = sample_value(part, depth + 1)
-                if isinstance(value, dict):
-                    merged.update(value)
-            return merged
+    if isinstance(schema.get("allOf"), list):
+        merged: dict[str, Any] = {}
+        for part in schema["allOf"]:
+            value = sample_value(part, depth + 1)
+            if isinstance(value, dict):
+                merged.update(value)
+        return merged
     for key in ("oneOf", "anyOf"):
         if isinstance(schema.get(key), list) and schema[key]:
             return sample_value(schema[key][0], depth + 1)
