@@ -110,14 +110,13 @@ def bench_show(index_dir: str, max_tokens: int, depth: int, top: int, json_: boo
     from openapi_rag.index import Index
     from openapi_rag.refs.inline import resolved_operation
     from openapi_rag.refs.view import operation_view
-    from openapi_rag.serve.service import read_service
     from openapi_rag.tokens import get_tokenizer
 
     get_tokenizer("cl100k_base").count("warm up")  # loaded once, not timed into the first view
     index = Index.open(index_dir)
     rows = []
     for service_id in index.manifest_service_ids():
-        service = read_service(index, service_id)
+        service = index.service(service_id, cache=False)
         for op in service.operations:
             full = json.dumps(resolved_operation(op, service, max_depth=depth), ensure_ascii=False)
             start = time.perf_counter()

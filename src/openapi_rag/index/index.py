@@ -262,7 +262,9 @@ class Index:
     def manifest_service_ids(self) -> list[str]:
         return [source.service for source in self.manifest.sources.values()]
 
-    def service_record(self, service_id: str) -> dict[str, Any]:
+    def service_record(self, service_id: str, *, cache: bool = True) -> dict[str, Any]:
+        """The stored description of a service, checked; kept in memory unless `cache` is False
+        (a long-running server keeps its own bounded cache of rebuilt services instead)."""
         record = self._records.get(service_id)
         if record is None:
             if self.directory is None:
@@ -277,12 +279,13 @@ class Index:
                 raise IndexDamaged(
                     path, f"is not the stored description of {service_id!r}", directory=self.directory
                 )
-            self._records[service_id] = record
+            if cache:
+                self._records[service_id] = record
         return record
 
-    def service(self, service_id: str) -> Service:
+    def service(self, service_id: str, *, cache: bool = True) -> Service:
         """The loaded `Service` (rebuilt from the stored bundled description)."""
-        return service_from_record(self.service_record(service_id))
+        return service_from_record(self.service_record(service_id, cache=cache))
 
     # ---- querying ---------------------------------------------------------------------------
     @property

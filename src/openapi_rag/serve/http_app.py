@@ -181,6 +181,7 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         return {"batch": batch}
 
     def service_search(query: str, **options: Any) -> list[dict[str, Any]]:
+        # The routes' `service` parameter (a service filter) shadows the SearchService inside them.
         return service.search(query, **options)
 
     @app.get(

@@ -20,6 +20,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -66,9 +67,9 @@ class Loaded:
     service_cache: OrderedDict[str, Any] = field(default_factory=OrderedDict)
     _listing: list[dict[str, Any]] | None = None
 
-    @property
-    def service_ids(self) -> set[str]:
-        return {source.service for source in self.index.manifest.sources.values()}
+    @cached_property
+    def service_ids(self) -> frozenset[str]:
+        return frozenset(source.service for source in self.index.manifest.sources.values())
 
     @property
     def operations(self) -> int:
@@ -330,23 +331,12 @@ class SearchService:
             if service_id in cache:
                 cache.move_to_end(service_id)
                 return cache[service_id]
-        svc = read_service(loaded.index, service_id)
+        svc = loaded.index.service(service_id, cache=False)  # bounded here, not for the index's life
         with self._cache_lock:
             cache[service_id] = svc
             while len(cache) > SERVICE_CACHE_SIZE:
                 cache.popitem(last=False)
         return svc
-
-
-def read_service(index: Any, service_id: str) -> Any:
-    """The `Service`, read from its stored file without `Index.service`'s record cache (which keeps
-    every description read in memory for the life of the index)."""
-    from openapi_rag.index.index import SERVICES_DIR, service_from_record
-
-    if index.directory is None:
-        return index.service(service_id)
-    path = index.directory / SERVICES_DIR / f"{service_id}.json"
-    return service_from_record(json.loads(path.read_text("utf-8")))
 
 
 def compact_hit(hit: Any) -> dict[str, Any]:
