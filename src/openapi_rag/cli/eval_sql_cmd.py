@@ -9,7 +9,7 @@ import click
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, handle_errors, print_json
-from openapi_rag.cli.sql_options import load_llm
+from openapi_rag.cli.sql_options import load_llm, needs_llm
 
 
 def _names(value: str, allowed: tuple[str, ...], flag: str) -> list[str]:
@@ -97,7 +97,7 @@ def eval_sql(
         from openapi_rag.index import Index
 
         index = Index.open(index_dir)
-    needs = any(c.generator == "llm" or c.policy != "rag" for c in configs)
+    needs = any(needs_llm(c.generator, c.policy) for c in configs)
     llm = load_llm(llm_name) if needs else None
     err(f"{len(cases)} cases × {len(configs)} configurations")
     results, empty = evaluate(cases, configs, index=index, llm=llm)

@@ -40,10 +40,6 @@ class SqlCase:
     db: str = ""  # the database file, resolved
     operation: str = ""  # the gold `METHOD /path` of a change case
 
-    @property
-    def wants_sql(self) -> bool:
-        return bool(self.gold_sql)
-
 
 def load_cases(path: str | Path, db: str | None = None) -> list[SqlCase]:
     """Cases from JSONL; a case's `db` is read relative to the cases file, `db` given here wins."""
@@ -138,7 +134,8 @@ def evaluate_case(
             if case.gold_sql:  # a read sent to the API: no SQL, every SQL metric 0
                 result.scores.update({"exact": 0.0, "execution": 0.0, "result": 0.0})
             elif case.operation and index is not None:
-                # Until the call generator is merged, a change is answered by the top operation.
+                # eval-sql scores whether the change reaches the right operation (search's first),
+                # not the call's values: those are eval-calls' to measure.
                 hits = index.search(case.request, k=1) if kind == "change" else []
                 result.sql = hits[0].id if hits else ""
                 result.scores["operation"] = float(bool(hits) and hits[0].id == case.operation)

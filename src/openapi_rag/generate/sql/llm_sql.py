@@ -19,26 +19,27 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from openapi_rag.agents.policies import SELF_RAG_THRESHOLD, parse_json_object, parse_score
+from openapi_rag.agents.policies import (
+    CORAG_BUDGET,
+    JUDGE_SCHEMA,
+    QUERY_SCHEMA,
+    SELF_RAG_THRESHOLD,
+    parse_json_object,
+    parse_score,
+)
 from openapi_rag.generate.sql.retrieve import TableHit, rank_tables
 from openapi_rag.generate.sql.schema import DbSchema, SqlError
 from openapi_rag.llm.base import LLM, Usage, structured_output
 
 POLICIES = ("rag", "self-rag", "corag")
 TOP_TABLES = 5
-CORAG_ROUNDS = 3
+CORAG_ROUNDS = CORAG_BUDGET
 SQL_SCHEMA = {
     "type": "object",
     "properties": {"sql": {"type": "string"}, "tables": {"type": "array", "items": {"type": "string"}}},
     "required": ["sql", "tables"],
 }
 SCORE_SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}
-QUERY_SCHEMA = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
-JUDGE_SCHEMA = {
-    "type": "object",
-    "properties": {"relevant": {"type": "array", "items": {"type": "string"}}, "enough": {"type": "boolean"}},
-    "required": ["relevant", "enough"],
-}
 SYSTEM = (
     "You write one SQLite SELECT statement that answers the user's request from the tables given. "
     "Use only those tables and columns. If none of them can answer the request, answer with an empty sql."
