@@ -51,3 +51,26 @@ def test_repair_gives_the_input_back_when_no_try_validates() -> None:
 def test_no_findings_no_calls() -> None:
     llm = ScriptedLLM([])
     assert repair_document(FIXED, [], llm) == (FIXED, [], 0)
+
+
+def test_validation_never_follows_a_ref_out_of_the_document(tmp_path) -> None:
+    secret = tmp_path / "secret.json"
+    secret.write_text('{"type": "string"}')
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/x": {
+                "get": {
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {"application/json": {"schema": {"$ref": secret.as_uri()}}},
+                        }
+                    }
+                }
+            }
+        },
+    }
+    findings = validation_findings(document)
+    assert findings and "never fetched" in findings[0]

@@ -6,14 +6,11 @@ from typing import Any
 
 
 def validation_findings(document: dict[str, Any], *, limit: int = 50) -> list[str]:
-    """openapi-spec-validator findings as `where: message` lines (empty when the document is valid)."""
-    from openapi_spec_validator import OpenAPIV30SpecValidator
+    """openapi-spec-validator findings (empty when the document is valid).
 
-    findings = []
-    for error in OpenAPIV30SpecValidator(document).iter_errors():
-        where = "/".join(str(part) for part in getattr(error, "path", ()))
-        message = str(error.message).splitlines()[0][:300]
-        findings.append(f"{where}: {message}" if where else message)
-        if len(findings) >= limit:
-            break
-    return findings
+    Through `spec.validate.validate_document`, whose validators refuse every `$ref` that leaves the
+    document: a crawled or LLM-drafted document must not make the tool fetch a URL or read a file.
+    """
+    from openapi_rag.spec.validate import validate_document
+
+    return validate_document(document, "oas30", max_errors=limit)
