@@ -10,8 +10,6 @@ import click
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, handle_errors, print_json
 
-_FORMATS = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
-
 
 def get_llm_or_none(name: str | None) -> Any:
     """The configured LLM called `name`, or None when no name is given."""
@@ -45,7 +43,7 @@ def crawl_cmd(pages: tuple[Path, ...], output: Path | None, llm_name: str | None
       openapi-rag crawl api.html --json > report.json
       openapi-rag crawl docs/ -o openapi.yaml --llm openai:gpt-4o-mini
     """
-    from openapi_rag.cli.convert_cmd import _dump
+    from openapi_rag.cli.convert_cmd import _FORMATS, _dump
     from openapi_rag.crawl import crawl_pages
 
     format_ = _FORMATS.get(output.suffix.lower(), "yaml") if output is not None else "yaml"

@@ -26,10 +26,8 @@ from openapi_rag.crawl.evaluate import (
 )
 from openapi_rag.errors import ConvertError
 
+
 # The paper's end-to-end parameter-name figures (SpeCrawler, Table 3), for the README beside ours.
-PAPER = {"SpeCrawler": (0.54, 0.47), "GPT-4-Turbo alone": (0.18, 0.05), "ActionGPT": (0.53, 0.31)}
-
-
 def find_truth(truth_dir: Path) -> dict[str, Path]:
     return {p.stem: p for p in sorted(truth_dir.iterdir()) if p.suffix.lower() in SPEC_SUFFIXES}
 
@@ -50,6 +48,7 @@ def run_eval(
         raise ConvertError(f"{pages_dir}: no pages whose name matches a spec in {truth_dir}")
     out_dir.mkdir(parents=True, exist_ok=True)
     groups: dict[str, list[PageScore]] = defaultdict(list)
+    expected: dict[str, Any] = {}  # each spec's operations, read once for all its renderers' pages
     for page in pages:
         group = page.parent.name if page.parent != pages_dir else pages_dir.name
         result = crawl_pages([page], llm=llm)
@@ -57,7 +56,9 @@ def run_eval(
         crawled.parent.mkdir(parents=True, exist_ok=True)
         crawled.write_text(json.dumps(result.document, indent=1, ensure_ascii=False), encoding="utf-8")
         predicted = extract_operations(crawled) if not result.empty else {}
-        score = score_page(str(page), extract_operations(truth[page.stem]), predicted)
+        if page.stem not in expected:
+            expected[page.stem] = extract_operations(truth[page.stem])
+        score = score_page(str(page), expected[page.stem], predicted)
         score.valid_openapi = not result.findings
         score.warnings = len(result.report.warnings)
         groups[group].append(score)

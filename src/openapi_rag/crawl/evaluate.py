@@ -11,7 +11,6 @@ names count down to `MAX_DEPTH` levels of nesting, the same on both sides.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -254,9 +253,3 @@ def score_page(
     return score
 
 
-def valid_json(document: dict[str, Any]) -> bool:
-    try:
-        json.loads(json.dumps(document))
-    except (TypeError, ValueError):
-        return False
-    return True

@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from openapi_rag.crawl.compose import parse_document
+from openapi_rag.crawl.compose import _METHODS, parse_document
 from openapi_rag.crawl.validate import validation_findings
 
 MAX_REPAIRS = 2
 MAX_DOCUMENT_CHARS = 60_000  # beyond this the document does not fit a small model's context anyway
-_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
 SYSTEM = (
     "You repair OpenAPI 3.0.3 documents. Answer with the whole corrected document as JSON in a "
