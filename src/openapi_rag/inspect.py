@@ -10,7 +10,7 @@ from typing import Any
 
 from openapi_rag.model import Service
 from openapi_rag.spec import load_services
-from openapi_rag.spec.limits import ReadLimits, roots_of
+from openapi_rag.spec.limits import ReadLimits
 
 TOKENIZERS = ("minilm", "cl100k_base", "o200k_base")
 
@@ -55,7 +55,7 @@ def inspect_paths(
     cleaning (`clean`, default steps when None) with each tokenizer in `TOKENIZERS`.
     """
     paths = list(paths)
-    limits = ReadLimits.from_env().with_roots(roots_of(paths, allow_refs))
+    limits = ReadLimits.for_paths(paths, allow_refs)
     result = load_services(paths, progress=progress, limits=limits)
     services = [service_report(s) for s in result.services]
     if validate:

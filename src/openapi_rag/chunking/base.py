@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from openapi_rag.chunking.render import short_description
 from openapi_rag.chunking.split import Block, fit_blocks, measure
 from openapi_rag.model import Chunk, Operation, Service
+from openapi_rag.spec.limits import env_name
 from openapi_rag.tokens import Tokenizer, get_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -162,9 +163,8 @@ class Strategy(ABC):
             pieces = fit_blocks(unit.header, unit.blocks, total, self.size, self.tokenizer)
             if max_parts is not None and len(pieces) > max_parts:
                 logger.warning(
-                    "%s: %s: %d chunks cut to %d (limit max_unit_chunks=%d; raise it with "
-                    "OPENAPI_RAG_MAX_UNIT_CHUNKS)",
-                    service.file, unit.what, len(pieces), max_parts, max_parts,
+                    "%s: %s: %d chunks cut to %d (limit max_unit_chunks=%d; raise it with %s)",
+                    service.file, unit.what, len(pieces), max_parts, max_parts, env_name("max_unit_chunks"),
                 )
                 pieces = pieces[:max_parts]
             chunks += self.parts(

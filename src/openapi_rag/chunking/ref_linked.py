@@ -33,6 +33,7 @@ from openapi_rag.chunking.render import SchemaRenderer, collapse, first_sentence
 from openapi_rag.chunking.split import Block
 from openapi_rag.model import Chunk, Schema, Service
 from openapi_rag.refs.graph import schema_refs
+from openapi_rag.spec.limits import env_name
 
 logger = logging.getLogger(__name__)
 
@@ -78,9 +79,8 @@ class RefLinkedStrategy(RefInlineStrategy):
         )
         kept = {s.name for s in ranked[:limit]}
         logger.warning(
-            "%s: %d schemas, chunks for the %d most used (limit max_schema_chunks=%d; raise it with "
-            "OPENAPI_RAG_MAX_SCHEMA_CHUNKS)",
-            service.file, len(service.schemas), limit, limit,
+            "%s: %d schemas, chunks for the %d most used (limit max_schema_chunks=%d; raise it with %s)",
+            service.file, len(service.schemas), limit, limit, env_name("max_schema_chunks"),
         )
         return {name: schema for name, schema in service.schemas.items() if name in kept}
 

@@ -32,7 +32,7 @@ from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.settings import SearchSettings
 from openapi_rag.spec import load_service
 from openapi_rag.spec.discover import discover_entries
-from openapi_rag.spec.limits import ReadLimits, roots_of
+from openapi_rag.spec.limits import ReadLimits
 from openapi_rag.spec.load import default_service_id, unique_id
 from openapi_rag.store import FaissStore
 from openapi_rag.store.lock import writer_lock
@@ -157,8 +157,7 @@ def _build_locked(
         }
         check_settings(old, wanted, directory)
 
-    paths = list(paths)
-    limits = ReadLimits.from_env().with_roots(roots_of(paths, allow_refs))
+    limits = ReadLimits.for_paths(paths, allow_refs)
     found = discover_entries(paths, limits)
     report.failed += [{"file": str(s.path), "error": s.reason, "where": None} for s in found.skipped]
     # Sorted, so that the ids assigned below do not depend on the order PATHS were given in.

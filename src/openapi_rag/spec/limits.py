@@ -56,6 +56,11 @@ class ReadLimits:
         """Defaults, then `OPENAPI_RAG_<NAME>` variables (`OPENAPI_RAG_MAX_FILE_BYTES=…`), then `overrides`."""
         return limits_from_env(cls, environ, **overrides)
 
+    @classmethod
+    def for_paths(cls, paths: Iterable[str | Path], allow_refs: Iterable[str | Path] = ()) -> ReadLimits:
+        """The limits a command reads `paths` under: from the environment, with `roots_of` as boundary."""
+        return cls.from_env().with_roots(roots_of(paths, allow_refs))
+
     def with_roots(self, roots: Iterable[str | Path]) -> ReadLimits:
         """The same limits with `roots` (resolved, symlinks followed) as the `$ref` boundary."""
         return replace(self, roots=tuple(dict.fromkeys(Path(os.path.realpath(r)) for r in roots)))
