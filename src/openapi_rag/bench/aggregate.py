@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from openapi_rag.bench.bootstrap import bootstrap_ci
+from openapi_rag.bench.halves import HALVES
 from openapi_rag.bench.metrics import f1_score, nanmean, std_cv
 from openapi_rag.bench.retrievers import RunConfig
 from openapi_rag.bench.runner import K, QueryResult, k_label, k_order
 
 MEAN_METRICS = ("r1", "recall", "precision", "mrr", "ndcg", "tokens", "retrieved")
 CI_METRICS = ("r1", "recall", "precision", "mrr")
-HALF_ROWS = ("all", "tune", "report")
 
 SUMMARY_COLUMNS = (
     "dataset", "strategy", "embedder", "mode", "k", "half",
@@ -94,7 +94,7 @@ def summary_rows(results: Sequence[QueryResult], *, halves: bool = False) -> lis
         label = next(iter(present)) if len(present) == 1 and present <= {"tune", "report"} else "all"
         rows.append(_summary(items, label))
         if halves and label == "all":
-            for half in HALF_ROWS[1:]:
+            for half in HALVES:
                 members = [r for r in items if r.half == half]
                 if members:
                     rows.append(_summary(members, half))

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from openapi_rag.bench.retrievers import DEFAULT_EMBEDDER, RetrievedOp, RunConfig
+from openapi_rag.embed.base import normalize_rows
 from openapi_rag.model import Service
 
 PLAIN_MODES = ("dense", "bm25")
@@ -89,6 +90,5 @@ class PlainRetrieverFactory:
 
             name = None if config.embedder == DEFAULT_EMBEDDER else config.embedder
             self._embedder = get_embedder(name) if name else get_embedder()
-            vectors = np.asarray(embed_chunks(self._embedder, self._chunks), dtype=np.float32)
-            self._vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+            self._vectors = normalize_rows(embed_chunks(self._embedder, self._chunks))
         return PlainRetriever(self._chunks, mode, self._embedder, self._vectors)

@@ -35,6 +35,7 @@ from openapi_rag.bench.gold import GoldResolver, resolve_query_gold
 from openapi_rag.bench.loaders import DatasetError, _read_json
 from openapi_rag.errors import SpecError
 from openapi_rag.model import Service
+from openapi_rag.spec.load import unique_id
 
 TOOL_DATASETS = ("toolalpaca", "stabletoolbench", "nestful")
 
@@ -106,13 +107,6 @@ def _slug(text: str, fallback: str = "api") -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or fallback
 
 
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, n = name, 2
-    while candidate in taken:
-        candidate, n = f"{name}-{n}", n + 1
-    taken.add(candidate)
-    return candidate
-
 
 def _files(path: Path, pattern: str) -> list[Path]:
     files = sorted(path.glob(pattern)) if path.is_dir() else [path]
@@ -138,7 +132,7 @@ def _toolalpaca(path: Path) -> tuple[list[Document], list[RawTask], list[GoldIss
     for file in _files(path, "eval_*.json"):
         for n, api in enumerate(_list_of_dicts(_read_json(file), file), 1):
             name = str(api.get("Name") or f"api-{n}")
-            service_id = _unique(_slug(name), taken)
+            service_id = unique_id(_slug(name), taken)
             try:
                 document = json.loads(api.get("Documentation") or "")
             except (TypeError, ValueError) as exc:
@@ -199,12 +193,12 @@ def _stabletoolbench(path: Path) -> tuple[list[Document], list[RawTask], list[Go
     where: dict[tuple[str, str], str] = {}  # (tool, api name) -> `SERVICE METHOD /path`
     taken: set[str] = set()
     for tool in sorted(tools):
-        service_id = _unique(_slug(tool), taken)
+        service_id = unique_id(_slug(tool), taken)
         paths: dict[str, dict[str, Any]] = {}
         used: set[str] = set()
         for api_name, api in tools[tool].items():
             method = str(api.get("method") or "GET").lower()
-            route = "/" + _unique(_slug(api_name), used)
+            route = "/" + unique_id(_slug(api_name), used)
             paths[route] = {method: _rapidapi_operation(api)}
             where[(tool, api_name)] = f"{service_id} {method.upper()} {route}"
         category = next(iter(tools[tool].values())).get("category_name") or ""
@@ -272,7 +266,7 @@ def _nestful(path: Path) -> tuple[list[Document], list[RawTask], list[GoldIssue]
                 f"{spec_file}: endpoint {endpoint.get('name')!r} lacks a name, host or endpoint path"
             )
         if host not in service_of_host:
-            service_of_host[host] = _unique(_slug(host.split(".")[0]), taken)
+            service_of_host[host] = unique_id(_slug(host.split(".")[0]), taken)
         method = str(endpoint.get("method") or "GET").lower()
         # Two names for one endpoint (different presets of the same call) are one operation.
         by_host[host].setdefault(route, {}).setdefault(method, _nestful_operation(endpoint))

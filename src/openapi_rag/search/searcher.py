@@ -85,7 +85,6 @@ from openapi_rag.store.base import Ranked, VectorStore, rank
 from openapi_rag.store.filters import ChunkFilter
 
 MODES = ("hybrid", "dense", "bm25")
-FUSIONS = ("minmax", "rrf")
 AUTO = "auto"
 
 
