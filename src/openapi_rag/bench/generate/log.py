@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from openapi_rag.llm import LLMResponse
+from openapi_rag.llm import LLMResponse, Usage
 
 LOG_FILE = "generation-log.jsonl"
 
@@ -24,7 +24,7 @@ class GenerationLog:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.tokens: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        self.tokens: dict[str, Usage] = defaultdict(Usage)
         self.events: dict[str, int] = defaultdict(int)
         self.calls = 0
         self.cached_calls = 0
@@ -35,8 +35,7 @@ class GenerationLog:
         self.cached_calls += response.cached
         usage = response.usage if not response.cached else None
         if usage is not None:
-            self.tokens[step][0] += usage.prompt_tokens
-            self.tokens[step][1] += usage.completion_tokens
+            self.tokens[step] = self.tokens[step] + usage
         self._write(
             {
                 "kind": "call",
@@ -55,15 +54,15 @@ class GenerationLog:
 
     def summary(self) -> dict[str, Any]:
         """Calls, tokens per step and event counts of this process's run."""
-        prompt = sum(p for p, _ in self.tokens.values())
-        completion = sum(c for _, c in self.tokens.values())
+        total = sum(self.tokens.values(), Usage())
         return {
             "llm_calls": self.calls,
             "cached_calls": self.cached_calls,
-            "prompt_tokens": prompt,
-            "completion_tokens": completion,
+            "prompt_tokens": total.prompt_tokens,
+            "completion_tokens": total.completion_tokens,
             "tokens_by_step": {
-                step: {"prompt": p, "completion": c} for step, (p, c) in sorted(self.tokens.items())
+                step: {"prompt": u.prompt_tokens, "completion": u.completion_tokens}
+                for step, u in sorted(self.tokens.items())
             },
             "events": dict(sorted(self.events.items())),
         }

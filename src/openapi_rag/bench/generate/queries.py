@@ -136,6 +136,8 @@ def create_queries(
     the next one.
     """
     accepted = list(done)
+    # One at a time, as a fresh run embeds them: a padded batch could move a similarity across the
+    # threshold, and a resumed run must make the same instance.
     vectors = [embedder.embed(q["query"]) for q in accepted]
     for index in range(len(accepted), n_queries):
         context = {"domain": domain, "query_no": index + 1}
