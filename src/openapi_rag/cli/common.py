@@ -92,6 +92,8 @@ def query_limit_options(func: F) -> F:
         envvar="OPENAPI_RAG_MAX_QUERY_CHARS",
         help="Longest query, in characters.",
     )(func)
+
+
 class LazyChoice(click.Choice):
     """A `click.Choice` whose values come from `load()` when first needed (parsing or help), so a
     registry behind heavy imports is not loaded by `openapi-rag --help`."""
@@ -110,6 +112,8 @@ class LazyChoice(click.Choice):
     @choices.setter
     def choices(self, _value: Any) -> None:
         pass  # set by click.Choice.__init__; the loaded values win
+
+
 def allow_refs_option() -> Callable[[F], F]:
     """`--allow-refs DIR` (repeatable): a folder beyond PATHS that local `$ref`s may read from."""
     return click.option(
@@ -119,3 +123,12 @@ def allow_refs_option() -> Callable[[F], F]:
         type=click.Path(exists=True, file_okay=False),
         help="Also let local $refs (and links) read from DIR; by default only the folders in PATHS. Repeatable.",
     )
+
+
+def comma_choices(value: str, allowed: tuple[str, ...], flag: str) -> list[str]:
+    """A comma-separated option's names, each one of `allowed` (a usage error names the others)."""
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [n for n in names if n not in allowed]
+    if bad or not names:
+        raise click.BadParameter(f"{', '.join(bad) or value!r}: use {', '.join(allowed)}", param_hint=flag)
+    return names

@@ -9,15 +9,14 @@ import click
 from tqdm import tqdm
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option, print_json, progress_enabled
-
-
-def _names(value: str, allowed: tuple[str, ...], option: str) -> list[str]:
-    names = [v.strip() for v in value.split(",") if v.strip()]
-    bad = [n for n in names if n not in allowed]
-    if bad or not names:
-        raise click.BadParameter(f"choose from {', '.join(allowed)} (comma-separated)", param_hint=option)
-    return names
+from openapi_rag.cli.common import (
+    comma_choices,
+    err,
+    handle_errors,
+    index_option,
+    print_json,
+    progress_enabled,
+)
 
 
 @cli.command("eval-calls")
@@ -68,8 +67,8 @@ def eval_calls(
     from openapi_rag.generate.call.generator import GENERATORS, POLICIES
     from openapi_rag.index import Index
 
-    gens = _names(generators, GENERATORS, "--generators")
-    pols = _names(policies, POLICIES, "--policies")
+    gens = comma_choices(generators, GENERATORS, "--generators")
+    pols = comma_choices(policies, POLICIES, "--policies")
     try:
         budgets = [int(x) for x in repairs.split(",") if x.strip()]
     except ValueError as exc:

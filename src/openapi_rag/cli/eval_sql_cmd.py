@@ -8,16 +8,8 @@ from pathlib import Path
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, print_json
+from openapi_rag.cli.common import comma_choices, err, handle_errors, print_json
 from openapi_rag.cli.sql_options import load_llm, needs_llm
-
-
-def _names(value: str, allowed: tuple[str, ...], flag: str) -> list[str]:
-    names = [v.strip() for v in value.split(",") if v.strip()]
-    bad = [n for n in names if n not in allowed]
-    if bad or not names:
-        raise click.BadParameter(f"{', '.join(bad) or value!r}: use {', '.join(allowed)}", param_hint=flag)
-    return names
 
 
 @cli.command("eval-sql")
@@ -49,7 +41,9 @@ def _names(value: str, allowed: tuple[str, ...], flag: str) -> list[str]:
     show_default=True,
     help="Only the cases of one fixed half (bench.halves, dataset 'sql').",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N cases (after --half).")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="Only the first N cases (after --half)."
+)
 @click.option("--json", "json_", is_flag=True, help="Print the summary as JSON instead of markdown.")
 @handle_errors
 def eval_sql(
@@ -88,9 +82,9 @@ def eval_sql(
     cases = cases[:limit] if limit else cases
     configs = [
         Config(g, p, c)
-        for g in _names(generators, ("offline", "llm"), "--generators")
-        for p in _names(policies, ("rag", "self-rag", "corag"), "--policies")
-        for c in _names(contexts, ("db", "api", "hybrid"), "--context")
+        for g in comma_choices(generators, ("offline", "llm"), "--generators")
+        for p in comma_choices(policies, ("rag", "self-rag", "corag"), "--policies")
+        for c in comma_choices(contexts, ("db", "api", "hybrid"), "--context")
     ]
     index = None
     if index_dir:
