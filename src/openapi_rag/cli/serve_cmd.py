@@ -9,6 +9,7 @@ import click
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, handle_errors, index_option
+from openapi_rag.serve.settings import Limits, ServeSettings
 
 SERVER_EXTRA_HINT = 'the HTTP API needs the `server` extra: pip install "openapi-rag[server]"'
 
@@ -34,9 +35,9 @@ def security_options(func: Any) -> Any:
                 "Required unless --host is loopback.",
             ),
             click.option(
-                "--rate", type=float, default=50.0, show_default=True, help="Requests per second per key."
+                "--rate", type=float, default=Limits.rate_per_second, show_default=True, help="Requests per second per key."
             ),
-            click.option("--burst", type=int, default=100, show_default=True, help="Burst size per key."),
+            click.option("--burst", type=int, default=Limits.rate_burst, show_default=True, help="Burst size per key."),
             click.option(
                 "--cors-origin",
                 "cors_origins",
@@ -58,9 +59,9 @@ def make_settings(
     rate: float,
     burst: int,
     cors_origins: tuple[str, ...],
-    reload_interval: float = 2.0,
+    reload_interval: float = ServeSettings.reload_interval,
 ) -> Any:
-    from openapi_rag.serve.settings import Limits, ServeSettings, load_keys
+    from openapi_rag.serve.settings import load_keys
 
     if rate <= 0 or burst < 1:
         raise click.UsageError("--rate must be positive and --burst at least 1")
@@ -86,7 +87,7 @@ def make_settings(
 @click.option(
     "--reload-interval",
     type=float,
-    default=2.0,
+    default=ServeSettings.reload_interval,
     show_default=True,
     help="Seconds between checks for a rebuilt index (0: never reload).",
 )

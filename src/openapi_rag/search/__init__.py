@@ -1,32 +1,45 @@
 """Search: BM25 with API-aware tokens, dense, hybrid fusion, query clauses, dependency lifting,
-chunk → operation aggregation, links."""
+chunk → operation aggregation, links.
 
-from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations
-from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.search.clauses import split_clauses
-from openapi_rag.search.dependencies import DependencyGraph
-from openapi_rag.search.fusion import RRF_K, minmax_fusion, reciprocal_rank_fusion
-from openapi_rag.search.links import expand_links
-from openapi_rag.search.results import Hit, OperationHit, SearchResults
-from openapi_rag.search.searcher import MODES, Searcher
-from openapi_rag.search.tokenize import STOPWORDS, VERB_SYNONYMS, ApiTokenizer
+Names are imported on first use (as in the top-level package), so importing one light module of
+this package (`search.clauses` for the query limits the CLI's options show) does not load numpy,
+bm25s and FAISS: `openapi-rag --help` stays fast.
+"""
 
-__all__ = [
-    "LINK_KINDS",
-    "MODES",
-    "RRF_K",
-    "STOPWORDS",
-    "VERB_SYNONYMS",
-    "ApiTokenizer",
-    "BM25Index",
-    "DependencyGraph",
-    "Hit",
-    "OperationHit",
-    "SearchResults",
-    "Searcher",
-    "aggregate_operations",
-    "expand_links",
-    "minmax_fusion",
-    "reciprocal_rank_fusion",
-    "split_clauses",
-]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "LINK_KINDS": "openapi_rag.search.aggregate",
+    "aggregate_operations": "openapi_rag.search.aggregate",
+    "BM25Index": "openapi_rag.search.bm25",
+    "split_clauses": "openapi_rag.search.clauses",
+    "DependencyGraph": "openapi_rag.search.dependencies",
+    "RRF_K": "openapi_rag.search.fusion",
+    "minmax_fusion": "openapi_rag.search.fusion",
+    "reciprocal_rank_fusion": "openapi_rag.search.fusion",
+    "expand_links": "openapi_rag.search.links",
+    "Hit": "openapi_rag.search.results",
+    "OperationHit": "openapi_rag.search.results",
+    "SearchResults": "openapi_rag.search.results",
+    "MODES": "openapi_rag.search.searcher",
+    "Searcher": "openapi_rag.search.searcher",
+    "STOPWORDS": "openapi_rag.search.tokenize",
+    "VERB_SYNONYMS": "openapi_rag.search.tokenize",
+    "ApiTokenizer": "openapi_rag.search.tokenize",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'openapi_rag.search' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return __all__
