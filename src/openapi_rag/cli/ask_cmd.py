@@ -54,15 +54,14 @@ def ask(
     openapi-rag ask "Cancel reservation 12" --db hotel.sqlite --index idx/ --json
     openapi-rag ask --queries tasks.jsonl --db hotel.sql --index idx/
     """
-    from openapi_rag.generate.sql import load_db_schema, open_database
     from openapi_rag.generate.sql.ask import ask as ask_request
+    from openapi_rag.generate.sql.database import open_database_and_schema
 
     if (request is None) == (queries is None):
         raise click.UsageError("give a REQUEST or --queries FILE (one of them)")
     if db is None and index_dir is None:
         raise click.UsageError("give --db (for reads), --index (for changes), or both")
-    schema = load_db_schema(db) if db else None
-    connection = open_database(db) if db else None
+    schema, connection = open_database_and_schema(db) if db else (None, None)
     index = None
     if index_dir:
         from openapi_rag.index import Index

@@ -44,13 +44,12 @@ def sql(
     openapi-rag sql "How many of my playlists have more than 50 tracks?" --db data.sqlite
     openapi-rag sql --queries tasks.jsonl --db schema.sql --json
     """
-    from openapi_rag.generate.sql import load_db_schema, open_database
     from openapi_rag.generate.sql.answer import answer_sql
+    from openapi_rag.generate.sql.database import open_database_and_schema
 
     if (request is None) == (queries is None):
         raise click.UsageError("give a REQUEST or --queries FILE (one of them)")
-    schema = load_db_schema(db)
-    connection = open_database(db)
+    schema, connection = open_database_and_schema(db)
     index = None
     if index_dir:
         from openapi_rag.index import Index

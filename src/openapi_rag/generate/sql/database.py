@@ -28,6 +28,13 @@ def is_sqlite_file(path: Path) -> bool:
 
 def load_db_schema(path: str | Path) -> DbSchema:
     """The schema of a DDL file or SQLite database; descriptions from the sidecar JSON when there is one."""
+    schema, connection = open_database_and_schema(path)
+    connection.close()
+    return schema
+
+
+def open_database_and_schema(path: str | Path) -> tuple[DbSchema, sqlite3.Connection]:
+    """`load_db_schema` and `open_database` at once: a DDL file (up to tens of MB) is run once."""
     path = Path(path)
     if not path.is_file():
         raise SqlError(
@@ -36,8 +43,14 @@ def load_db_schema(path: str | Path) -> DbSchema:
     connection = open_database(path)
     try:
         schema = introspect(connection, str(path))
-    finally:
+        _add_sidecar(schema, path)
+    except BaseException:
         connection.close()
+        raise
+    return schema, connection
+
+
+def _add_sidecar(schema: DbSchema, path: Path) -> None:
     sidecar = sidecar_path(path)
     if not is_sqlite_file(path) and sidecar.is_file():
         try:
@@ -45,7 +58,6 @@ def load_db_schema(path: str | Path) -> DbSchema:
         except (ValueError, KeyError, TypeError) as exc:
             raise SqlError(f"{sidecar}: not a schema sidecar ({exc})") from exc
         _merge_descriptions(schema, described)
-    return schema
 
 
 def open_database(path: str | Path) -> sqlite3.Connection:
