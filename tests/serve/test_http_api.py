@@ -114,3 +114,9 @@ def test_own_openapi_document_finds_its_search_route(http_server, tmp_path):
     index = Index.build(load_services([spec]).services, cache=False)
     hits = index.search("find API endpoints for a task", k=3)
     assert (hits[0].method, hits[0].path) == ("GET", "/search")
+
+
+def test_a_refused_batch_query_names_its_place(http_server):
+    # "?!" passes the server's length checks and is refused by the search's own (no words).
+    response = httpx.post(f"{http_server.url}/search", json={"queries": ["create a playlist", "?!"]})
+    assert response.status_code == 422 and response.json()["field"] == "queries[1]"

@@ -269,7 +269,7 @@ class SearchService:
         try:
             hits = index.search(query, k=k, mode=mode, service=service or None, tag=tag or None, expand=False)
         except ValueError as exc:
-            raise BadRequest("q", str(exc)) from exc
+            raise BadRequest(field, str(exc)) from exc
         return [compact_hit(hit) for hit in hits]
 
     def get_endpoint(
