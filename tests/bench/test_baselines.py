@@ -40,3 +40,22 @@ def test_eval_plain_labels_its_modes_and_refuses_hybrid(tmp_path) -> None:
     assert max(r["recall"] for r in summary) > 0.5
     refused = CliRunner().invoke(cli, [*args, "--plain", "--modes", "hybrid"])
     assert refused.exit_code == 2 and "plain baselines are dense, bm25" in refused.output
+
+
+def test_plain_baseline_reads_an_llm_named_in_the_strategy(catalog, monkeypatch) -> None:
+    """`eval --plain --strategies summary --llm X` labels the strategy `summary@X`: chunk with
+    `summary`, its texts written by X (as the default pipeline's build_index reads it)."""
+    import openapi_rag.chunking as chunking
+    from openapi_rag.chunking.llm_strategies import _DEFAULT_LLM
+
+    seen: list[tuple[str, str | None]] = []
+    real = chunking.chunk_services
+
+    def chunk_services(services, strategy):
+        seen.append((strategy, _DEFAULT_LLM.get()))
+        return real(services, "thin")  # the texts do not matter here; no LLM runs
+
+    monkeypatch.setattr(chunking, "chunk_services", chunk_services)
+    services = [s for g in catalog.groups for s in g.services]
+    PlainRetrieverFactory()(services, RunConfig("summary@openai:m", mode="plain:bm25"))
+    assert seen == [("summary", "openai:m")]

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from openapi_rag.bench.retrievers import DEFAULT_EMBEDDER, RetrievedOp, RunConfig
+from openapi_rag.bench.retrievers import DEFAULT_EMBEDDER, RetrievedOp, RunConfig, split_llm
 from openapi_rag.embed.base import normalize_rows
 from openapi_rag.model import Service
 
@@ -78,11 +78,14 @@ class PlainRetrieverFactory:
 
     def __call__(self, services: list[Service], config: RunConfig) -> PlainRetriever:
         from openapi_rag.chunking import chunk_services
+        from openapi_rag.chunking.llm_strategies import default_llm
 
         mode = config.mode.removeprefix("plain:")
         key = (tuple(id(s) for s in services), config.strategy, config.embedder)
         if key != self._key:
-            self._chunks = [c for c in chunk_services(services, config.strategy) if c.operations]
+            strategy, llm = split_llm(config.strategy)  # `summary@LLM` (eval --llm), as build_index reads it
+            with default_llm(llm):
+                self._chunks = [c for c in chunk_services(services, strategy) if c.operations]
             self._vectors, self._embedder, self._key = None, None, key
         if mode == "dense" and self._vectors is None:
             from openapi_rag.embed import get_embedder
