@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import ipaddress
-
 import click
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, handle_errors
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+from openapi_rag.serve.settings import is_loopback
 
 
 @cli.command()
@@ -45,7 +35,7 @@ def mock(specs: tuple[str, ...], index_dir: str | None, port: int, host: str, ke
 
     if bool(specs) == bool(index_dir):
         raise click.UsageError("give either --index DIR or SPECS")
-    if not _is_loopback(host) and not key:
+    if not is_loopback(host) and not key:
         raise click.UsageError(f"binding to {host} exposes the mock beyond this machine: pass --key KEY")
     if specs:
         from openapi_rag.spec import load_services
