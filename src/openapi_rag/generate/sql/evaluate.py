@@ -26,6 +26,7 @@ from openapi_rag.generate.sql.database import load_db_schema, open_database
 from openapi_rag.generate.sql.plant import prepare_database
 from openapi_rag.generate.sql.safety import run_select
 from openapi_rag.generate.sql.schema import DbSchema, SqlError
+from openapi_rag.generate.sql.table_index import with_index_tables
 
 METRICS = ("exact", "execution", "result", "classification", "operation")
 
@@ -108,12 +109,16 @@ class CaseResult:
 class PreparedDatabases:
     """Per database file: its schema and a prepared copy where every gold query returns rows."""
 
-    def __init__(self, cases: Sequence[SqlCase], workdir: Path) -> None:
+    def __init__(self, cases: Sequence[SqlCase], workdir: Path, tables: DbSchema | None = None) -> None:
         self.schemas: dict[str, DbSchema] = {}
         self.connections: dict[str, Any] = {}
         self.empty_golds: list[str] = []
         for db in dict.fromkeys(c.db for c in cases):
             schema = load_db_schema(db)
+            if (
+                tables is not None
+            ):  # the documentation an index holds (`schema index`), as `sql --index` reads it
+                with_index_tables(schema, tables)
             golds = [c.gold_sql for c in cases if c.db == db and c.gold_sql]
             prepared = workdir / f"{len(self.schemas)}-{Path(db).stem}.sqlite"
             self.empty_golds += prepare_database(schema, golds, prepared)
@@ -170,10 +175,14 @@ def evaluate(
     index: Any = None,
     llm: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    tables: DbSchema | None = None,
 ) -> tuple[list[CaseResult], list[str]]:
-    """Every case under every configuration; also the gold queries no planting made non-empty."""
+    """Every case under every configuration; also the gold queries no planting made non-empty.
+
+    `tables`: the table records an index holds, documenting the cases' databases.
+    """
     with tempfile.TemporaryDirectory(prefix="openapi-rag-eval-sql-") as workdir:
-        dbs = PreparedDatabases(cases, Path(workdir))
+        dbs = PreparedDatabases(cases, Path(workdir), tables)
         results = []
         total = len(cases) * len(configs)
         for config in configs:
