@@ -139,11 +139,11 @@ def evaluate_case(
             if case.gold_sql:  # a read sent to the API: no SQL, every SQL metric 0
                 result.scores.update({"exact": 0.0, "execution": 0.0, "result": 0.0})
             elif case.operation and index is not None:
-                # eval-sql scores whether the change reaches the right operation (search's first),
-                # not the call's values: those are eval-calls' to measure.
-                hits = index.search(case.request, k=1) if kind == "change" else []
-                result.sql = hits[0].id if hits else ""
-                result.scores["operation"] = float(bool(hits) and hits[0].id == case.operation)
+                # eval-sql scores whether the change reaches the right operation through the call
+                # generator `ask` answers with, not the call's values: those are eval-calls' to measure.
+                chosen = _operation_of_call(case.request, index, config, llm) if kind == "change" else ""
+                result.sql = chosen
+                result.scores["operation"] = float(chosen == case.operation)
             return result
     if not case.gold_sql:
         return result
@@ -166,6 +166,14 @@ def evaluate_case(
     ordered = " order by " in case.gold_sql.lower()
     result.scores["result"] = float(answer.executed and same_rows(answer.rows, gold.rows, ordered=ordered))
     return result
+
+
+def _operation_of_call(request: str, index: Any, config: Config, llm: Any) -> str:
+    """`METHOD /path` of the call `ask` would make for a change request ("" when none)."""
+    from openapi_rag.generate.call import generate_call
+
+    call = generate_call(request, index, generator=config.generator, policy=config.policy, llm=llm)
+    return f"{call.operation['method']} {call.operation['path']}" if call.operation else ""
 
 
 def evaluate(
