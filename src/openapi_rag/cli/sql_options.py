@@ -71,14 +71,14 @@ def generation_options(func: F) -> F:
                 type=click.Choice(["rag", "self-rag", "corag"]),
                 default="rag",
                 show_default=True,
-                help="How tables are retrieved; self-rag and corag ask the LLM.",
+                help="How tables are retrieved: top-k, or LLM-judged (self-rag) or LLM-led rounds (corag).",
             ),
             click.option(
                 "--context",
                 type=click.Choice(["db", "api", "hybrid"]),
                 default="db",
                 show_default=True,
-                help="Tables found by their own chunks, through the index's API operations, or both.",
+                help="Documentation: the table chunks (db), the index's API operation chunks (api), or both.",
             ),
             click.option(
                 "--llm", "llm_name", default=None, metavar="NAME", help="LLM (default: configured)."
