@@ -110,6 +110,35 @@ def test_paired_tests_compare_configurations() -> None:
     assert 0 < test["p"] < 0.1
 
 
+def test_paired_tests_also_compare_each_policy_with_rag() -> None:
+    pytest.importorskip("scipy")
+    from openapi_rag.generate.sql.evaluate import CaseResult, SqlCase
+
+    results = []
+    configs = [Config("offline"), Config("llm"), Config("llm", "corag"), Config("llm", "self-rag")]
+    for i, row in enumerate([(1, 0, 1, 0), (1, 0, 1, 0), (1, 1, 1, 1), (0, 0, 1, 0)]):
+        case = SqlCase(str(i), "r", gold_sql="SELECT 1")
+        results += [CaseResult(case, c, scores={"exact": v}) for c, v in zip(configs, row, strict=True)]
+    tests = {(t["base"], t["other"]): t for t in paired_tests(results, metrics=("exact",))}
+    assert list(tests) == [
+        ("offline/rag/db", "llm/rag/db"),
+        ("offline/rag/db", "llm/corag/db"),
+        ("offline/rag/db", "llm/self-rag/db"),
+        ("llm/rag/db", "llm/corag/db"),
+        ("llm/rag/db", "llm/self-rag/db"),
+    ]
+    assert tests[("llm/rag/db", "llm/corag/db")]["mean_diff"] == pytest.approx(0.75)
+    assert tests[("llm/rag/db", "llm/self-rag/db")] | {"t": 0.0} == {
+        "base": "llm/rag/db",
+        "other": "llm/self-rag/db",
+        "metric": "exact",
+        "n": 4,
+        "mean_diff": 0.0,
+        "t": 0.0,
+        "p": 1.0,
+    }
+
+
 def test_eval_sql_cli_with_ask_cases(tmp_path: Path) -> None:
     lines = _cases(BENCH / "ask.jsonl")
     subset = [c for c in lines if c["db"] == "consumer.sql"][:10]

@@ -231,16 +231,22 @@ def summarize(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
 def paired_tests(
     results: Sequence[CaseResult], metrics: Sequence[str] = ("exact", "execution", "result")
 ) -> list[dict[str, Any]]:
-    """Paired t-tests of each configuration against the first, over the cases both scored."""
+    """Paired t-tests over the cases both scored: each configuration against the first, and each
+    policy against `rag` with the same generator and context (the study's comparison of policies)."""
     configs = list(dict.fromkeys(r.config.name for r in results))
     if len(configs) < 2:
         return []
     from scipy import stats
 
     by = {(r.config.name, r.case.case_id): r for r in results}
-    base = configs[0]
+    pairs_of_configs = [(configs[0], other) for other in configs[1:]]
+    for name in configs:
+        generator, policy, context = name.split("/")
+        rag = Config(generator, "rag", context).name
+        if policy != "rag" and rag in configs and (rag, name) not in pairs_of_configs:
+            pairs_of_configs.append((rag, name))
     out = []
-    for other in configs[1:]:
+    for base, other in pairs_of_configs:
         for metric in metrics:
             pairs = [
                 (by[(base, cid)].scores[metric], by[(other, cid)].scores[metric])
