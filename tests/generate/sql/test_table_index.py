@@ -112,6 +112,11 @@ def test_cli_index_db_then_sql_from_the_index_alone_and_with_a_filled_db(
     assert shown.exit_code == 0 and [c["kind"] for c in json.loads(shown.stdout)] == ["table"] * 5
     nothing = runner.invoke(cli, ["sql", "anything", "--index", str(tmp_path / "none")])
     assert nothing.exit_code == 1
+    asked = runner.invoke(cli, ["ask", "How many albums are there?", "--index", str(directory), "--json"])
+    assert asked.exit_code == 0, asked.output
+    read = json.loads(asked.stdout)
+    assert read["answered_by"] == "sql" and read["sql"]["sql"] == "SELECT COUNT(*) FROM albums"
+    assert not read["sql"]["executed"]  # the index documents the tables; no database to run on
 
 
 def test_cli_sql_needs_a_db_or_tables(music_index: Path) -> None:
