@@ -11,7 +11,9 @@
   has no new sub-query).
 
 Hits are anything with `id` (``METHOD /path``) and optionally `summary` (an `OperationHit`, a
-`RetrievedOp`); they are returned as they came, so callers keep services and scores.
+`RetrievedOp`); they are returned as they came, so callers keep services and scores. What the hits
+are is a `Subject` (its words in the prompts, how a name in a reply becomes an id): API operations
+by default, database tables for SQL (`generate.sql.llm_sql`), so both share one implementation.
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from openapi_rag.llm.base import LLM, Usage, structured_output
 
 __all__ = [
     "CORAG_BUDGET",
+    "OPERATIONS",
     "POLICIES",
     "SELF_RAG_THRESHOLD",
     "CoRAG",
     "PolicyResult",
     "SelfRAGFilter",
+    "Subject",
     "parse_json_object",
     "parse_score",
 ]
@@ -53,6 +57,29 @@ JUDGE_SCHEMA = {
     "properties": {"relevant": {"type": "array", "items": {"type": "string"}}, "enough": {"type": "boolean"}},
     "required": ["relevant", "enough"],
 }
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a policy retrieves and judges: its words in the prompts, and how a reply names one.
+
+    Attributes:
+        one: the singular ("API operation"), as the Self-RAG judgement names a hit.
+        many: the plural ("API operations"), in the system prompts.
+        short: the plural in running text ("operations").
+        example: how the CoRAG judgement shows a name ("METHOD /path").
+        normalize: a name from a reply → the id of the hit it means (None: no such name).
+    """
+
+    one: str
+    many: str
+    short: str
+    example: str
+    normalize: Callable[[str], str | None]
+
+
+OPERATIONS = Subject("API operation", "API operations", "operations", "METHOD /path", normalize_endpoint)
+"""The default subject: operations of an index (`Index.search` hits)."""
 
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s*(%)?")
 _SCORE_KEYS = ("score", "relevance", "relevant", "rating")
@@ -144,28 +171,38 @@ class SelfRAGFilter:
         llm: the judge; one call per operation.
         threshold: the lowest score kept.
         max_tokens: the longest reply per judgement.
+        subject: what the hits are (API operations unless told).
 
     Example::
 
         kept = SelfRAGFilter(get_llm()).filter(request, index.search(request, k=10)).hits
     """
 
-    def __init__(self, llm: LLM, *, threshold: float = SELF_RAG_THRESHOLD, max_tokens: int = 32) -> None:
+    def __init__(
+        self,
+        llm: LLM,
+        *,
+        threshold: float = SELF_RAG_THRESHOLD,
+        max_tokens: int = 32,
+        subject: Subject = OPERATIONS,
+    ) -> None:
         self.llm = llm
         self.threshold = threshold
         self.max_tokens = max_tokens
+        self.subject = subject
 
     def judge(self, request: str, hit: Any) -> tuple[float | None, Usage, str]:
         """The score the LLM gives one operation (None: unreadable), its usage and its reply."""
+        one = self.subject.one
         prompt = (
             f"Request: {request}\n"
-            f"API operation: {_line(hit)}\n\n"
-            "Is this API operation needed to fulfil the request? Answer with a relevance score "
+            f"{one[0].upper() + one[1:]}: {_line(hit)}\n\n"
+            f"Is this {one} needed to fulfil the request? Answer with a relevance score "
             'between 0 and 1 as JSON, for example {"score": 0.8}.'
         )
         response = self.llm.chat(
             [
-                {"role": "system", "content": "You judge whether API operations fit a user's request."},
+                {"role": "system", "content": f"You judge whether {self.subject.many} fit a user's request."},
                 {"role": "user", "content": prompt},
             ],
             max_tokens=self.max_tokens,
@@ -199,6 +236,7 @@ class CoRAG:
         k: hits retrieved per sub-query.
         budget: the most rounds.
         max_tokens: the longest reply per call.
+        subject: what the hits are (API operations unless told).
     """
 
     def __init__(
@@ -209,6 +247,7 @@ class CoRAG:
         k: int = 5,
         budget: int = CORAG_BUDGET,
         max_tokens: int = 128,
+        subject: Subject = OPERATIONS,
     ) -> None:
         if budget < 1:
             raise ValueError("CoRAG needs a budget of at least one round")
@@ -217,11 +256,12 @@ class CoRAG:
         self.k = k
         self.budget = budget
         self.max_tokens = max_tokens
+        self.subject = subject
 
     def _ask(self, prompt: str, result: PolicyResult, name: str, schema: dict[str, Any]) -> str:
         response = self.llm.chat(
             [
-                {"role": "system", "content": "You find the API operations a user's request needs."},
+                {"role": "system", "content": f"You find the {self.subject.many} a user's request needs."},
                 {"role": "user", "content": prompt},
             ],
             max_tokens=self.max_tokens,
@@ -236,7 +276,7 @@ class CoRAG:
         have = "\n".join(_line(h) for h in found) or "nothing yet"
         prompt = (
             f"Request: {request}\n"
-            f"Operations found so far:\n{have}\n"
+            f"{self.subject.short.capitalize()} found so far:\n{have}\n"
             f"Searches done: {json.dumps(asked)}\n\n"
             "Write one short search query for the part of the request not covered yet. "
             'Answer as JSON: {"query": "..."}'
@@ -252,20 +292,21 @@ class CoRAG:
         return query.strip()
 
     def _judge(self, request: str, hits: Sequence[Any], result: PolicyResult) -> tuple[set[str] | None, bool]:
-        listing = "\n".join(_line(h) for h in hits) or "no operations"
+        short = self.subject.short
+        listing = "\n".join(_line(h) for h in hits) or f"no {short}"
         prompt = (
             f"Request: {request}\n"
-            f"Retrieved operations:\n{listing}\n\n"
-            "Which of these operations does the request need, and do the operations found so far "
+            f"Retrieved {short}:\n{listing}\n\n"
+            f"Which of these {short} does the request need, and do the {short} found so far "
             "suffice to fulfil it? Answer as JSON: "
-            '{"relevant": ["METHOD /path", ...], "enough": true or false}'
+            f'{{"relevant": ["{self.subject.example}", ...], "enough": true or false}}'
         )
         reply = self._ask(prompt, result, "judgement", JUDGE_SCHEMA)
         obj = parse_json_object(reply)
         relevant: set[str] | None = None
         enough = False
         if obj is not None and isinstance(obj.get("relevant"), list):
-            relevant = {e for e in (normalize_endpoint(str(x)) for x in obj["relevant"]) if e}
+            relevant = {e for e in (self.subject.normalize(str(x)) for x in obj["relevant"]) if e}
             enough = obj.get("enough") is True or str(obj.get("enough")).lower() == "true"
         else:
             result.parse_failures += 1  # keep the whole round rather than lose it
@@ -290,7 +331,10 @@ class CoRAG:
             for hit in hits:
                 seen.setdefault(hit.id, hit)
             relevant, enough = self._judge(request, hits, result)
-            kept |= {h.id for h in hits} if relevant is None else relevant & seen.keys()
+            if relevant is None:
+                kept |= {h.id for h in hits}
+            else:  # an id the subject spells differently from its hits' (a table's case) still counts
+                kept |= relevant & seen.keys() | {i for i in seen if self.subject.normalize(i) in relevant}
             if enough:
                 result.stop = "enough"
                 break

@@ -8,7 +8,7 @@ import click
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import handle_errors, print_json, print_json_line
-from openapi_rag.cli.sql_options import generation_options, load_llm, needs_llm, read_tasks
+from openapi_rag.cli.sql_options import generation_options, load_llm, needs_llm, open_sources, read_tasks
 
 
 @cli.command()
@@ -20,7 +20,7 @@ from openapi_rag.cli.sql_options import generation_options, load_llm, needs_llm,
     default=None,
     envvar="OPENAPI_RAG_INDEX",
     type=click.Path(),
-    help="API index (answers change requests; --context api|hybrid).",
+    help="API index (answers change requests; its table chunks document the tables; --context api|hybrid).",
 )
 @click.option(
     "--db",
@@ -55,18 +55,12 @@ def ask(
     openapi-rag ask --queries tasks.jsonl --db hotel.sql --index idx/
     """
     from openapi_rag.generate.sql.ask import ask as ask_request
-    from openapi_rag.generate.sql.database import open_database_and_schema
 
     if (request is None) == (queries is None):
         raise click.UsageError("give a REQUEST or --queries FILE (one of them)")
     if db is None and index_dir is None:
         raise click.UsageError("give --db (for reads), --index (for changes), or both")
-    schema, connection = open_database_and_schema(db) if db else (None, None)
-    index = None
-    if index_dir:
-        from openapi_rag.index import Index
-
-        index = Index.open(index_dir)
+    schema, connection, index = open_sources(db, index_dir, need_db=False)
     llm = load_llm(llm_name) if needs_llm(generator, policy) else None
     tasks = [{"id": None, "query": request}] if request is not None else list(read_tasks(queries))
     for task in tasks:

@@ -86,15 +86,17 @@ def eval_sql(
         for p in comma_choices(policies, ("rag", "self-rag", "corag"), "--policies")
         for c in comma_choices(contexts, ("db", "api", "hybrid"), "--context")
     ]
-    index = None
+    index = tables = None
     if index_dir:
+        from openapi_rag.generate.sql.table_index import load_tables
         from openapi_rag.index import Index
 
         index = Index.open(index_dir)
+        tables = load_tables(index_dir)
     needs = any(needs_llm(c.generator, c.policy) for c in configs)
     llm = load_llm(llm_name) if needs else None
     err(f"{len(cases)} cases × {len(configs)} configurations")
-    results, empty = evaluate(cases, configs, index=index, llm=llm)
+    results, empty = evaluate(cases, configs, index=index, llm=llm, tables=tables)
     for gold in empty:
         err(f"warning: gold query returns no row even after planting: {gold}")
     rows, tests = summarize(results), paired_tests(results)

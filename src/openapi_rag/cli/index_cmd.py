@@ -56,6 +56,12 @@ from openapi_rag.cli.common import (
 @click.option(
     "--wait", is_flag=True, help="If another process is updating the index, wait for it instead of stopping."
 )
+@click.option(
+    "--db",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Also store this database's table chunks in the index (DDL or .sqlite; see `schema index`).",
+)
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
 @allow_refs_option()
 @handle_errors
@@ -71,6 +77,7 @@ def index(
     index_type: str | None,
     rebuild: bool,
     wait: bool,
+    db: str | None,
     json_: bool,
     allow_refs: tuple[str, ...],
 ) -> None:
@@ -87,6 +94,7 @@ def index(
       openapi-rag index specs/ --index idx/
       openapi-rag index specs/ --index idx/ --strategy ref-linked --clean default
       openapi-rag index specs/ --index idx/ --strategy craft --llm openai:gpt-4o-mini
+      openapi-rag index specs/ --index idx/ --db schema.sql    # + table chunks for sql/ask
     """
     from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
     from openapi_rag.errors import NothingIndexed
@@ -117,8 +125,9 @@ def index(
         raise
     except ValueError as exc:  # unknown strategy or bad size/overlap
         raise click.UsageError(str(exc)) from exc
+    tables = _index_tables(index_dir, db, wait) if db else None
     if json_:
-        print_json(report.to_dict())
+        print_json(report.to_dict() | ({"tables": tables} if tables is not None else {}))
     else:
         click.echo(
             f"{index_dir}: {len(report.added)} added, {len(report.changed)} changed, {len(report.unchanged)} unchanged, "
@@ -126,6 +135,15 @@ def index(
             f"{report.chunks} chunks ({report.chunks_new} new) in {report.seconds} s"
         )
     _print_failures(report.failed)
+
+
+def _index_tables(index_dir: str, db: str, wait: bool) -> int:
+    from openapi_rag.generate.sql import load_db_schema
+    from openapi_rag.generate.sql.table_index import save_tables
+
+    count = save_tables(index_dir, load_db_schema(db), wait=wait)
+    err(f"{index_dir}: {count} table chunks from {db}")
+    return count
 
 
 def _print_failures(failed: list[dict[str, Any]]) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, print_json
+from openapi_rag.cli.common import err, handle_errors, index_option, print_json
 
 
 @cli.group()
@@ -17,6 +17,7 @@ def schema() -> None:
     \b
     openapi-rag schema derive specs/ -o schema.sql      # SQLite DDL + schema.json beside it
     openapi-rag schema fill schema.sql -o data.sqlite --rows 50 --seed 1
+    openapi-rag schema index schema.sql --index idx/    # table chunks beside the API's
     """
 
 
@@ -76,20 +77,48 @@ def fill(ddl: str, out: str, rows: int, seed: int) -> None:
     err(f"{sum(counts.values())} rows in {len(counts)} tables → {out}")
 
 
-@schema.command()
+@schema.command("index")
 @click.argument("db", type=click.Path(exists=True, dir_okay=False))
+@index_option("The API index to store the table chunks in (built with `openapi-rag index`).")
+@click.option("--wait", is_flag=True, help="If another process is updating the index, wait for it.")
+@handle_errors
+def index_tables(db: str, index_dir: str, wait: bool) -> None:
+    """Store a database's table chunks in an API index, beside the operation chunks.
+
+    `sql` and `ask --index` then read the tables (descriptions, enums, the operations each came
+    from) from the index; endpoint search never returns them. Run again to replace them.
+
+    \b
+    openapi-rag schema index schema.sql --index idx/
+    """
+    from openapi_rag.generate.sql import load_db_schema
+    from openapi_rag.generate.sql.table_index import save_tables
+
+    count = save_tables(index_dir, load_db_schema(db), wait=wait)
+    err(f"{index_dir}: {count} table chunks from {db}")
+
+
+@schema.command()
+@click.argument("db", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "-i", "--index", "index_dir", default=None, type=click.Path(), help="Show the chunks an index holds."
+)
 @click.option("--json", "json_", is_flag=True, help="Print the chunks as JSON (the index's chunk records).")
 @handle_errors
-def chunks(db: str, json_: bool) -> None:
+def chunks(db: str | None, index_dir: str | None, json_: bool) -> None:
     """Show the table chunks (one per table) that SQL generation retrieves and an LLM reads.
 
     \b
     openapi-rag schema chunks schema.sql
+    openapi-rag schema chunks --index idx/
     """
     from openapi_rag.generate.sql import load_db_schema
     from openapi_rag.generate.sql.retrieve import table_chunks
+    from openapi_rag.generate.sql.table_index import load_table_chunks
 
-    found = table_chunks(load_db_schema(db))
+    if (db is None) == (index_dir is None):
+        raise click.UsageError("give a DB file or --index DIR (one of them)")
+    found = table_chunks(load_db_schema(db)) if db else load_table_chunks(index_dir or "")
     if json_:
         print_json([chunk.to_dict() for chunk in found])
         return

@@ -8,14 +8,26 @@ import click
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import handle_errors, print_json, print_json_line
-from openapi_rag.cli.sql_options import db_option, generation_options, load_llm, needs_llm, read_tasks
+from openapi_rag.cli.sql_options import (
+    db_option,
+    generation_options,
+    load_llm,
+    needs_llm,
+    open_sources,
+    read_tasks,
+)
 
 
 @cli.command()
 @click.argument("request", required=False)
 @db_option
 @click.option(
-    "-i", "--index", "index_dir", default=None, type=click.Path(), help="API index for --context api|hybrid."
+    "-i",
+    "--index",
+    "index_dir",
+    default=None,
+    type=click.Path(),
+    help="API index: its table chunks (`schema index`) document the tables; --context api|hybrid search it.",
 )
 @generation_options
 @click.option(
@@ -27,7 +39,7 @@ from openapi_rag.cli.sql_options import db_option, generation_options, load_llm,
 @handle_errors
 def sql(
     request: str | None,
-    db: str,
+    db: str | None,
     index_dir: str | None,
     generator: str,
     policy: str,
@@ -43,18 +55,13 @@ def sql(
     \b
     openapi-rag sql "How many of my playlists have more than 50 tracks?" --db data.sqlite
     openapi-rag sql --queries tasks.jsonl --db schema.sql --json
+    openapi-rag sql "..." --db data.sqlite --index idx/ --context hybrid   # tables from the index
     """
     from openapi_rag.generate.sql.answer import answer_sql
-    from openapi_rag.generate.sql.database import open_database_and_schema
 
     if (request is None) == (queries is None):
         raise click.UsageError("give a REQUEST or --queries FILE (one of them)")
-    schema, connection = open_database_and_schema(db)
-    index = None
-    if index_dir:
-        from openapi_rag.index import Index
-
-        index = Index.open(index_dir)
+    schema, connection, index = open_sources(db, index_dir)
     llm = load_llm(llm_name) if needs_llm(generator, policy) else None
     tasks = [{"id": None, "query": request}] if request is not None else list(read_tasks(queries))
     for task in tasks:

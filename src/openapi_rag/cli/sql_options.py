@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 
 import click
 
+from openapi_rag.cli.common import err
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -15,11 +17,42 @@ def db_option(func: F) -> F:
     return click.option(
         "--db",
         "db",
-        required=True,
+        default=None,
         envvar="OPENAPI_RAG_DB",
         type=click.Path(exists=True, dir_okay=False),
-        help="DDL (from `schema derive` or written by hand) or a SQLite database (opened read-only).",
+        help="DDL (from `schema derive` or written by hand) or a SQLite database (opened read-only); "
+        "without it, the SQL is written from the --index's tables and not run.",
     )(func)
+
+
+def open_sources(db: str | None, index_dir: str | None, *, need_db: bool = True) -> tuple[Any, Any, Any]:
+    """(schema, connection, index) for `sql`/`ask`: the database, with the tables the index holds
+    (`schema index`) as their documentation; the index's tables alone when there is no --db."""
+    from openapi_rag.generate.sql.database import open_database_and_schema
+
+    index = tables = None
+    if index_dir:
+        from openapi_rag.generate.sql.table_index import load_tables
+        from openapi_rag.index import Index
+
+        index = Index.open(index_dir)
+        tables = load_tables(index_dir)
+    if db is None:
+        if tables is None and need_db:
+            raise click.UsageError(
+                "give --db, or an --index holding tables (`openapi-rag schema index DDL --index DIR`)"
+            )
+        return tables, None, index
+    schema, connection = open_database_and_schema(db)
+    if tables is not None:
+        from openapi_rag.generate.sql.table_index import with_index_tables
+
+        missing = with_index_tables(schema, tables)
+        if missing:
+            err(
+                f"warning: {db} has no table {', '.join(missing[:5])} of the index's tables: SQL cannot use them"
+            )
+    return schema, connection, index
 
 
 def generation_options(func: F) -> F:
@@ -38,14 +71,14 @@ def generation_options(func: F) -> F:
                 type=click.Choice(["rag", "self-rag", "corag"]),
                 default="rag",
                 show_default=True,
-                help="How tables are retrieved; self-rag and corag ask the LLM.",
+                help="How tables are retrieved: top-k, or LLM-judged (self-rag) or LLM-led rounds (corag).",
             ),
             click.option(
                 "--context",
                 type=click.Choice(["db", "api", "hybrid"]),
                 default="db",
                 show_default=True,
-                help="Tables found by their own chunks, through the index's API operations, or both.",
+                help="Documentation: the table chunks (db), the index's API operation chunks (api), or both.",
             ),
             click.option(
                 "--llm", "llm_name", default=None, metavar="NAME", help="LLM (default: configured)."

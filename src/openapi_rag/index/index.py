@@ -16,6 +16,7 @@ build leaves the previous index readable.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -46,6 +47,9 @@ from openapi_rag.store.lock import writer_lock
 
 DEFAULT_STRATEGY = "compact"
 SERVICES_DIR = "services"
+# Folders other commands add to an index from other inputs than the API descriptions (`schema index`:
+# a database's table chunks); a save carries them over from the version it replaces.
+CARRIED_DIRS = ("tables",)
 
 
 class OperationNotFound(OpenAPIRagError):
@@ -197,6 +201,9 @@ class Index:
                 record = self.service_record(service_id)
                 path = tmp / SERVICES_DIR / f"{service_id}.json"
                 path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")), "utf-8")
+            for name in CARRIED_DIRS:
+                if (directory / name).is_dir():
+                    shutil.copytree(directory / name, tmp / name)
             self.manifest.write(tmp)  # last: a directory without a manifest is never taken for an index
 
     @classmethod

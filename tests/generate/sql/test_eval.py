@@ -110,6 +110,35 @@ def test_paired_tests_compare_configurations() -> None:
     assert 0 < test["p"] < 0.1
 
 
+def test_paired_tests_also_compare_each_policy_with_rag() -> None:
+    pytest.importorskip("scipy")
+    from openapi_rag.generate.sql.evaluate import CaseResult, SqlCase
+
+    results = []
+    configs = [Config("offline"), Config("llm"), Config("llm", "corag"), Config("llm", "self-rag")]
+    for i, row in enumerate([(1, 0, 1, 0), (1, 0, 1, 0), (1, 1, 1, 1), (0, 0, 1, 0)]):
+        case = SqlCase(str(i), "r", gold_sql="SELECT 1")
+        results += [CaseResult(case, c, scores={"exact": v}) for c, v in zip(configs, row, strict=True)]
+    tests = {(t["base"], t["other"]): t for t in paired_tests(results, metrics=("exact",))}
+    assert list(tests) == [
+        ("offline/rag/db", "llm/rag/db"),
+        ("offline/rag/db", "llm/corag/db"),
+        ("offline/rag/db", "llm/self-rag/db"),
+        ("llm/rag/db", "llm/corag/db"),
+        ("llm/rag/db", "llm/self-rag/db"),
+    ]
+    assert tests[("llm/rag/db", "llm/corag/db")]["mean_diff"] == pytest.approx(0.75)
+    assert tests[("llm/rag/db", "llm/self-rag/db")] | {"t": 0.0} == {
+        "base": "llm/rag/db",
+        "other": "llm/self-rag/db",
+        "metric": "exact",
+        "n": 4,
+        "mean_diff": 0.0,
+        "t": 0.0,
+        "p": 1.0,
+    }
+
+
 def test_eval_sql_cli_with_ask_cases(tmp_path: Path) -> None:
     lines = _cases(BENCH / "ask.jsonl")
     subset = [c for c in lines if c["db"] == "consumer.sql"][:10]
@@ -137,33 +166,37 @@ def test_eval_sql_cli_with_ask_cases(tmp_path: Path) -> None:
     assert load_db_schema(BENCH / "consumer.sql").table("rooms") is not None
 
 
-class _OneHitIndex:
-    """Control flow only: an index whose search returns one fixed operation."""
-
-    def __init__(self, operation: str) -> None:
-        self.operation = operation
-
-    def search(self, query: str, k: int = 10) -> list:
-        from types import SimpleNamespace
-
-        return [SimpleNamespace(id=self.operation, service="s", score=1.0, path=self.operation.split()[1])][
-            :k
-        ]
-
-
-def test_change_cases_score_classification_and_top_operation() -> None:
+def test_change_cases_score_classification_and_the_calls_operation(
+    music_spec: Path, music_ddl: Path, tmp_path: Path
+) -> None:
+    from openapi_rag.embed import register_embedder, unregister_embedder
     from openapi_rag.generate.sql.evaluate import SqlCase
+    from openapi_rag.index import Index
+    from openapi_rag.spec import load_services
+    from tests.generate.sql.test_api_context import CHANGE_SPEC
+    from tests.index.conftest import WordHashEmbedder
 
-    db = str(BENCH / "consumer.sql")
-    cases = [
-        SqlCase("c1", "Cancel reservation 12", kind="api", db=db, operation="DELETE /reservations/{id}"),
-        SqlCase("c2", "Add a new room", kind="api", db=db, operation="POST /rooms"),
-        SqlCase("r1", "How many rooms are there?", kind="sql", db=db, gold_sql="SELECT COUNT(*) FROM rooms"),
-    ]
-    results, _ = evaluate(cases, [Config()], index=_OneHitIndex("DELETE /reservations/{id}"))
+    text = music_spec.read_text().replace("\ncomponents:", CHANGE_SPEC.rstrip("\n") + "\ncomponents:", 1)
+    music_spec.write_text(text)
+    register_embedder("word-hash", lambda **_: WordHashEmbedder())
+    try:
+        index = Index.build(load_services([music_spec]).services, embedder="word-hash", cache=False)
+        db = str(music_ddl)
+        cases = [
+            SqlCase("c1", "Delete the album 'Blue'", kind="api", db=db, operation="DELETE /albums/{id}"),
+            SqlCase("c2", "Remove the album 'Red'", kind="api", db=db, operation="GET /albums"),
+            SqlCase(
+                "r1", "How many albums are there?", kind="sql", db=db, gold_sql="SELECT COUNT(*) FROM albums"
+            ),
+        ]
+        results, _ = evaluate(cases, [Config()], index=index)
+    finally:
+        unregister_embedder("word-hash")
     scores = {r.case.case_id: r.scores for r in results}
+    # The operation is the one `ask` answers with (the call generator's), right or wrong.
     assert scores["c1"] == {"classification": 1.0, "operation": 1.0}
     assert scores["c2"] == {"classification": 1.0, "operation": 0.0}
+    assert [r.sql for r in results][:2] == ["DELETE /albums/{id}", "DELETE /albums/{id}"]
     assert (
         scores["r1"]["classification"] == 1.0
         and scores["r1"]["exact"] == 1.0

@@ -97,3 +97,35 @@ def test_classification_rules_and_llm() -> None:
     assert classify("Delete my account", ScriptedLLM(['{"kind": "change"}'])) == ("change", {"by": "llm"})
     kind, how = classify("List rooms", ScriptedLLM(["hmm"]))
     assert kind == "read" and how["by"] == "rules"
+
+
+def test_policies_are_the_shared_ones_told_they_judge_tables(music_schema: DbSchema) -> None:
+    from openapi_rag.generate.sql.llm_sql import LlmTrace
+
+    llm = ScriptedLLM(reply_fn=lambda messages: '{"score": 0.9}')
+    trace = LlmTrace()
+    kept = select_tables("albums and their artists", music_schema, policy="self-rag", llm=llm, trace=trace)
+    assert kept and trace.calls == len(llm.calls) == len(kept) and trace.stop == "filter"
+    first = llm.calls[0]["messages"]
+    assert "database tables" in first[0]["content"]
+    assert first[-1]["content"].startswith(
+        "Request: albums and their artists\nDatabase table: albums: Table albums"
+    )
+
+
+def test_corag_reads_table_names_as_the_llm_spells_them(music_schema: DbSchema) -> None:
+    llm = ScriptedLLM(
+        ['{"query": "albums and artists"}', '{"relevant": ["`Albums`", "main.ARTISTS"], "enough": true}']
+    )
+    kept = select_tables("albums by artist", music_schema, policy="corag", llm=llm)
+    assert [h.table.name for h in kept] == ["albums", "artists"]
+    judge = llm.calls[1]["messages"][-1]["content"]
+    assert "Retrieved tables:" in judge and '"relevant": ["table", ...]' in judge
+
+
+def test_llm_reply_cut_off_after_its_sql_keeps_the_statement(music_schema: DbSchema) -> None:
+    cut = ScriptedLLM(
+        ['{"sql": "SELECT COUNT(*) FROM albums WHERE name = \\"x\\"", "tables": ["table", "tab']
+    )
+    answer = generate_sql("count albums", music_schema, generator="llm", llm=cut)
+    assert answer.sql == 'SELECT COUNT(*) FROM albums WHERE name = "x"' and answer.llm["parse_failures"] == 1

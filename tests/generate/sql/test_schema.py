@@ -75,6 +75,29 @@ def test_unreadable_ddl_names_file_and_line(tmp_path: Path) -> None:
         load_db_schema(binary)
 
 
+@pytest.mark.parametrize(
+    ("statement", "denied"),
+    [
+        ("ATTACH DATABASE '{out}' AS other;", "ATTACH"),
+        ("VACUUM INTO '{out}';", "ATTACH"),  # SQLite authorizes VACUUM INTO as an ATTACH
+        ("PRAGMA temp_store_directory = '{dir}';", "PRAGMA temp_store_directory"),
+    ],
+)
+def test_ddl_may_not_reach_other_files(tmp_path: Path, statement: str, denied: str) -> None:
+    out = tmp_path / "elsewhere" / "written.db"
+    out.parent.mkdir()
+    ddl = tmp_path / "hostile.sql"
+    ddl.write_text("CREATE TABLE a (id INTEGER);\n\n" + statement.format(out=out, dir=out.parent) + "\n")
+    with pytest.raises(
+        SqlError, match=rf"hostile\.sql:3: {denied}.* refused: a DDL file may not read or write"
+    ):
+        load_db_schema(ddl)
+    assert list(out.parent.iterdir()) == []
+    fine = tmp_path / "fine.sql"
+    fine.write_text("PRAGMA foreign_keys = ON;\nCREATE TABLE a (id INTEGER);\nINSERT INTO a VALUES (1);\n")
+    assert [t.name for t in load_db_schema(fine).tables] == ["a"]
+
+
 def test_user_written_ddl_is_accepted(tmp_path: Path) -> None:
     ddl = tmp_path / "bank.sql"
     ddl.write_text(

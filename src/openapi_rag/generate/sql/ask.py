@@ -37,7 +37,9 @@ def ask(
     if kind == "read":
         out["answered_by"] = "sql"
         if schema is None:
-            out["problems"].append("a read request needs a database: give --db")
+            out["problems"].append(
+                "a read request needs a database: give --db (or an --index holding tables, `schema index`)"
+            )
             return out
         answer = answer_sql(
             request,

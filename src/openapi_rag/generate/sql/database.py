@@ -11,6 +11,7 @@ import json
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from openapi_rag.generate.sql.schema import Column, DbSchema, SqlError, Table, sidecar_path
 
@@ -77,8 +78,29 @@ def open_database(path: str | Path) -> sqlite3.Connection:
     return connection
 
 
+# A DDL file runs in memory, but ATTACH (and VACUUM INTO, which SQLite authorizes as ATTACH) would
+# read or write another file, and these pragmas would move temporary files: hostile input must not.
+_DDL_DENIED = {sqlite3.SQLITE_ATTACH: "ATTACH", sqlite3.SQLITE_DETACH: "DETACH"}
+_DDL_DENIED_PRAGMAS = {"temp_store_directory", "data_store_directory"}
+
+
+def _ddl_authorizer(denied: list[str]) -> Any:
+    def authorize(action: int, arg1: str | None, *_: Any) -> int:
+        if action in _DDL_DENIED:
+            denied.append(f"{_DDL_DENIED[action]} {arg1 or ''}".strip())
+            return sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_PRAGMA and (arg1 or "").lower() in _DDL_DENIED_PRAGMAS:
+            denied.append(f"PRAGMA {arg1}")
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+
+    return authorize
+
+
 def execute_ddl(connection: sqlite3.Connection, path: Path) -> None:
-    """Run a DDL file one statement at a time; the first error names the file and the statement's line."""
+    """Run a DDL file one statement at a time; the first error names the file and the statement's line.
+
+    Nothing in it may reach another file (ATTACH, VACUUM INTO): refused with the line named."""
     try:
         if path.stat().st_size > MAX_DDL_BYTES:
             raise SqlError(f"{path}: larger than {MAX_DDL_BYTES // 1_000_000} MB, not read as DDL")
@@ -87,6 +109,15 @@ def execute_ddl(connection: sqlite3.Connection, path: Path) -> None:
         raise SqlError(f"{path}: not a text DDL file nor a SQLite database ({exc.reason})") from exc
     except OSError as exc:
         raise SqlError(f"{path}: cannot read ({exc.strerror})") from exc
+    denied: list[str] = []
+    connection.set_authorizer(_ddl_authorizer(denied))
+    try:
+        _execute_lines(connection, text, path, denied)
+    finally:
+        connection.set_authorizer(None)
+
+
+def _execute_lines(connection: sqlite3.Connection, text: str, path: Path, denied: list[str]) -> None:
     statement: list[str] = []
     start = 1
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
@@ -97,19 +128,23 @@ def execute_ddl(connection: sqlite3.Connection, path: Path) -> None:
         statement.append(line)
         sql = "".join(statement)
         if sqlite3.complete_statement(sql):
-            _run(connection, sql, path, start)
+            _run(connection, sql, path, start, denied)
             statement = []
     rest = "".join(statement)
     if _strip_comments(rest).strip():
-        _run(connection, rest + ";", path, start)
+        _run(connection, rest + ";", path, start, denied)
 
 
-def _run(connection: sqlite3.Connection, sql: str, path: Path, line: int) -> None:
+def _run(connection: sqlite3.Connection, sql: str, path: Path, line: int, denied: list[str]) -> None:
     if not _strip_comments(sql).strip(" \n\t;"):
         return
     try:
         connection.execute(sql)
     except sqlite3.Error as exc:
+        if denied:
+            raise SqlError(
+                f"{path}:{line}: {denied[0]} refused: a DDL file may not read or write other files"
+            ) from exc
         raise SqlError(f"{path}:{line + _line_in_statement(sql)}: {exc}") from exc
 
 

@@ -26,6 +26,7 @@ from openapi_rag.generate.sql.database import load_db_schema, open_database
 from openapi_rag.generate.sql.plant import prepare_database
 from openapi_rag.generate.sql.safety import run_select
 from openapi_rag.generate.sql.schema import DbSchema, SqlError
+from openapi_rag.generate.sql.table_index import with_index_tables
 
 METRICS = ("exact", "execution", "result", "classification", "operation")
 
@@ -108,12 +109,16 @@ class CaseResult:
 class PreparedDatabases:
     """Per database file: its schema and a prepared copy where every gold query returns rows."""
 
-    def __init__(self, cases: Sequence[SqlCase], workdir: Path) -> None:
+    def __init__(self, cases: Sequence[SqlCase], workdir: Path, tables: DbSchema | None = None) -> None:
         self.schemas: dict[str, DbSchema] = {}
         self.connections: dict[str, Any] = {}
         self.empty_golds: list[str] = []
         for db in dict.fromkeys(c.db for c in cases):
             schema = load_db_schema(db)
+            if (
+                tables is not None
+            ):  # the documentation an index holds (`schema index`), as `sql --index` reads it
+                with_index_tables(schema, tables)
             golds = [c.gold_sql for c in cases if c.db == db and c.gold_sql]
             prepared = workdir / f"{len(self.schemas)}-{Path(db).stem}.sqlite"
             self.empty_golds += prepare_database(schema, golds, prepared)
@@ -134,11 +139,11 @@ def evaluate_case(
             if case.gold_sql:  # a read sent to the API: no SQL, every SQL metric 0
                 result.scores.update({"exact": 0.0, "execution": 0.0, "result": 0.0})
             elif case.operation and index is not None:
-                # eval-sql scores whether the change reaches the right operation (search's first),
-                # not the call's values: those are eval-calls' to measure.
-                hits = index.search(case.request, k=1) if kind == "change" else []
-                result.sql = hits[0].id if hits else ""
-                result.scores["operation"] = float(bool(hits) and hits[0].id == case.operation)
+                # eval-sql scores whether the change reaches the right operation through the call
+                # generator `ask` answers with, not the call's values: those are eval-calls' to measure.
+                chosen = _operation_of_call(case.request, index, config, llm) if kind == "change" else ""
+                result.sql = chosen
+                result.scores["operation"] = float(chosen == case.operation)
             return result
     if not case.gold_sql:
         return result
@@ -163,6 +168,14 @@ def evaluate_case(
     return result
 
 
+def _operation_of_call(request: str, index: Any, config: Config, llm: Any) -> str:
+    """`METHOD /path` of the call `ask` would make for a change request ("" when none)."""
+    from openapi_rag.generate.call import generate_call
+
+    call = generate_call(request, index, generator=config.generator, policy=config.policy, llm=llm)
+    return f"{call.operation['method']} {call.operation['path']}" if call.operation else ""
+
+
 def evaluate(
     cases: Sequence[SqlCase],
     configs: Sequence[Config],
@@ -170,10 +183,14 @@ def evaluate(
     index: Any = None,
     llm: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    tables: DbSchema | None = None,
 ) -> tuple[list[CaseResult], list[str]]:
-    """Every case under every configuration; also the gold queries no planting made non-empty."""
+    """Every case under every configuration; also the gold queries no planting made non-empty.
+
+    `tables`: the table records an index holds, documenting the cases' databases.
+    """
     with tempfile.TemporaryDirectory(prefix="openapi-rag-eval-sql-") as workdir:
-        dbs = PreparedDatabases(cases, Path(workdir))
+        dbs = PreparedDatabases(cases, Path(workdir), tables)
         results = []
         total = len(cases) * len(configs)
         for config in configs:
@@ -214,16 +231,22 @@ def summarize(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
 def paired_tests(
     results: Sequence[CaseResult], metrics: Sequence[str] = ("exact", "execution", "result")
 ) -> list[dict[str, Any]]:
-    """Paired t-tests of each configuration against the first, over the cases both scored."""
+    """Paired t-tests over the cases both scored: each configuration against the first, and each
+    policy against `rag` with the same generator and context (the study's comparison of policies)."""
     configs = list(dict.fromkeys(r.config.name for r in results))
     if len(configs) < 2:
         return []
     from scipy import stats
 
     by = {(r.config.name, r.case.case_id): r for r in results}
-    base = configs[0]
+    pairs_of_configs = [(configs[0], other) for other in configs[1:]]
+    for name in configs:
+        generator, policy, context = name.split("/")
+        rag = Config(generator, "rag", context).name
+        if policy != "rag" and rag in configs and (rag, name) not in pairs_of_configs:
+            pairs_of_configs.append((rag, name))
     out = []
-    for other in configs[1:]:
+    for base, other in pairs_of_configs:
         for metric in metrics:
             pairs = [
                 (by[(base, cid)].scores[metric], by[(other, cid)].scores[metric])

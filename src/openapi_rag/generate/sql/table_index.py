@@ -1,0 +1,95 @@
+"""Table chunks stored in an API index, beside its operation chunks (`index --db`, `schema index`).
+
+An index directory gains `tables/`: `schema.json` (the tables with their descriptions, enums and
+the operations each came from: what `sql`/`ask --index` read instead of deriving again) and
+`chunks.jsonl` (one `Chunk` of kind `table` per table, the text retrieval and an LLM read).
+They live in their own folder rather than in the vector store, so endpoint search never returns
+them and its BM25 statistics do not change; `Index.save` carries the folder over when the API
+chunks are re-indexed. Written under the index's writer lock and swapped in whole (`atomic_dir`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from openapi_rag.generate.sql.retrieve import table_chunks
+from openapi_rag.generate.sql.schema import DbSchema, SqlError
+from openapi_rag.index.manifest import MANIFEST_JSON
+from openapi_rag.model import Chunk
+from openapi_rag.store.atomic import atomic_dir, resolve_dir
+from openapi_rag.store.lock import writer_lock
+
+TABLES_DIR = "tables"
+SCHEMA_JSON = "schema.json"
+CHUNKS_JSONL = "chunks.jsonl"
+
+
+def save_tables(index_dir: str | Path, schema: DbSchema, *, wait: bool = False) -> int:
+    """Store `schema`'s tables and their chunks in the index at `index_dir`; returns the table count.
+
+    Raises:
+        IndexNotFound: no index there (build it with `openapi-rag index` first).
+        IndexLocked: another process is writing the index (and `wait` is off).
+    """
+    directory = Path(index_dir)
+    with writer_lock(directory, wait=wait):
+        resolve_dir(directory, required=(MANIFEST_JSON,))
+        with atomic_dir(directory / TABLES_DIR) as tmp:
+            data = {"source": schema.source, **schema.to_dict()}
+            (tmp / SCHEMA_JSON).write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
+            lines = (json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in table_chunks(schema))
+            (tmp / CHUNKS_JSONL).write_text("".join(lines), encoding="utf-8")
+    return len(schema.tables)
+
+
+def load_tables(index_dir: str | Path) -> DbSchema | None:
+    """The tables stored in the index, or None when it holds none.
+
+    Raises:
+        IndexNotFound: no index there.
+        SqlError: `tables/schema.json` cannot be read (the file is named).
+    """
+    directory = resolve_dir(index_dir, required=(MANIFEST_JSON,))
+    path = directory / TABLES_DIR / SCHEMA_JSON
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return DbSchema.from_dict(data, str(data.get("source") or path))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SqlError(f"{path}: not the table records of `openapi-rag schema index` ({exc})") from exc
+
+
+def load_table_chunks(index_dir: str | Path) -> list[Chunk]:
+    """The stored table chunks (kind `table`), in table order; none when the index holds no tables."""
+    directory = resolve_dir(index_dir, required=(MANIFEST_JSON,))
+    path = directory / TABLES_DIR / CHUNKS_JSONL
+    if not path.is_file():
+        return []
+    chunks = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                chunks.append(Chunk.from_dict(json.loads(line)))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise SqlError(f"{path}, line {number}: not a chunk record ({exc})") from exc
+    return chunks
+
+
+def with_index_tables(schema: DbSchema, tables: DbSchema) -> list[str]:
+    """Give `schema` (the database that runs the SQL) the descriptions, enums and sources the index
+    holds for its tables; returns the index's tables the database lacks (the SQL cannot use them)."""
+    for table in schema.tables:
+        stored = tables.table(table.name)
+        if stored is None:
+            continue
+        table.description = stored.description or table.description
+        table.source = stored.source or table.source
+        for column in table.columns:
+            match = stored.column(column.name)
+            if match is not None:
+                column.description = match.description or column.description
+                column.enum = match.enum or column.enum
+                column.format = match.format or column.format
+    return [t.name for t in tables.tables if schema.table(t.name) is None]
