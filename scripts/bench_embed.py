@@ -123,7 +123,7 @@ def run_workload(name: str, args: argparse.Namespace) -> dict[str, Any]:
 
     texts = {"short": short_texts, "long": long_texts, "endpoints": endpoint_texts}[name]()
     counts = get_tokenizer("minilm").count_many(texts)
-    options = {"batch_size": args.batch_size, "batch_tokens": args.batch_tokens}
+    options = {"batch_size": args.batch_size, "batch_tokens": args.batch_tokens, "threads": args.threads}
     embedder = get_embedder(
         "minilm", memory_arena=not args.no_arena, **{k: v for k, v in options.items() if v is not None}
     )
@@ -150,6 +150,7 @@ def run_workload(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "batch_size": embedder.batch_size,
         "batch_tokens": embedder.batch_tokens,
         "memory_arena": not args.no_arena,
+        "threads": args.threads or "default",
     }
 
 
@@ -161,6 +162,7 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, help="most texts per ONNX run (embedder default)")
     parser.add_argument("--batch-tokens", type=int, help="most padded tokens per run (embedder default)")
     parser.add_argument("--no-arena", action="store_true", help="turn ONNX Runtime's memory arena off")
+    parser.add_argument("--threads", type=int, help="intra-op threads (embedder default: the usable cores)")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--child", choices=WORKLOADS, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -172,7 +174,11 @@ def main() -> None:
     for name in args.workload or WORKLOADS:
         log(f"{name} ... (load average {os.getloadavg()[0]:.2f})")
         child = [sys.executable, __file__, "--child", name]
-        for flag, value in (("--batch-size", args.batch_size), ("--batch-tokens", args.batch_tokens)):
+        for flag, value in (
+            ("--batch-size", args.batch_size),
+            ("--batch-tokens", args.batch_tokens),
+            ("--threads", args.threads),
+        ):
             child += [flag, str(value)] if value is not None else []
         child += ["--no-arena"] if args.no_arena else []
         out = subprocess.run(child, check=True, capture_output=True, text=True).stdout

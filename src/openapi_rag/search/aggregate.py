@@ -30,7 +30,7 @@ def summary_of(chunk: Chunk | None, op_id: str) -> str:
     if chunk is None:
         return ""
     summaries = chunk.metadata.get("summaries")
-    if isinstance(summaries, Mapping) and summaries.get(op_id):
+    if summaries is not None and isinstance(summaries, Mapping) and summaries.get(op_id):
         return str(summaries[op_id])
     if len(chunk.operations) == 1 and chunk.metadata.get("summary"):
         return str(chunk.metadata["summary"])
@@ -58,29 +58,33 @@ def aggregate_operations(
     """
     chunks = chunks or {}
     ordered = sorted(hits, key=lambda h: (-h.score, h.chunk_id))
-    grouped: dict[tuple[str, str], dict] = {}
+    # Per operation: [score, summary, chunk ids, dense score, bm25 score] (a list, not a dict or
+    # record: this loop runs over every chunk hit of every query).
+    grouped: dict[tuple[str, str], list] = {}
     linked: list[Hit] = []
     for hit in ordered:
-        if not is_operation_hit(hit):
+        if hit.kind in LINK_KINDS or not hit.operations:  # `is_operation_hit`, inlined
             linked.append(hit)
             continue
-        for op_id in dict.fromkeys(hit.operations):
+        ops = hit.operations if len(hit.operations) == 1 else dict.fromkeys(hit.operations)
+        for op_id in ops:
             entry = grouped.get((hit.service, op_id))
             if entry is None:  # the first (best) chunk for this operation
-                grouped[(hit.service, op_id)] = {
-                    "score": hit.score,
-                    "summary": summary_of(chunks.get(hit.chunk_id), op_id),
-                    "chunk_ids": [hit.chunk_id],
-                    "dense_score": hit.dense_score,
-                    "bm25_score": hit.bm25_score,
-                }
+                summary = summary_of(chunks.get(hit.chunk_id), op_id)
+                grouped[(hit.service, op_id)] = [
+                    hit.score,
+                    summary,
+                    [hit.chunk_id],
+                    hit.dense_score,
+                    hit.bm25_score,
+                ]
                 continue
-            entry["chunk_ids"].append(hit.chunk_id)
-            entry["summary"] = entry["summary"] or summary_of(chunks.get(hit.chunk_id), op_id)
-            entry["dense_score"] = _best(entry["dense_score"], hit.dense_score)
-            entry["bm25_score"] = _best(entry["bm25_score"], hit.bm25_score)
+            entry[2].append(hit.chunk_id)
+            entry[1] = entry[1] or summary_of(chunks.get(hit.chunk_id), op_id)
+            entry[3] = _best(entry[3], hit.dense_score)
+            entry[4] = _best(entry[4], hit.bm25_score)
     operations = []
-    for (service, op_id), entry in grouped.items():
+    for (service, op_id), (score, summary, chunk_ids, dense, lexical) in grouped.items():
         method, _, path = op_id.partition(" ")
         operations.append(
             OperationHit(
@@ -88,11 +92,11 @@ def aggregate_operations(
                 method=method,
                 path=path,
                 id=op_id,
-                score=entry["score"],
-                summary=entry["summary"],
-                chunk_ids=tuple(entry["chunk_ids"]),
-                dense_score=entry["dense_score"],
-                bm25_score=entry["bm25_score"],
+                score=score,
+                summary=summary,
+                chunk_ids=tuple(chunk_ids),
+                dense_score=dense,
+                bm25_score=lexical,
             )
         )
     operations.sort(key=lambda op: (-op.score, op.service, op.id))

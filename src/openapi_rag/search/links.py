@@ -36,7 +36,7 @@ class _ServiceLinks:
 def _service_links(store: VectorStore, service: str) -> _ServiceLinks:
     links = _ServiceLinks()
     ids = store.select(ChunkFilter.of(services=[service], kinds=LINK_KINDS))
-    for chunk in store.get(ids):
+    for chunk in getattr(store, "heads", store.get)(ids):  # returned as hits: content unread
         if chunk.kind == "schema":
             name = chunk.metadata.get("schema")
             if name:
@@ -64,7 +64,9 @@ def expand_links(
     """
     if not hits:
         return []
-    chunks = {chunk.id: chunk for chunk in store.get([hit.chunk_id for hit in hits])}
+    # Without their content where the store offers that: only service and metadata are read.
+    read = getattr(store, "heads", store.get)
+    chunks = {chunk.id: chunk for chunk in read([hit.chunk_id for hit in hits])}
     seen = {hit.chunk_id for hit in hits}
     by_service = cache if cache is not None else {}
     linked: list[Hit] = []

@@ -56,7 +56,7 @@ Filters (`ChunkFilter`: service, tag, kind) apply inside each retriever, before 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -334,7 +334,7 @@ class Searcher:
             # never fewer than the chunks of the lists' heads, whose scores do not depend on k
             # (fused head items rank above all others), so the order does not either.
             ranked, exhausted = ranked[: max(fetch, len(heads))], False
-        chunks = {c.id: c for c in self.store.get([chunk_id for chunk_id, _ in ranked])}
+        chunks = {c.id: c for c in self._heads([chunk_id for chunk_id, _ in ranked])}
         hits = [
             Hit.of(
                 chunks[chunk_id],
@@ -360,6 +360,17 @@ class Searcher:
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
         return minmax_fusion([dense, lexical], weights=[w / total for w in weights], depth=cfg.fusion_depth)
 
+    def _heads(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The chunks without their content where the store offers that (`FaissStore.heads`):
+        ranking reads ids, kinds, operations, summaries and texts, never the content."""
+        heads = getattr(self.store, "heads", None)
+        return heads(chunk_ids) if heads is not None else self.store.get(chunk_ids)
+
+    def _all_heads(self, batch_size: int = 1000) -> Iterator[Chunk]:
+        ids = self.store.ids()
+        for start in range(0, len(ids), batch_size):
+            yield from self._heads(ids[start : start + batch_size])
+
     def _dependency_graph(self) -> DependencyGraph:
         """Built on first use from the store's chunks (the store is not changed under a Searcher),
         with the words of the APIs' titles (`names_something`'s known words)."""
@@ -367,7 +378,7 @@ class Searcher:
             keys: list[OpKey] = []
             titles: set[str] = set()
             self._op_chunks = {}
-            for chunk in self.store.chunks():
+            for chunk in self._all_heads():
                 titles.add(str(chunk.metadata.get("title", "")))
                 if chunk.kind in LINK_KINDS:
                     continue
@@ -427,7 +438,11 @@ class Searcher:
             for key, score in scores.items():
                 final[key] = max(final.get(key, score), score)
         by_key = {(op.service, op.id): op for op in operations}
-        rescored = [replace(op, score=final.get(key, op.score)) for key, op in by_key.items()]
+        # A copy only where the score moved: `replace` costs more than the rest of this loop.
+        rescored = [
+            op if (score := final.get(key, op.score)) == op.score else replace(op, score=score)
+            for key, op in by_key.items()
+        ]
         rescored += self._producer_hits({key: s for key, s in final.items() if key not in by_key}, allowed)
         rescored.sort(key=lambda op: (-op.score, op.service, op.id))
         if not auto:
@@ -448,7 +463,7 @@ class Searcher:
         when it names any (`providers.py`)."""
         if self._api_names is None:
             titles: dict[str, str] = {}
-            for chunk in self.store.chunks():
+            for chunk in self._all_heads():
                 titles.setdefault(chunk.service, str(chunk.metadata.get("title", "")))
             self._api_names = api_names(titles)
         named = named_services(query, self._api_names)
@@ -461,7 +476,7 @@ class Searcher:
     def _folded(self, operations: list[OperationHit], chunks: dict[str, Chunk]) -> list[OperationHit]:
         """`operations` with word-for-word copies from other services folded (`fold_duplicates`)."""
         missing = [op.chunk_ids[0] for op in operations if op.chunk_ids and op.chunk_ids[0] not in chunks]
-        known = {**chunks, **{c.id: c for c in self.store.get(missing)}} if missing else chunks
+        known = {**chunks, **{c.id: c for c in self._heads(missing)}} if missing else chunks
         return fold_duplicates(operations, lambda chunk_id: getattr(known.get(chunk_id), "embed_text", None))
 
     def _needed_producers(self, ops: set[OpKey], scores: dict[OpKey, float], *, own: bool) -> set[OpKey]:
@@ -489,7 +504,7 @@ class Searcher:
             if chunk_id is not None:
                 ids[chunk_id] = key
         hits = []
-        for chunk in self.store.get(list(ids)):
+        for chunk in self._heads(list(ids)):
             service, op_id = ids[chunk.id]
             method, _, path = op_id.partition(" ")
             hits.append(
@@ -510,7 +525,7 @@ class Searcher:
         cache: dict[str, Any] = {}
         expanded = []
         missing = [c for op in operations for c in op.chunk_ids if c not in by_id]
-        for chunk in self.store.get(missing):  # chunks of lifted producers
+        for chunk in self._heads(missing):  # chunks of lifted producers
             by_id[chunk.id] = Hit.of(chunk, 0.0)
         for op in operations:
             own = [by_id[chunk_id] for chunk_id in op.chunk_ids if chunk_id in by_id]

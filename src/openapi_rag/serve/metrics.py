@@ -85,16 +85,27 @@ class MetricsMiddleware:
             return
         start = time.perf_counter()
         status = 500
+        recorded = False
+
+        def record() -> None:
+            nonlocal recorded
+            if not recorded:
+                recorded = True
+                route = self.route_of(scope)
+                self.metrics.requests.labels(route, str(status)).inc()
+                self.metrics.latency.labels(route).observe(time.perf_counter() - start)
 
         async def send_status(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                # Counted before the last bytes go out: once a client has its answer, /metrics
+                # (from any worker) already counts it.
+                record()
             await send(message)
 
         try:
             await self.app(scope, receive, send_status)
         finally:
-            route = self.route_of(scope)
-            self.metrics.requests.labels(route, str(status)).inc()
-            self.metrics.latency.labels(route).observe(time.perf_counter() - start)
+            record()

@@ -144,10 +144,19 @@ class IndexHolder:
 
 
 def warm(index: Any) -> None:
-    """Build the FAISS index now, not at the first query (and before workers fork, to share it)."""
+    """Load what searches read now, not at the first query (and before workers fork, to share it):
+    the FAISS index, the chunk heads (`FaissStore.heads`) and the searcher's tables of the catalog
+    (producers, API names), which a BM25-only search builds without starting the embedder."""
+    from openapi_rag.store.faiss_store import HEADS_CACHE_LIMIT
+
     store = index.store
-    if hasattr(store, "_faiss") and len(store):
+    if not len(store):
+        return
+    if hasattr(store, "_faiss"):
         store._faiss()
+    if hasattr(store, "heads") and len(store) <= HEADS_CACHE_LIMIT:
+        store.heads(store.ids())
+    index.search("warm up", k=1, mode="bm25", expand=False)
 
 
 def warm_embedder(index: Any) -> None:

@@ -26,6 +26,9 @@ CREATE TABLE chunks (
 ) WITHOUT ROWID
 """
 
+# What `heads` leaves out of a stored chunk (JSON paths for SQLite's json_remove).
+_HEADLESS = "'$.content', '$.file', '$.metadata.bm25_text'"
+
 # Stay under SQLite's bound-parameter limit (999 in old builds).
 _BATCH = 500
 
@@ -91,6 +94,18 @@ class ChunkTable:
             query = f"SELECT id, data FROM chunks WHERE id IN ({marks})"
             for chunk_id, data in self._conn.execute(query, list(batch)):
                 found[chunk_id] = Chunk.from_dict(json.loads(data))
+        return found
+
+    def heads(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        """Like `get`, with each chunk's `content`, `file` and BM25 text left out (empty): what a
+        search reads. SQLite drops those fields before Python decodes the rest, which is a fifth of
+        each record on the realworld index (`content` holds the operation's whole JSON)."""
+        found: dict[str, Chunk] = {}
+        for batch in _batches(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(batch))
+            query = f"SELECT id, json_remove(data, {_HEADLESS}) FROM chunks WHERE id IN ({marks})"
+            for chunk_id, data in self._conn.execute(query, list(batch)):
+                found[chunk_id] = Chunk.from_dict({**json.loads(data), "content": ""})
         return found
 
     def filter_fields(self) -> dict[str, tuple[str, str, list[str]]]:

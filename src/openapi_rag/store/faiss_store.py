@@ -60,6 +60,9 @@ SUBSET_SEARCH_LIMIT = 4_096
 EXACT_FILTER_LIMIT = 20_000
 # Extra results fetched beyond k so that ties at the cut can be ordered by id.
 _TIE_SLACK = 8
+# Most chunk heads kept decoded (`FaissStore.heads`): the whole realworld index (9.5k chunks, ~25 MB);
+# past it the cache starts over rather than growing with a 200k-chunk index.
+HEADS_CACHE_LIMIT = 50_000
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,7 @@ class FaissStore:
         self._index: Any = None  # None: stale, rebuilt from _vectors on next use
         self._table = ChunkTable()
         self._postings: Postings | None = None
+        self._heads: dict[str, Chunk] = {}  # decoded once, see `heads`
 
     # ---- basic facts -------------------------------------------------------------------------
 
@@ -248,6 +252,7 @@ class FaissStore:
         if self._index is not None:
             self._index.add(matrix)
         self._postings = None
+        self._heads = {}
 
     def remove(self, ids: Iterable[str]) -> int:
         """Remove chunks by id; unknown ids are ignored. Returns how many were removed.
@@ -266,6 +271,7 @@ class FaissStore:
         self._row = {chunk_id: row for row, chunk_id in enumerate(self._ids)}
         self._index = None
         self._postings = None
+        self._heads = {}
         return len(doomed)
 
     # ---- reading -------------------------------------------------------------------------------
@@ -281,6 +287,28 @@ class FaissStore:
         if missing:
             raise KeyError(f"unknown chunk ids: {', '.join(missing[:5])}")
         return [found[i] for i in chunk_ids]
+
+    def heads(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The chunks in the order asked, without `content`, `file` or BM25 text (empty): all a
+        search reads. Each is decoded once and kept, so the same object comes back every time:
+        treat it as read-only. A query touches ~250 chunks; decoding them whole took most of a
+        search's time.
+
+        Raises:
+            KeyError: some ids are not stored (the first few are named).
+        """
+        cache = self._heads
+        missing = [i for i in chunk_ids if i not in cache]
+        if not missing:
+            return [cache[i] for i in chunk_ids]
+        found = self._table.heads(missing)
+        unknown = [i for i in missing if i not in found]
+        if unknown:
+            raise KeyError(f"unknown chunk ids: {', '.join(unknown[:5])}")
+        if len(cache) + len(found) > HEADS_CACHE_LIMIT:
+            self._heads = {}  # start over rather than grow with the index
+        self._heads.update(found)
+        return [found[i] if i in found else cache[i] for i in chunk_ids]
 
     def get_vectors(self, chunk_ids: Sequence[str]) -> np.ndarray:
         """Stored vectors (normalised when `normalize` is on), one row per id, as a new array."""
