@@ -1,11 +1,16 @@
 """Build the crawl benchmark: HTML documentation pages rendered from real specs by real renderers.
 
 Each spec listed in benchmarks/crawl/specs.tsv (paths relative to the shared data folder) is
-rendered by two documentation renderers pinned in benchmarks/crawl/renderers/package.json:
+rendered by three documentation renderers, the npm ones pinned in
+benchmarks/crawl/renderers/package.json, the Python one in requirements-sphinx.txt beside it:
 
 - `widdershins`: widdershins 4.0.1 (OpenAPI → Slate-style Markdown with cURL/HTTP/Python samples,
   parameter and response-schema tables), turned into HTML by marked 18.2.1;
-- `redoc`: redoc-cli 0.13.21 (`redoc-cli build`, server-side rendered ReDoc 2 page).
+- `redoc`: redoc-cli 0.13.21 (`redoc-cli build`, server-side rendered ReDoc 2 page);
+- `sphinx`: Sphinx 9.0.4 with sphinxcontrib-openapi 0.10.0 (its `httpdomain` renderer: each
+  operation a definition list, fields as "name (type, required) – description" list items under
+  "Query Parameters", "Request JSON Object", "Response JSON Object", "Status Codes"). Added as the
+  held-out renderer: its pages were measured before any rule looked at them.
 
 The source spec is copied to benchmarks/crawl/truth/ID.(json|yaml) as the ground truth.
 ReDoc pages carry the whole spec in an inline `__redoc_state` script plus a 1 MB JS bundle;
@@ -13,12 +18,15 @@ both are dropped, since a crawler reads what a reader sees (and the embedded spe
 answer). Rendering is deterministic: same specs and renderer versions, same pages.
 
     cd benchmarks/crawl/renderers && npm ci     # once (node + npm; offline afterwards)
+    python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
+    benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     python scripts/render_pages.py --data ../shared/data
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shutil
 import subprocess
@@ -30,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "crawl"
 RENDERERS = BENCH / "renderers"
 BIN = RENDERERS / "node_modules" / ".bin"
+SPHINX_BUILD = RENDERERS / ".venv" / "bin" / "sphinx-build"
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
@@ -87,7 +96,71 @@ def render_redoc(spec: Path, out: Path, work: Path) -> None:
     out.write_text(_SCRIPT.sub("", html.read_text(encoding="utf-8")), encoding="utf-8")
 
 
-RENDER = {"widdershins": render_widdershins, "redoc": render_redoc}
+_ITEM_KEYS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+_SPHINX_CONF = """project = {title!r}
+extensions = ["sphinxcontrib.openapi"]
+html_theme = "alabaster"
+openapi_default_renderer = "httpdomain"
+"""
+
+
+def render_sphinx(spec: Path, out: Path, work: Path, sphinx_build: Path = SPHINX_BUILD) -> None:
+    """One reStructuredText page holding `.. openapi::`, built by Sphinx's HTML builder, kept whole."""
+    source = work / "src"
+    source.mkdir()
+    data = _read_spec(spec)
+    (source / "spec.json").write_text(json.dumps(_renderable(data)), encoding="utf-8")
+    info = data.get("info") if isinstance(data.get("info"), dict) else {}
+    title = " ".join(str(info.get("title") or "").split()) or spec.stem
+    (source / "conf.py").write_text(_SPHINX_CONF.format(title=title), encoding="utf-8")
+    rule = "=" * max(len(title), 3)
+    (source / "index.rst").write_text(f"{title}\n{rule}\n\n.. openapi:: spec.json\n", encoding="utf-8")
+    # -q: the renderer warns on every `default` status (httpdomain wants numbers); the page still builds.
+    subprocess.run(
+        [str(sphinx_build), "-q", "-b", "html", str(source), str(work / "html")], check=True, capture_output=True
+    )
+    shutil.copyfile(work / "html" / "index.html", out)
+
+
+def _read_spec(spec: Path) -> dict:
+    import yaml
+
+    text = spec.read_text(encoding="utf-8")
+    return json.loads(text) if spec.suffix == ".json" else yaml.safe_load(text)
+
+
+def _renderable(data: dict) -> dict:
+    """The spec less what sphinxcontrib-openapi 0.10.0 crashes on, none of it an operation or a field:
+    `x-` extensions (Spotify's point at a file that is not there) and path-item keys other than
+    methods and `parameters` (Twilio's `servers` and `description`: the renderer takes every
+    path-item key for a method)."""
+    out = _without_extensions(data)
+    out["paths"] = {
+        path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
+        for path, item in (out.get("paths") or {}).items()
+    }
+    return out
+
+
+def _without_extensions(value: object, *, names: bool = False) -> object:
+    """`x-` keys dropped at every level; the keys of `properties` are field names and stay."""
+    if isinstance(value, list):
+        return [_without_extensions(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    return {
+        k: _without_extensions(v, names=k == "properties" and not names)
+        for k, v in value.items()
+        if names or not k.startswith("x-")
+    }
+
+
+RENDER = {"widdershins": render_widdershins, "redoc": render_redoc, "sphinx": render_sphinx}
+NEEDS = {  # what each renderer needs installed, and how to install it
+    "widdershins": (BIN / "widdershins", "cd benchmarks/crawl/renderers && npm ci"),
+    "redoc": (BIN / "redoc-cli", "cd benchmarks/crawl/renderers && npm ci"),
+    "sphinx": (SPHINX_BUILD, "see requirements-sphinx.txt in benchmarks/crawl/renderers"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,14 +170,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=BENCH)
     parser.add_argument("--renderer", choices=sorted(RENDER), action="append")
+    parser.add_argument("--sphinx-build", type=Path, default=SPHINX_BUILD,
+                        help="sphinx-build of a venv with requirements-sphinx.txt installed")  # fmt: skip
     args = parser.parse_args(argv)
-    if shutil.which("node") is None or not BIN.is_dir():
-        print(
-            "render_pages: needs node and the pinned renderers: cd benchmarks/crawl/renderers && npm ci",
-            file=sys.stderr,
-        )
-        return 2
+    NEEDS["sphinx"] = (args.sphinx_build, NEEDS["sphinx"][1])
     renderers = args.renderer or sorted(RENDER)
+    for name in renderers:
+        tool, install = NEEDS[name]
+        if not tool.exists() or (name != "sphinx" and shutil.which("node") is None):
+            print(f"render_pages: {name} needs {tool.name} (pinned): {install}", file=sys.stderr)
+            return 2
     failures = 0
     for spec_id, source in read_specs(BENCH / "specs.tsv"):
         spec = args.data / source
@@ -116,7 +191,10 @@ def main(argv: list[str] | None = None) -> int:
             page.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory() as work:
                 try:
-                    RENDER[name](spec, page, Path(work))
+                    if name == "sphinx":
+                        render_sphinx(spec, page, Path(work), args.sphinx_build)
+                    else:
+                        RENDER[name](spec, page, Path(work))
                 except subprocess.CalledProcessError as exc:
                     failures += 1
                     print(f"{spec_id}: {name} failed: {exc.stderr.decode()[-300:]}", file=sys.stderr)
