@@ -19,6 +19,7 @@ from openapi_rag.crawl.samples import (
     is_path,
     parse_curl,
     parse_http,
+    parse_http_response,
     parse_json,
     parse_signature,
     split_url,
@@ -146,7 +147,7 @@ def _signatures(blocks: list[Block]) -> list[_Signature]:
             sample = parse_curl(block.text) or parse_http(block.text)
             if sample is not None:
                 found.append(_Signature(i, sample.method, sample.url, sample))
-        elif block.kind == "text":
+        elif block.kind in ("text", "heading"):  # "GET /pets/{id}" may head its own section
             signature = parse_signature(block.text)
             if signature is not None:
                 found.append(_Signature(i, *signature))
@@ -309,14 +310,19 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     previous_kind, previous_table = "", 0
     for index, block in enumerate(blocks):
         label = _label(blocks, index)
-        if block.kind == "heading" and not evidence.title and parse_signature(block.text) is None:
-            evidence.title = block.text
+        if block.kind == "heading":
+            # A label heading ("Query Parameters:") introduces what follows; it names no operation.
+            if not evidence.title and parse_signature(block.text) is None and not block.text.endswith(":"):
+                evidence.title = block.text
         elif block.kind == "text":
             if block.position not in signature_positions and len(block.text) > 30:
                 evidence.prose.append(block.text)
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
+                shown = parse_http_response(block.text)  # "HTTP/1.1 200 OK", headers, then the JSON
+                if shown is not None:
+                    evidence.response_examples.setdefault(shown[0], []).append(shown[1])
                 continue
             if _kind(label) == "request":
                 evidence.request_examples.append(value)

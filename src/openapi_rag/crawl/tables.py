@@ -120,7 +120,25 @@ def field_rows(rows: list[list[str]], header: bool) -> list[FieldRow]:
         parsed = _row(row, cols) if header else _shape_row(row)
         if parsed is not None:
             out.append(parsed)
-    return out
+    return _unflatten(out)
+
+
+def _unflatten(rows: list[FieldRow]) -> list[FieldRow]:
+    """Dotted paths ("crew[].credit_id", "media.name") as nesting: the last part is the name and each
+    part before it one level down, when the parent path is itself a row above (else it stays a name)."""
+    seen: set[str] = set()
+    for row in rows:
+        path = row.name
+        if row.name.endswith("[]"):
+            row.name = row.name[:-2]
+            row.type = row.type or "array"
+        parent, dot, leaf = row.name.rpartition(".")
+        if dot and leaf and row.depth == 0 and parent in seen:
+            row.name = leaf
+            row.depth = parent.replace("[]", "").count(".") + 1
+        seen.add(path.removesuffix("[]"))
+        seen.add(path)
+    return rows
 
 
 def _columns(header_row: list[str]) -> dict[str, int]:
