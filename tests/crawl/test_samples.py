@@ -51,3 +51,12 @@ def test_json_blocks_lenient_but_only_objects_and_arrays() -> None:
     assert parse_json('[{"a": 1},]') == [{"a": 1}]
     assert parse_json("0") is None
     assert parse_json("{not json") is None
+
+
+def test_a_raw_http_response_is_a_response_example() -> None:
+    from openapi_rag.crawl.samples import parse_http_response
+
+    shown = 'HTTP/1.1 201 Created\nContent-Type: application/json\n\n{"id": 7, "name": "Rex"}'
+    assert parse_http_response(shown) == ("201", {"id": 7, "name": "Rex"})
+    assert parse_http_response("HTTP/1.1 204 No Content\n\n") is None
+    assert parse_http_response('{"id": 7}') is None

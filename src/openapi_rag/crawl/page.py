@@ -9,6 +9,7 @@ table and the characters per block.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ MAX_PAGE_BYTES = 64 * 1024 * 1024
 MAX_BLOCKS = 200_000
 MAX_BLOCK_CHARS = 200_000
 MAX_TABLE_ROWS = 2_000
+_MAX_ITEM_ELEMENTS = 50  # elements in one list item that can still document one field
 _SKIP = {"script", "style", "noscript", "template", "svg", "iframe", "object", "canvas", "head"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # Block-level elements: their text is a run of its own (so "Parameters" and "id" never glue together).
@@ -83,7 +85,9 @@ def parse_html(data: bytes | str, *, source: str = "<page>", truncated: bool = F
     if not data.strip():
         return Page(source, "", [], truncated)
     # huge_tree lifts libxml2's depth/size guards, so we keep our own bounds (bytes read, blocks kept).
-    parser = lxml.html.HTMLParser(recover=True, huge_tree=True, remove_comments=True, remove_pis=True)
+    parser = lxml.html.HTMLParser(
+        recover=True, huge_tree=True, remove_comments=True, remove_pis=True, encoding=_encoding(data)
+    )
     try:
         root = etree.fromstring(data, parser)
     except etree.ParserError:
@@ -96,6 +100,18 @@ def parse_html(data: bytes | str, *, source: str = "<page>", truncated: bool = F
     walker.walk(root)
     walker.flush()
     return Page(source, title, walker.blocks, truncated or walker.full)
+
+
+def _encoding(data: bytes) -> str | None:
+    """UTF-8 for a page that declares no charset but is valid UTF-8 (libxml2 would read it as Latin-1
+    and turn "¶" into "Â¶"); None leaves a declared charset, or a guess, to the parser."""
+    if b"charset" in data[:4096].lower():
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "utf-8"
 
 
 class _Walker:
@@ -245,14 +261,18 @@ def _list_rows(ul: object) -> list[list[str]] | None:
     fields: list[list[str]] = []
     statuses: list[list[str]] = []
     for li in items:
-        if any(
-            isinstance(g.tag, str) and g.tag.lower() in ("ul", "ol", "dl", "table", "pre") for g in li.iter()
+        # A field item is a line of inline markup: nested lists, code or a big subtree make it
+        # something else (and the bound keeps hostile nesting from costing depth × size).
+        inside = list(itertools.islice(li.iter(), _MAX_ITEM_ELEMENTS + 1))
+        if len(inside) > _MAX_ITEM_ELEMENTS or any(
+            isinstance(g.tag, str) and g.tag.lower() in ("ul", "ol", "dl", "table", "pre") for g in inside
         ):
-            return None  # nested lists: an outline, not one field per item
+            return None
         text = _text(li)
         found = _FIELD_ITEM.match(text)
         if found and _META_WORDS.search(found.group(2)):
-            fields.append([found.group(1), found.group(2), found.group(2), found.group(3).strip()])
+            meta = found.group(2).strip()
+            fields.append([found.group(1), meta, meta, found.group(3).strip()])
             continue
         status = _STATUS_ITEM.match(text)
         if status and (status.group(2).strip() or status.group(3)):  # a bare "200" is a tab, not a row

@@ -131,7 +131,7 @@ def _unflatten(rows: list[FieldRow]) -> list[FieldRow]:
         path = row.name
         if row.name.endswith("[]"):
             row.name = row.name[:-2]
-            row.type = row.type or "array"
+            row.type = "array"  # "crew[] (object)": a list of what the type names
         parent, dot, leaf = row.name.rpartition(".")
         if dot and leaf and row.depth == 0 and parent in seen:
             row.name = leaf
