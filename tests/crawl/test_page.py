@@ -115,7 +115,8 @@ def test_a_definition_list_of_sections_is_an_outline_and_field_lists_are_tables(
         ("heading", 7, "GET /pets/{id}"),
         ("text", 0, "Get a pet."),
         ("heading", 8, "Parameters:"),
-        ("table", 0, [["name", "type", "required", "description"], ["id", "integer, required", "integer, required", "the id"]]),
+        ("table", 0, [["name", "type", "required", "description"],
+                      ["id", "integer, required", "integer, required", "the id"]]),
         ("heading", 8, "Status Codes:"),
         ("table", 0, [["status", "description"], ["200 OK", "the pet"]]),
     ]  # fmt: skip

@@ -48,6 +48,7 @@ class ComposeResult:
     draft: dict[str, Any] | None = None
     findings: list[str] = field(default_factory=list)  # validation findings left in the draft
     attempts: int = 0  # LLM calls made for the draft
+    model: str = ""  # the LLM that drafted it
 
     @property
     def found(self) -> bool:
@@ -63,6 +64,7 @@ class ComposeResult:
             "valid": self.draft is not None and not self.findings,
             "findings": self.findings,
             "attempts": self.attempts,
+            "model": self.model,
         }
 
 
@@ -98,6 +100,7 @@ def compose(
     if result.matches or llm is None:
         return result
     result.draft, result.findings, result.attempts = draft_service(need, llm, max_repairs=max_repairs)
+    result.model = str(getattr(llm, "model_id", "") or type(llm).__name__)
     return result
 
 

@@ -20,7 +20,7 @@ MAX_PAGE_BYTES = 64 * 1024 * 1024
 MAX_BLOCKS = 200_000
 MAX_BLOCK_CHARS = 200_000
 MAX_TABLE_ROWS = 2_000
-_MAX_ITEM_ELEMENTS = 50  # elements in one list item that can still document one field
+_MAX_ITEM_ELEMENTS = 200  # elements of a list item read to tell whether it documents one field
 _SKIP = {"script", "style", "noscript", "template", "svg", "iframe", "object", "canvas", "head"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # Block-level elements: their text is a run of its own (so "Parameters" and "id" never glue together).
@@ -261,14 +261,13 @@ def _list_rows(ul: object) -> list[list[str]] | None:
     fields: list[list[str]] = []
     statuses: list[list[str]] = []
     for li in items:
-        # A field item is a line of inline markup: nested lists, code or a big subtree make it
-        # something else (and the bound keeps hostile nesting from costing depth × size).
-        inside = list(itertools.islice(li.iter(), _MAX_ITEM_ELEMENTS + 1))
-        if len(inside) > _MAX_ITEM_ELEMENTS or any(
-            isinstance(g.tag, str) and g.tag.lower() in ("ul", "ol", "dl", "table", "pre") for g in inside
-        ):
+        # Code or a table inside an item is content of its own, to be walked (a status with its
+        # example); a nested list is part of a description (allowed values). Only the item's first
+        # elements are looked at, so hostile nesting costs no more than its size.
+        inside = itertools.islice(li.iter(), _MAX_ITEM_ELEMENTS)
+        if any(isinstance(g.tag, str) and g.tag.lower() in ("table", "pre") for g in inside):
             return None
-        text = _text(li)
+        text = _text(li, max_elements=_MAX_ITEM_ELEMENTS)
         found = _FIELD_ITEM.match(text)
         if found and _META_WORDS.search(found.group(2)):
             meta = found.group(2).strip()
@@ -295,16 +294,21 @@ def _owner_table(el: object) -> object | None:
     return None
 
 
-def _text(el: object, *, skip_tables: bool = False) -> str:
-    """Text of an element with a space between its pieces ("id" + "required" → "id required")."""
+def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = None) -> str:
+    """Text of an element with a space between its pieces ("id" + "required" → "id required");
+    with `max_elements`, of its first elements only."""
     parts: list[str] = []
     stack: list[object] = [el]
     first = True
+    visited = 0
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             parts.append(item)
             continue
+        visited += 1
+        if max_elements is not None and visited > max_elements:
+            break
         tag = item.tag.lower() if isinstance(item.tag, str) else ""  # type: ignore[attr-defined]
         if not first and item.tail:  # type: ignore[attr-defined]
             stack.append(item.tail)  # type: ignore[attr-defined]

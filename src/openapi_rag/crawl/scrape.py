@@ -315,7 +315,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if not evidence.title and parse_signature(block.text) is None and not block.text.endswith(":"):
                 evidence.title = block.text
         elif block.kind == "text":
-            if block.position not in signature_positions and len(block.text) > 30:
+            after_signature = index > 0 and blocks[index - 1].position in signature_positions
+            if after_signature and not evidence.title and len(block.text) <= 100 and not block.text.endswith(":"):
+                # No heading names the operation: the short line right under its signature does
+                # ("GET /albums/{id}" then "Get Album").
+                evidence.title = block.text
+            elif block.position not in signature_positions and len(block.text) > 30:
                 evidence.prose.append(block.text)
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
