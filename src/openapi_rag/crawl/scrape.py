@@ -346,7 +346,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
             previous_kind, previous_table = kind, index
             if kind == "response":
-                evidence.response_fields.setdefault(_status(label), []).extend(rows)
+                if _location_from(label) != "header":  # "Response Headers:" are not body fields
+                    evidence.response_fields.setdefault(_status(label), []).extend(rows)
                 continue
             default_location = _location_from(label)
             for row in rows:

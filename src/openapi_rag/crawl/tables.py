@@ -130,13 +130,13 @@ def _unflatten(rows: list[FieldRow]) -> list[FieldRow]:
     for row in rows:
         path = row.name
         if row.name.endswith("[]"):
-            row.name = row.name[:-2]
+            row.name = row.name.rstrip("[]")  # "board[][]": a list of lists
             row.type = "array"  # "crew[] (object)": a list of what the type names
         parent, dot, leaf = row.name.rpartition(".")
         if dot and leaf and row.depth == 0 and parent in seen:
             row.name = leaf
             row.depth = parent.replace("[]", "").count(".") + 1
-        seen.add(path.removesuffix("[]"))
+        seen.add(path.rstrip("[]"))
         seen.add(path)
     return rows
 
