@@ -156,7 +156,9 @@ def test_the_sketch_schema_goes_to_models_that_honour_it() -> None:
     assert schema["properties"]["operations"]["maxItems"] == 8
     plain = ScriptedLLM([SKETCH])  # a model without structured output reads the shape in the prompt
     draft_service("cast and ratings of movies", plain)
-    assert "response_format" not in plain.calls[0] and "operations" in plain.calls[0]["messages"][0]["content"]
+    assert (
+        "response_format" not in plain.calls[0] and "operations" in plain.calls[0]["messages"][0]["content"]
+    )
 
 
 def test_a_draft_about_another_service_is_an_honest_failure(hotel_index: Path) -> None:

@@ -316,7 +316,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.title = block.text
         elif block.kind == "text":
             after_signature = index > 0 and blocks[index - 1].position in signature_positions
-            if after_signature and not evidence.title and len(block.text) <= 100 and not block.text.endswith(":"):
+            if (
+                after_signature
+                and not evidence.title
+                and len(block.text) <= 100
+                and not block.text.endswith(":")
+            ):
                 # No heading names the operation: the short line right under its signature does
                 # ("GET /albums/{id}" then "Get Album").
                 evidence.title = block.text
