@@ -1,7 +1,7 @@
 """Build the crawl benchmark: HTML documentation pages rendered from real specs by real renderers.
 
 Each spec listed in benchmarks/crawl/specs.tsv (paths relative to the shared data folder) is
-rendered by three documentation renderers, the npm ones pinned in
+rendered by four documentation renderers, the npm ones pinned in
 benchmarks/crawl/renderers/package.json, the Python one in requirements-sphinx.txt beside it:
 
 - `widdershins`: widdershins 4.0.1 (OpenAPI → Slate-style Markdown with cURL/HTTP/Python samples,
@@ -10,7 +10,10 @@ benchmarks/crawl/renderers/package.json, the Python one in requirements-sphinx.t
 - `sphinx`: Sphinx 9.0.4 with sphinxcontrib-openapi 0.10.0 (its `httpdomain` renderer: each
   operation a definition list, fields as "name (type, required) – description" list items under
   "Query Parameters", "Request JSON Object", "Response JSON Object", "Status Codes"). Added as the
-  held-out renderer: its pages were measured before any rule looked at them.
+  held-out renderer: its pages were measured before any rule looked at them;
+- `openapi-to-md`: openapi-to-md 1.1.1 (Markdown: "### [GET]/pets" headings, "- Description"
+  items, parameters, bodies and responses as TypeScript-like declarations in code blocks),
+  turned into HTML by marked 18.2.1. Added after the Sphinx fixes as a second held-out renderer.
 
 The source spec is copied to benchmarks/crawl/truth/ID.(json|yaml) as the ground truth.
 ReDoc pages carry the whole spec in an inline `__redoc_state` script plus a 1 MB JS bundle;
@@ -88,6 +91,22 @@ def render_widdershins(spec: Path, out: Path, work: Path) -> None:
     )
 
 
+def render_openapi_to_md(spec: Path, out: Path, work: Path) -> None:
+    """openapi-to-md's Markdown ("### [GET]/pets", fields as TypeScript declarations) through marked."""
+    markdown = work / "page.md"
+    subprocess.run([str(BIN / "openapi-to-md"), str(spec), str(markdown)], check=True, capture_output=True)
+    html = work / "page.html"
+    subprocess.run(
+        [str(BIN / "marked"), "--gfm", "-i", str(markdown), "-o", str(html)], check=True, capture_output=True
+    )
+    text = markdown.read_text(encoding="utf-8")
+    title = re.search(r"^# (.+)$", text, re.M)
+    out.write_text(
+        _PAGE.format(title=title.group(1) if title else spec.stem, body=html.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+
+
 def render_redoc(spec: Path, out: Path, work: Path) -> None:
     html = work / "redoc.html"
     subprocess.run(
@@ -155,8 +174,14 @@ def _without_extensions(value: object, *, names: bool = False) -> object:
     }
 
 
-RENDER = {"widdershins": render_widdershins, "redoc": render_redoc, "sphinx": render_sphinx}
+RENDER = {
+    "widdershins": render_widdershins,
+    "redoc": render_redoc,
+    "sphinx": render_sphinx,
+    "openapi-to-md": render_openapi_to_md,
+}
 NEEDS = {  # what each renderer needs installed, and how to install it
+    "openapi-to-md": (BIN / "openapi-to-md", "cd benchmarks/crawl/renderers && npm ci"),
     "widdershins": (BIN / "widdershins", "cd benchmarks/crawl/renderers && npm ci"),
     "redoc": (BIN / "redoc-cli", "cd benchmarks/crawl/renderers && npm ci"),
     "sphinx": (SPHINX_BUILD, "see requirements-sphinx.txt in benchmarks/crawl/renderers"),
