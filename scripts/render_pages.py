@@ -94,7 +94,9 @@ def render_widdershins(spec: Path, out: Path, work: Path) -> None:
 def render_openapi_to_md(spec: Path, out: Path, work: Path) -> None:
     """openapi-to-md's Markdown ("### [GET]/pets", fields as TypeScript declarations) through marked."""
     markdown = work / "page.md"
-    subprocess.run([str(BIN / "openapi-to-md"), str(spec), str(markdown)], check=True, capture_output=True)
+    source = work / "spec.json"  # the same cleaned input as Sphinx's: it crashes on Spotify's `x-` refs too
+    source.write_text(json.dumps(_renderable(_read_spec(spec))), encoding="utf-8")
+    subprocess.run([str(BIN / "openapi-to-md"), str(source), str(markdown)], check=True, capture_output=True)
     html = work / "page.html"
     subprocess.run(
         [str(BIN / "marked"), "--gfm", "-i", str(markdown), "-o", str(html)], check=True, capture_output=True
