@@ -17,8 +17,11 @@ MAX_SAMPLE_CHARS = 100_000
 MAX_JSON_CHARS = 2_000_000
 
 _METHOD = "|".join(METHODS)
-# "GET /pets/{id}" or "GET https://api.example.com/v1/pets" standing alone in a short run of text.
-_SIGNATURE = re.compile(rf"^\s*({_METHOD})\s+((?:https?://[^\s/]+)?/[^\s]*)\s*$", re.I)
+# "GET /pets/{id}" or "GET https://api.example.com/v1/pets" standing alone in a short run of text;
+# the method may sit in brackets or take a colon ("[GET]/pets", "(GET) /pets", "GET: /pets").
+_SIGNATURE = re.compile(
+    rf"^\s*(?:\[({_METHOD})\]|\(({_METHOD})\)|({_METHOD}):?(?=\s))\s*((?:https?://[^\s/]+)?/[^\s]*)\s*$", re.I
+)
 _PATH_ONLY = re.compile(r"^\s*(/[^\s]*|https?://[^\s]+)\s*$")
 _HTTP_LINE = re.compile(rf"^\s*({_METHOD})\s+(\S+)\s+HTTP/\d(?:\.\d)?\s*$", re.I | re.M)
 _HTTP_STATUS = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+([1-5]\d\d)\b[^\n]*", re.I)
@@ -60,7 +63,8 @@ def parse_signature(text: str) -> tuple[str, str] | None:
     match = _SIGNATURE.match(text)
     if match is None:
         return None
-    return match.group(1).upper(), match.group(2)
+    method = match.group(1) or match.group(2) or match.group(3)
+    return method.upper(), match.group(4)
 
 
 def is_method(text: str) -> str | None:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from openapi_rag.crawl.declarations import declaration_rows
 from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.samples import (
     RequestSample,
@@ -71,7 +72,7 @@ class _Signature:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = _join_json_runs(page.blocks)
+    blocks = [_as_declarations(b) for b in _join_json_runs(page.blocks)]
     signatures = _signatures(blocks)
     servers, keyed = _keys(signatures)
     if not servers:
@@ -110,6 +111,14 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
                     out.setdefault(block.text, rows)
                     break
     return out
+
+
+def _as_declarations(block: Block) -> Block:
+    """A code block of field declarations ("name?: string") is a field table; other code stays code."""
+    if block.kind != "code" or parse_json(block.text) is not None:
+        return block
+    rows = declaration_rows(block.text)
+    return Block("table", rows=rows, header=True, position=block.position) if rows else block
 
 
 def _join_json_runs(blocks: list[Block]) -> list[Block]:
@@ -266,7 +275,7 @@ def _kind(label: str) -> str:
     for piece in label.split(" | "):
         if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d$", piece):
             return "response"
-        if re.search(r"\b(request|body|payload)\b", piece):
+        if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
         if re.search(r"\b(param|parameters?|arguments?|path|query|header|headers|cookie)\b", piece):
             return "param"
@@ -277,6 +286,8 @@ def _status(label: str) -> str:
     """The status a label names: the nearest one, or the first of a strip of tabs ("200 | 401 | 429")."""
     pieces = label.split(" | ")
     for index, piece in enumerate(pieces):
+        if re.match(r"default\b", piece.strip()):  # "default – unexpected error"
+            return "default"
         found = _STATUS_WORD.search(piece)
         if found is None:
             continue
