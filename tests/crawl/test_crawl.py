@@ -181,3 +181,23 @@ def test_dotted_field_paths_nest() -> None:
     assert set(schema["properties"]) == {"title", "crew"}
     assert schema["properties"]["crew"]["type"] == "array"
     assert set(schema["properties"]["crew"]["items"]["properties"]) == {"name", "job"}
+
+
+def test_an_openapi_to_md_page_gives_operations_and_declared_fields() -> None:
+    # openapi-to-md (the second held-out renderer): "[GET]/pets" headings, fields as declarations.
+    result = crawl_pages([PAGES / "openapi-to-md" / "realworld-v3-0-petstore-expanded.html"])
+    doc = result.document
+    assert result.findings == []
+    assert {(p, m) for p, item in doc["paths"].items() for m in item} == {
+        ("/pets", "get"),
+        ("/pets", "post"),
+        ("/pets/{id}", "get"),
+        ("/pets/{id}", "delete"),
+    }
+    listing = doc["paths"]["/pets"]["get"]
+    params = {p["name"]: (p["in"], p["schema"]["type"], p["required"]) for p in listing["parameters"]}
+    assert params == {"tags": ("query", "array", False), "limit": ("query", "integer", False)}
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"name", "tag"} and body["required"] == ["name"]
+    error = listing["responses"]["default"]["content"]["application/json"]["schema"]
+    assert set(error["properties"]) == {"code", "message"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.convert.infer import infer_schema, merge_schemas
@@ -151,7 +151,7 @@ def build_operation(
             row.name, location, row.source, schema=schema, required=required, description=row.description
         )
     if body_rows:
-        table_schema = _schema_from_rows(body_rows, page_text, report)
+        table_schema = _schema_from_rows(_with_references(body_rows, named or {}), page_text, report)
         if table_schema.get("properties"):
             body = _merge(body, table_schema, enrich=True)
             for row in body_rows:
@@ -193,7 +193,7 @@ def _responses(
             report.parameters["example"] += _count_fields(example)
     for status, rows in evidence.response_fields.items():
         code = status or success or "200"
-        table_schema = _schema_from_rows(rows, page_text, report)
+        table_schema = _schema_from_rows(_with_references(rows, named), page_text, report)
         if table_schema.get("properties"):
             schemas[code] = _merge(schemas.get(code), table_schema, enrich=True)
             report.parameters["table"] += _count_schema(table_schema)
@@ -214,6 +214,18 @@ def _responses(
     if not responses:
         responses["default"] = {"description": "Response (not documented on the page)"}
     return responses
+
+
+def _with_references(rows: list[FieldRow], named: dict[str, list[FieldRow]]) -> list[FieldRow]:
+    """Rows with the fields of each schema a row names by reference (documented in its own page
+    section) inserted under it; one level only, so cyclic schemas cannot loop."""
+    out: list[FieldRow] = []
+    for row in rows:
+        out.append(row)
+        if row.ref and row.ref in named:
+            below = row.depth + (0 if row.name.lower() in _ANONYMOUS else 1)
+            out.extend(replace(child, depth=child.depth + below, ref="") for child in named[row.ref])
+    return out
 
 
 def _schema_from_rows(rows: list[FieldRow], page_text: str, report: Report) -> dict[str, Any]:

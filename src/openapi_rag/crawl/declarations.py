@@ -23,9 +23,17 @@ from __future__ import annotations
 import re
 
 MAX_LINES = 5_000
-_FIELD = re.compile(r"^([A-Za-z_$][\w$-]{0,99})(\?)?\s*:\s*(.*?)\s*[,;]?$")
+_FIELD = re.compile(r"^([A-Za-z0-9_$][\w$.-]{0,99})(\?)?\s*:\s*(.*?)\s*[,;]?$")  # "vote_count.gte?: integer"
+_BARE_TYPE = re.compile(r"^(\[\])+$|^(string|integer|number|boolean|enum\[[^\]]*\])(\[\])*$", re.I)
 _CLOSE = re.compile(r"^}\s*(\[\])?\s*[,;]?$")
-_ANONYMOUS = {"undefined"}  # what some generators print for a schema with no name of its own
+# A declared type starts with a type word, a reference or a brace; a YAML example's values
+# ("Enabled: true", "rows: 100", "ClientId: OQ7c...") do not, so an example is never read as fields.
+_TYPE = re.compile(
+    r"^(string|integer|number|boolean|object|array|int\d*|float|double|long|date|date-time|datetime|any|"
+    r"unknown|null|enum|binary|file|map|record)\b|^#/|^{|{$", re.I
+)  # fmt: skip
+_ANONYMOUS = {"undefined"}
+_REFERENCE = re.compile(r"#/[\w./-]+")  # what some generators print for a schema with no name of its own
 
 
 def declaration_rows(text: str) -> list[list[str]] | None:
@@ -45,6 +53,8 @@ def declaration_rows(text: str) -> list[list[str]] | None:
         if line == "{":
             opened.append(None)
             continue
+        if _BARE_TYPE.match(line):  # the item type of an unnamed list ("[][]", "string"): no field
+            continue
         closing = _CLOSE.match(line)
         if closing:
             if not opened:
@@ -57,18 +67,23 @@ def declaration_rows(text: str) -> list[list[str]] | None:
         if found is None:
             return None
         name, optional, type_text = found.groups()
+        if not _TYPE.search(type_text):
+            return None
         depth = sum(owner is not None for owner in opened)
         opens = type_text.endswith("{")
         description = " ".join(c for c in comment if c)
         comment = []
+        reference = _REFERENCE.match(type_text)
         if name in _ANONYMOUS:
+            if reference:  # "undefined?: #/components/schemas/NewPet & {": NewPet's fields, then these
+                rows.append(["» " * depth + "allOf", reference.group(0), "", ""])
             if opens:
                 opened.append(None)
             continue
         rows.append(
             [
                 "» " * depth + name,
-                "object" if opens else type_text,
+                reference.group(0) if reference else "object" if opens else type_text,
                 "optional" if optional else "required",
                 description,
             ]

@@ -100,7 +100,11 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
     """Headings outside every operation that head a field table: the page's named schemas."""
     out: dict[str, list[FieldRow]] = {}
     for i, block in enumerate(blocks):
-        if block.kind != "heading" or i in taken or not re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", block.text):
+        if block.kind != "heading" or i in taken:
+            continue
+        # "Pet", or a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet").
+        named = re.fullmatch(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})", block.text)
+        if named is None:
             continue
         for nxt in blocks[i + 1 : i + 30]:
             if nxt.kind == "heading" and nxt.level <= block.level:
@@ -108,7 +112,7 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
             if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
                 rows = field_rows(nxt.rows, nxt.header)
                 if rows:
-                    out.setdefault(block.text, rows)
+                    out.setdefault(named.group(1), rows)
                     break
     return out
 

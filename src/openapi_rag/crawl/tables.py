@@ -43,6 +43,7 @@ class FieldRow:
     required: bool | None = None
     description: str = ""
     source: str = "table"  # table | prose (the LLM stage)
+    ref: str = ""  # the schema a type cell names by reference ("#/components/schemas/Pet" → Pet)
 
 
 def normalize_type(text: str) -> str | None:
@@ -195,6 +196,11 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         and row[cols["required"]].strip().lower() in ("optional",)
     ):
         required = False
+    reference = re.match(r"#/[\w./-]*/([\w.-]+)$", cell("type").strip())
+    if reference:
+        return FieldRow(
+            name, depth, location, "object", required, cell("description"), ref=reference.group(1)
+        )
     return FieldRow(name, depth, location, normalize_type(cell("type")), required, cell("description"))
 
 
