@@ -201,3 +201,19 @@ def test_an_openapi_to_md_page_gives_operations_and_declared_fields() -> None:
     assert set(body["properties"]) == {"name", "tag"} and body["required"] == ["name"]
     error = listing["responses"]["default"]["content"]["application/json"]["schema"]
     assert set(error["properties"]) == {"code", "message"}
+
+
+def test_a_declared_reference_takes_the_fields_of_its_page_section(tmp_path: Path) -> None:
+    page = tmp_path / "pets.html"
+    page.write_text(
+        "<h3>[POST]/pets</h3><h4>RequestBody</h4><pre><code>{\n  owner?: #/components/schemas/Owner\n"
+        "  name: string\n}</code></pre><h2>References</h2><h3>#/components/schemas/Owner</h3>"
+        "<pre><code>{\n  id: integer\n  email?: string\n}</code></pre>",
+        encoding="utf-8",
+    )
+    doc = crawl_pages([page]).document
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"owner", "name"}
+    owner = body["properties"]["owner"]
+    assert owner["type"] == "object" and set(owner["properties"]) == {"id", "email"}
+    assert owner["required"] == ["id"]

@@ -43,8 +43,33 @@ class Report:
         }
 
 
-def build_document(scraped: list[Scraped], page_text: str, report: Report) -> dict[str, Any]:
+class PageWords:
+    """The pages' words, for the hallucination filter (`name in words`): a set lookup per name rather
+    than a search of the whole text (a 50 MB page of half a million fields spent minutes searching).
+    A name that is no word of its own ("movie id") falls back to a text search, a bounded number of
+    times; past that it counts as absent and is reported dropped."""
+
+    MAX_SEARCHES = 200
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        tokens = set(re.findall(r"[\w$@.\-\[\]]+", text))
+        self.words = tokens | {part for token in tokens for part in re.split(r"[.\-\[\]]+", token) if part}
+        self.searches = 0
+
+    def __contains__(self, name: object) -> bool:
+        if name in self.words:
+            return True
+        if self.searches >= self.MAX_SEARCHES or not isinstance(name, str):
+            return False
+        self.searches += 1
+        return name in self.text
+
+
+def build_document(scraped: list[Scraped], page_text: str | PageWords, report: Report) -> dict[str, Any]:
     """One OpenAPI document for all scraped pages."""
+    if isinstance(page_text, str):
+        page_text = PageWords(page_text)
     servers: Counter[str] = Counter()
     paths: dict[str, dict[str, Any]] = {}
     schemes: dict[str, Any] = {}
@@ -75,7 +100,7 @@ def build_document(scraped: list[Scraped], page_text: str, report: Report) -> di
 
 def build_operation(
     evidence: Evidence,
-    page_text: str,
+    page_text: PageWords,
     report: Report,
     schemes: dict[str, Any],
     named: dict[str, list[FieldRow]] | None = None,
@@ -181,7 +206,7 @@ def _finish_param(param: dict[str, Any]) -> dict[str, Any]:
 
 
 def _responses(
-    evidence: Evidence, page_text: str, report: Report, named: dict[str, list[FieldRow]]
+    evidence: Evidence, page_text: PageWords, report: Report, named: dict[str, list[FieldRow]]
 ) -> dict[str, Any]:
     documented = [s for s, _ in evidence.statuses]
     success = next((s for s in documented if s.startswith("2")), None)
@@ -228,7 +253,7 @@ def _with_references(rows: list[FieldRow], named: dict[str, list[FieldRow]]) -> 
     return out
 
 
-def _schema_from_rows(rows: list[FieldRow], page_text: str, report: Report) -> dict[str, Any]:
+def _schema_from_rows(rows: list[FieldRow], page_text: PageWords, report: Report) -> dict[str, Any]:
     """A nested object schema from table rows; » depth marks (or nested tables) give the nesting."""
     root: dict[str, Any] = {"type": "object", "properties": {}}
     # stack[d] is the properties dict at depth d; anonymous rows (allOf parts, "body") are transparent.
