@@ -32,9 +32,11 @@ lint: $(STAMP)
 bench-load: $(STAMP)
 	$(BIN)/openapi-rag bench load ../shared/data/realworld
 
-# Re-render the crawl benchmark's pages (needs node + npm; renderer versions pinned in package-lock.json).
+# Re-render the crawl benchmark's pages (needs node + npm; renderer versions pinned in package-lock.json
+# and, for Sphinx, requirements-sphinx.txt, installed in a venv of its own: not the project's dependency).
 crawl-pages: $(STAMP)
 	cd benchmarks/crawl/renderers && npm ci --no-audit --no-fund
+	test -x benchmarks/crawl/renderers/.venv/bin/sphinx-build || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv && benchmarks/crawl/renderers/.venv/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-sphinx.txt; }
 	$(BIN)/python scripts/render_pages.py --data ../shared/data
 
 clean:

@@ -1,11 +1,19 @@
 """Build the crawl benchmark: HTML documentation pages rendered from real specs by real renderers.
 
 Each spec listed in benchmarks/crawl/specs.tsv (paths relative to the shared data folder) is
-rendered by two documentation renderers pinned in benchmarks/crawl/renderers/package.json:
+rendered by four documentation renderers, the npm ones pinned in
+benchmarks/crawl/renderers/package.json, the Python one in requirements-sphinx.txt beside it:
 
 - `widdershins`: widdershins 4.0.1 (OpenAPI → Slate-style Markdown with cURL/HTTP/Python samples,
   parameter and response-schema tables), turned into HTML by marked 18.2.1;
-- `redoc`: redoc-cli 0.13.21 (`redoc-cli build`, server-side rendered ReDoc 2 page).
+- `redoc`: redoc-cli 0.13.21 (`redoc-cli build`, server-side rendered ReDoc 2 page);
+- `sphinx`: Sphinx 9.0.4 with sphinxcontrib-openapi 0.10.0 (its `httpdomain` renderer: each
+  operation a definition list, fields as "name (type, required) – description" list items under
+  "Query Parameters", "Request JSON Object", "Response JSON Object", "Status Codes"). Added as the
+  held-out renderer: its pages were measured before any rule looked at them;
+- `openapi-to-md`: openapi-to-md 1.1.1 (Markdown: "### [GET]/pets" headings, "- Description"
+  items, parameters, bodies and responses as TypeScript-like declarations in code blocks),
+  turned into HTML by marked 18.2.1. Added after the Sphinx fixes as a second held-out renderer.
 
 The source spec is copied to benchmarks/crawl/truth/ID.(json|yaml) as the ground truth.
 ReDoc pages carry the whole spec in an inline `__redoc_state` script plus a 1 MB JS bundle;
@@ -13,12 +21,15 @@ both are dropped, since a crawler reads what a reader sees (and the embedded spe
 answer). Rendering is deterministic: same specs and renderer versions, same pages.
 
     cd benchmarks/crawl/renderers && npm ci     # once (node + npm; offline afterwards)
+    python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
+    benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     python scripts/render_pages.py --data ../shared/data
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shutil
 import subprocess
@@ -30,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "crawl"
 RENDERERS = BENCH / "renderers"
 BIN = RENDERERS / "node_modules" / ".bin"
+SPHINX_BUILD = RENDERERS / ".venv" / "bin" / "sphinx-build"
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
@@ -79,6 +91,24 @@ def render_widdershins(spec: Path, out: Path, work: Path) -> None:
     )
 
 
+def render_openapi_to_md(spec: Path, out: Path, work: Path) -> None:
+    """openapi-to-md's Markdown ("### [GET]/pets", fields as TypeScript declarations) through marked."""
+    markdown = work / "page.md"
+    source = work / "spec.json"  # the same cleaned input as Sphinx's: it crashes on Spotify's `x-` refs too
+    source.write_text(json.dumps(_renderable(_read_spec(spec))), encoding="utf-8")
+    subprocess.run([str(BIN / "openapi-to-md"), str(source), str(markdown)], check=True, capture_output=True)
+    html = work / "page.html"
+    subprocess.run(
+        [str(BIN / "marked"), "--gfm", "-i", str(markdown), "-o", str(html)], check=True, capture_output=True
+    )
+    text = markdown.read_text(encoding="utf-8")
+    title = re.search(r"^# (.+)$", text, re.M)
+    out.write_text(
+        _PAGE.format(title=title.group(1) if title else spec.stem, body=html.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+
+
 def render_redoc(spec: Path, out: Path, work: Path) -> None:
     html = work / "redoc.html"
     subprocess.run(
@@ -87,7 +117,77 @@ def render_redoc(spec: Path, out: Path, work: Path) -> None:
     out.write_text(_SCRIPT.sub("", html.read_text(encoding="utf-8")), encoding="utf-8")
 
 
-RENDER = {"widdershins": render_widdershins, "redoc": render_redoc}
+_ITEM_KEYS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+_SPHINX_CONF = """project = {title!r}
+extensions = ["sphinxcontrib.openapi"]
+html_theme = "alabaster"
+openapi_default_renderer = "httpdomain"
+"""
+
+
+def render_sphinx(spec: Path, out: Path, work: Path, sphinx_build: Path = SPHINX_BUILD) -> None:
+    """One reStructuredText page holding `.. openapi::`, built by Sphinx's HTML builder, kept whole."""
+    source = work / "src"
+    source.mkdir()
+    data = _read_spec(spec)
+    (source / "spec.json").write_text(json.dumps(_renderable(data)), encoding="utf-8")
+    info = data.get("info") if isinstance(data.get("info"), dict) else {}
+    title = " ".join(str(info.get("title") or "").split()) or spec.stem
+    (source / "conf.py").write_text(_SPHINX_CONF.format(title=title), encoding="utf-8")
+    rule = "=" * max(len(title), 3)
+    (source / "index.rst").write_text(f"{title}\n{rule}\n\n.. openapi:: spec.json\n", encoding="utf-8")
+    # -q: the renderer warns on every `default` status (httpdomain wants numbers); the page still builds.
+    subprocess.run(
+        [str(sphinx_build), "-q", "-b", "html", str(source), str(work / "html")], check=True, capture_output=True
+    )
+    shutil.copyfile(work / "html" / "index.html", out)
+
+
+def _read_spec(spec: Path) -> dict:
+    import yaml
+
+    text = spec.read_text(encoding="utf-8")
+    return json.loads(text) if spec.suffix == ".json" else yaml.safe_load(text)
+
+
+def _renderable(data: dict) -> dict:
+    """The spec less what sphinxcontrib-openapi 0.10.0 crashes on, none of it an operation or a field:
+    `x-` extensions (Spotify's point at a file that is not there) and path-item keys other than
+    methods and `parameters` (Twilio's `servers` and `description`: the renderer takes every
+    path-item key for a method)."""
+    out = _without_extensions(data)
+    out["paths"] = {
+        path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
+        for path, item in (out.get("paths") or {}).items()
+    }
+    return out
+
+
+def _without_extensions(value: object, *, names: bool = False) -> object:
+    """`x-` keys dropped at every level; the keys of `properties` are field names and stay."""
+    if isinstance(value, list):
+        return [_without_extensions(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    return {
+        k: _without_extensions(v, names=k == "properties" and not names)
+        for k, v in value.items()
+        if names or not k.startswith("x-")
+    }
+
+
+RENDER = {
+    "widdershins": render_widdershins,
+    "redoc": render_redoc,
+    "sphinx": render_sphinx,
+    "openapi-to-md": render_openapi_to_md,
+}
+NEEDS = {  # what each renderer needs installed, and how to install it
+    "openapi-to-md": (BIN / "openapi-to-md", "cd benchmarks/crawl/renderers && npm ci"),
+    "widdershins": (BIN / "widdershins", "cd benchmarks/crawl/renderers && npm ci"),
+    "redoc": (BIN / "redoc-cli", "cd benchmarks/crawl/renderers && npm ci"),
+    "sphinx": (SPHINX_BUILD, "see requirements-sphinx.txt in benchmarks/crawl/renderers"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,14 +197,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=BENCH)
     parser.add_argument("--renderer", choices=sorted(RENDER), action="append")
+    parser.add_argument("--sphinx-build", type=Path, default=SPHINX_BUILD,
+                        help="sphinx-build of a venv with requirements-sphinx.txt installed")  # fmt: skip
     args = parser.parse_args(argv)
-    if shutil.which("node") is None or not BIN.is_dir():
-        print(
-            "render_pages: needs node and the pinned renderers: cd benchmarks/crawl/renderers && npm ci",
-            file=sys.stderr,
-        )
-        return 2
+    NEEDS["sphinx"] = (args.sphinx_build, NEEDS["sphinx"][1])
     renderers = args.renderer or sorted(RENDER)
+    for name in renderers:
+        tool, install = NEEDS[name]
+        if not tool.exists() or (name != "sphinx" and shutil.which("node") is None):
+            print(f"render_pages: {name} needs {tool.name} (pinned): {install}", file=sys.stderr)
+            return 2
     failures = 0
     for spec_id, source in read_specs(BENCH / "specs.tsv"):
         spec = args.data / source
@@ -116,7 +218,10 @@ def main(argv: list[str] | None = None) -> int:
             page.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory() as work:
                 try:
-                    RENDER[name](spec, page, Path(work))
+                    if name == "sphinx":
+                        render_sphinx(spec, page, Path(work), args.sphinx_build)
+                    else:
+                        RENDER[name](spec, page, Path(work))
                 except subprocess.CalledProcessError as exc:
                     failures += 1
                     print(f"{spec_id}: {name} failed: {exc.stderr.decode()[-300:]}", file=sys.stderr)

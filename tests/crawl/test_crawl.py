@@ -140,3 +140,80 @@ def test_a_response_that_links_a_schema_section_gets_its_fields(tmp_path: Path) 
     schema = response["content"]["application/json"]["schema"]
     assert schema["properties"] == {"num": {"type": "integer"}, "title": {"type": "string"}}
     assert schema["required"] == ["num"]
+
+
+def test_a_sphinx_page_gives_its_operations_fields_and_bodies() -> None:
+    # Rendered by Sphinx + sphinxcontrib-openapi (the held-out renderer): no server URL on the page.
+    result = crawl_pages([PAGES / "sphinx" / "realworld-v3-0-petstore-expanded.html"])
+    doc = result.document
+    assert result.findings == []
+    assert {(p, m) for p, item in doc["paths"].items() for m in item} == {
+        ("/pets", "get"),
+        ("/pets", "post"),
+        ("/pets/{id}", "get"),
+        ("/pets/{id}", "delete"),
+    }
+    listing = doc["paths"]["/pets"]["get"]
+    params = {p["name"]: (p["in"], p["schema"]["type"]) for p in listing["parameters"]}
+    assert params == {"tags": ("query", "array"), "limit": ("query", "integer")}
+    create = doc["paths"]["/pets"]["post"]
+    body = create["requestBody"]["content"]["application/json"]["schema"]
+    assert body["properties"] == {"name": {"type": "string"}, "tag": {"type": "string"}}
+    assert body["required"] == ["name"]
+    returned = create["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(returned["properties"]) == {"name", "tag", "id"}
+
+
+def test_dotted_field_paths_nest() -> None:
+    from openapi_rag.crawl.page import parse_html
+
+    page = parse_html(
+        "<h2>GET /movies/{id}</h2><h3>Response JSON Object:</h3><ul>"
+        "<li>title (string) – the title</li><li>crew[] (object) – the crew</li>"
+        "<li>crew[].name (string) – a name</li><li>crew[].job (string) – a job</li></ul>"
+    )
+    from openapi_rag.crawl.build import Report, build_document
+    from openapi_rag.crawl.scrape import scrape
+
+    text = " ".join(b.text or " ".join(" ".join(r) for r in b.rows) for b in page.blocks)
+    doc = build_document([scrape(page)], text, Report())
+    schema = doc["paths"]["/movies/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"title", "crew"}
+    assert schema["properties"]["crew"]["type"] == "array"
+    assert set(schema["properties"]["crew"]["items"]["properties"]) == {"name", "job"}
+
+
+def test_an_openapi_to_md_page_gives_operations_and_declared_fields() -> None:
+    # openapi-to-md (the second held-out renderer): "[GET]/pets" headings, fields as declarations.
+    result = crawl_pages([PAGES / "openapi-to-md" / "realworld-v3-0-petstore-expanded.html"])
+    doc = result.document
+    assert result.findings == []
+    assert {(p, m) for p, item in doc["paths"].items() for m in item} == {
+        ("/pets", "get"),
+        ("/pets", "post"),
+        ("/pets/{id}", "get"),
+        ("/pets/{id}", "delete"),
+    }
+    listing = doc["paths"]["/pets"]["get"]
+    params = {p["name"]: (p["in"], p["schema"]["type"], p["required"]) for p in listing["parameters"]}
+    assert params == {"tags": ("query", "array", False), "limit": ("query", "integer", False)}
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"name", "tag"} and body["required"] == ["name"]
+    error = listing["responses"]["default"]["content"]["application/json"]["schema"]
+    assert set(error["properties"]) == {"code", "message"}
+
+
+def test_a_declared_reference_takes_the_fields_of_its_page_section(tmp_path: Path) -> None:
+    page = tmp_path / "pets.html"
+    page.write_text(
+        "<h3>[POST]/pets</h3><h4>RequestBody</h4><pre><code>{\n  owner?: #/components/schemas/Owner\n"
+        "  name: string\n}</code></pre><h2>References</h2><h3>#/components/schemas/Owner</h3>"
+        "<pre><code>{\n  id: integer\n  email?: string\n}</code></pre>",
+        encoding="utf-8",
+    )
+    doc = crawl_pages([page]).document
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"owner", "name"}
+    owner = body["properties"]["owner"]
+    assert owner["type"] == "object" and set(owner["properties"]) == {"id", "email"}
+    assert owner["required"] == ["id"]

@@ -45,6 +45,20 @@ def test_counts_and_agreements_hand_computed() -> None:
     assert (score.location.value(), score.type.value(), score.required.value()) == (1.0, 0.5, 1.0)
 
 
+def test_a_page_without_its_server_is_matched_by_the_relative_path() -> None:
+    # The truth's server has a base path (/v1) the page never shows: strict keys miss, relative hit.
+    def op(base: str) -> Op:
+        found = _op(operation_key("GET", base, "/a/{id}"), {"id": ("path", "integer", True)}, ["x"])
+        found.relative = operation_key("GET", "", "/a/{id}")
+        return found
+
+    truth, predicted = op("/v1"), op("")
+    score = score_page("p", {truth.key: truth}, {predicted.key: predicted})
+    assert (score.ops.tp, score.ops.fn) == (0, 1)
+    assert (score.ops_relative.tp, score.ops_relative.fp, score.ops_relative.fn) == (1, 0, 0)
+    assert score.request.tp == 1 and score.response.tp == 1
+
+
 def test_operation_keys_join_the_server_path_and_blank_the_variables() -> None:
     assert operation_key("get", "/v1", "/users/{id}") == ("GET", "/v1/users/{}")
     assert operation_key("GET", "", "/users/:id/") == ("GET", "/users/{}")

@@ -99,3 +99,35 @@ def test_a_50_mb_page_takes_bounded_time(tmp_path: Path) -> None:
     result = crawl_pages([path])
     assert time.perf_counter() - start < 120
     assert list(result.document["paths"]) == ["/things"]
+
+
+def test_a_definition_list_of_sections_is_an_outline_and_field_lists_are_tables() -> None:
+    # The shape Sphinx's httpdomain writes: each operation a term whose description holds paragraphs
+    # and a field list of "name (type, required) – description" items.
+    page = parse_html(
+        "<h1>API</h1><dl><dt>GET /pets/{id}<a class='headerlink' href='#x'>¶</a></dt><dd><p>Get a pet.</p>"
+        "<dl><dt>Parameters:</dt><dd><ul><li><p><strong>id</strong> (<em>integer, required</em>) – the id</p></li>"
+        "</ul></dd><dt>Status Codes:</dt><dd><ul><li><p>200 OK – the pet</p></li></ul></dd></dl></dd></dl>"
+    )
+    blocks = [(b.kind, b.level, b.text or b.rows) for b in page.blocks]
+    assert blocks == [
+        ("heading", 1, "API"),
+        ("heading", 7, "GET /pets/{id}"),
+        ("text", 0, "Get a pet."),
+        ("heading", 8, "Parameters:"),
+        ("table", 0, [["name", "type", "required", "description"],
+                      ["id", "integer, required", "integer, required", "the id"]]),
+        ("heading", 8, "Status Codes:"),
+        ("table", 0, [["status", "description"], ["200 OK", "the pet"]]),
+    ]  # fmt: skip
+
+
+def test_lists_that_are_not_field_lists_stay_text() -> None:
+    page = parse_html("<ul><li>Python (recommended) – fast to write</li><li>200</li></ul>")
+    assert [b.kind for b in page.blocks] == ["text", "text"]
+
+
+def test_deeply_nested_lists_cost_linear_time() -> None:
+    start = time.perf_counter()
+    parse_html("<ul><li>x" * 20_000 + "id (string) – y" + "</li></ul>" * 20_000)
+    assert time.perf_counter() - start < 10

@@ -51,3 +51,39 @@ def test_json_blocks_lenient_but_only_objects_and_arrays() -> None:
     assert parse_json('[{"a": 1},]') == [{"a": 1}]
     assert parse_json("0") is None
     assert parse_json("{not json") is None
+
+
+def test_a_raw_http_response_is_a_response_example() -> None:
+    from openapi_rag.crawl.samples import parse_http_response
+
+    shown = 'HTTP/1.1 201 Created\nContent-Type: application/json\n\n{"id": 7, "name": "Rex"}'
+    assert parse_http_response(shown) == ("201", {"id": 7, "name": "Rex"})
+    assert parse_http_response("HTTP/1.1 204 No Content\n\n") is None
+    assert parse_http_response('{"id": 7}') is None
+
+
+def test_signatures_with_the_method_in_brackets_or_with_a_colon() -> None:
+    assert parse_signature("[GET]/pets/{id}") == ("GET", "/pets/{id}")
+    assert parse_signature("(delete) /pets/{id}") == ("DELETE", "/pets/{id}")
+    assert parse_signature("POST: /pets") == ("POST", "/pets")
+    assert parse_signature("GETTING /pets") is None and parse_signature("GET/pets") is None
+
+
+def test_type_declarations_are_a_field_table() -> None:
+    from openapi_rag.crawl.declarations import declaration_rows
+
+    rows = declaration_rows(
+        "{\n  // The pet's name\n  name: string\n  tag?: string\n  owner: {\n    id: integer\n  }\n"
+        "  photos?: {\n    url: string\n  }[]\n}"
+    )
+    assert rows == [
+        ["name", "type", "required", "description"],
+        ["name", "string", "required", "The pet's name"],
+        ["tag", "string", "optional", ""],
+        ["owner", "object", "required", ""],
+        ["» id", "integer", "required", ""],
+        ["photos", "array", "optional", ""],
+        ["» url", "string", "required", ""],
+    ]
+    assert declaration_rows("import requests\nrequests.get(url)") is None
+    assert declaration_rows("{\n  name: string\n") is None  # an unclosed brace: not a declaration

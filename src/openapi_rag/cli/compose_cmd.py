@@ -102,7 +102,9 @@ def compose_cmd(
 
         click.echo(_dump(result.draft, "yaml"), nl=False)
     if not result.found and (result.draft is None or result.findings):
+        # One honest line: which model failed, how, and what helps (a small local model often does).
         raise click.ClickException(
-            f"the drafted document is not valid OpenAPI after {result.attempts} attempts"
+            f"no usable draft from {result.model} after {result.attempts} attempts: {result.findings[0]}"
             + (" (written anyway, to help fixing it)" if output is not None and result.draft else "")
+            + "; a stronger model drafts better: --llm openai:MODEL (or $OPENAPI_RAG_LLM)"
         )

@@ -27,7 +27,6 @@ from openapi_rag.crawl.evaluate import (
 from openapi_rag.errors import ConvertError
 
 
-# The paper's end-to-end parameter-name figures (SpeCrawler, Table 3), for the README beside ours.
 def find_truth(truth_dir: Path) -> dict[str, Path]:
     return {p.stem: p for p in sorted(truth_dir.iterdir()) if p.suffix.lower() in SPEC_SUFFIXES}
 
@@ -82,6 +81,7 @@ def _page_row(score: PageScore) -> dict[str, Any]:
     return {
         "page": score.page,
         "operations": score.ops.prf(),
+        "operations_relative": score.ops_relative.prf(),
         "request": score.request.prf(),
         "response": score.response.prf(),
         "valid_openapi": score.valid_openapi,
@@ -90,12 +90,18 @@ def _page_row(score: PageScore) -> dict[str, Any]:
 
 
 def summarize(scores: list[PageScore], embedder: Any) -> dict[str, Any]:
-    total: dict[str, Counts] = {"operations": Counts(), "request": Counts(), "response": Counts()}
+    total: dict[str, Counts] = {
+        "operations": Counts(),
+        "operations_relative": Counts(),
+        "request": Counts(),
+        "response": Counts(),
+    }
     agree = {"in": Agreement(), "type": Agreement(), "required": Agreement()}
     pairs: list[tuple[str, str]] = []
     for score in scores:
         for name, counts in (
             ("operations", score.ops),
+            ("operations_relative", score.ops_relative),
             ("request", score.request),
             ("response", score.response),
         ):
@@ -109,7 +115,10 @@ def summarize(scores: list[PageScore], embedder: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"pages": len(scores)}
     for name, counts in total.items():
         out[name] = counts.prf()
-        per_page = [getattr(s, {"operations": "ops"}.get(name, name)) for s in scores]
+        per_page = [
+            getattr(s, {"operations": "ops", "operations_relative": "ops_relative"}.get(name, name))
+            for s in scores
+        ]
         out[name]["f1_ci95"] = micro_f1_ci([(c.tp, c.fp, c.fn) for c in per_page])
     for name, agreement in agree.items():
         out[f"{name}_precision"] = agreement.value()
@@ -156,14 +165,15 @@ def _f(value: float) -> str:
 def format_table(summary: dict[str, Any]) -> str:
     """Markdown table: one row per renderer, the paper's metrics as columns."""
     lines = [
-        "| pages (renderer) | n | ops P | ops R | req P | req R | req F1 [95% CI] | resp P | resp R | resp F1 [95% CI]"
-        " | in P | type P | required P | desc sim | valid OpenAPI | warnings |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| pages (renderer) | n | ops P | ops R | ops R (no base path) | req P | req R | req F1 [95% CI]"
+        " | resp P | resp R | resp F1 [95% CI] | in P | type P | required P | desc sim | valid OpenAPI | warnings |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for group, s in summary.items():
         ci = {k: s[k]["f1_ci95"] for k in ("request", "response")}
         lines.append(
             f"| {group} | {s['pages']} | {_f(s['operations']['precision'])} | {_f(s['operations']['recall'])} "
+            f"| {_f(s['operations_relative']['recall'])} "
             f"| {_f(s['request']['precision'])} | {_f(s['request']['recall'])} "
             f"| {_f(s['request']['f1'])} [{_f(ci['request'][0])}, {_f(ci['request'][1])}] "
             f"| {_f(s['response']['precision'])} | {_f(s['response']['recall'])} "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.convert.infer import infer_schema, merge_schemas
@@ -43,8 +43,33 @@ class Report:
         }
 
 
-def build_document(scraped: list[Scraped], page_text: str, report: Report) -> dict[str, Any]:
+class PageWords:
+    """The pages' words, for the hallucination filter (`name in words`): a set lookup per name rather
+    than a search of the whole text (a 50 MB page of half a million fields spent minutes searching).
+    A name that is no word of its own ("movie id") falls back to a text search, a bounded number of
+    times; past that it counts as absent and is reported dropped."""
+
+    MAX_SEARCHES = 200
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        tokens = set(re.findall(r"[\w$@.\-\[\]]+", text))
+        self.words = tokens | {part for token in tokens for part in re.split(r"[.\-\[\]]+", token) if part}
+        self.searches = 0
+
+    def __contains__(self, name: object) -> bool:
+        if name in self.words:
+            return True
+        if self.searches >= self.MAX_SEARCHES or not isinstance(name, str):
+            return False
+        self.searches += 1
+        return name in self.text
+
+
+def build_document(scraped: list[Scraped], page_text: str | PageWords, report: Report) -> dict[str, Any]:
     """One OpenAPI document for all scraped pages."""
+    if isinstance(page_text, str):
+        page_text = PageWords(page_text)
     servers: Counter[str] = Counter()
     paths: dict[str, dict[str, Any]] = {}
     schemes: dict[str, Any] = {}
@@ -75,7 +100,7 @@ def build_document(scraped: list[Scraped], page_text: str, report: Report) -> di
 
 def build_operation(
     evidence: Evidence,
-    page_text: str,
+    page_text: PageWords,
     report: Report,
     schemes: dict[str, Any],
     named: dict[str, list[FieldRow]] | None = None,
@@ -151,7 +176,7 @@ def build_operation(
             row.name, location, row.source, schema=schema, required=required, description=row.description
         )
     if body_rows:
-        table_schema = _schema_from_rows(body_rows, page_text, report)
+        table_schema = _schema_from_rows(_with_references(body_rows, named or {}), page_text, report)
         if table_schema.get("properties"):
             body = _merge(body, table_schema, enrich=True)
             for row in body_rows:
@@ -181,7 +206,7 @@ def _finish_param(param: dict[str, Any]) -> dict[str, Any]:
 
 
 def _responses(
-    evidence: Evidence, page_text: str, report: Report, named: dict[str, list[FieldRow]]
+    evidence: Evidence, page_text: PageWords, report: Report, named: dict[str, list[FieldRow]]
 ) -> dict[str, Any]:
     documented = [s for s, _ in evidence.statuses]
     success = next((s for s in documented if s.startswith("2")), None)
@@ -193,7 +218,7 @@ def _responses(
             report.parameters["example"] += _count_fields(example)
     for status, rows in evidence.response_fields.items():
         code = status or success or "200"
-        table_schema = _schema_from_rows(rows, page_text, report)
+        table_schema = _schema_from_rows(_with_references(rows, named), page_text, report)
         if table_schema.get("properties"):
             schemas[code] = _merge(schemas.get(code), table_schema, enrich=True)
             report.parameters["table"] += _count_schema(table_schema)
@@ -216,7 +241,19 @@ def _responses(
     return responses
 
 
-def _schema_from_rows(rows: list[FieldRow], page_text: str, report: Report) -> dict[str, Any]:
+def _with_references(rows: list[FieldRow], named: dict[str, list[FieldRow]]) -> list[FieldRow]:
+    """Rows with the fields of each schema a row names by reference (documented in its own page
+    section) inserted under it; one level only, so cyclic schemas cannot loop."""
+    out: list[FieldRow] = []
+    for row in rows:
+        out.append(row)
+        if row.ref and row.ref in named:
+            below = row.depth + (0 if row.name.lower() in _ANONYMOUS else 1)
+            out.extend(replace(child, depth=child.depth + below, ref="") for child in named[row.ref])
+    return out
+
+
+def _schema_from_rows(rows: list[FieldRow], page_text: PageWords, report: Report) -> dict[str, Any]:
     """A nested object schema from table rows; » depth marks (or nested tables) give the nesting."""
     root: dict[str, Any] = {"type": "object", "properties": {}}
     # stack[d] is the properties dict at depth d; anonymous rows (allOf parts, "body") are transparent.

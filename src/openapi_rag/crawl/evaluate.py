@@ -38,6 +38,7 @@ class Op:
     request: dict[str, Param]
     response: dict[str, Param]
     description: str
+    relative: tuple[str, str] = ("", "")  # (METHOD, path template without the server's base path)
 
 
 def _base_path(document: dict[str, Any]) -> str:
@@ -97,7 +98,11 @@ def extract_operations(spec: Path) -> dict[tuple[str, str], Op]:
                 response.setdefault(name, param)
         description = " ".join(x for x in (op.summary, op.description) if x).strip()
         out[operation_key(op.method, base, op.path)] = Op(
-            operation_key(op.method, base, op.path), request, response, description
+            operation_key(op.method, base, op.path),
+            request,
+            response,
+            description,
+            operation_key(op.method, "", op.path),
         )
     return out
 
@@ -222,6 +227,7 @@ class Agreement:
 class PageScore:
     page: str
     ops: Counts = field(default_factory=Counts)
+    ops_relative: Counts = field(default_factory=Counts)  # paths without the server's base path
     request: Counts = field(default_factory=Counts)
     response: Counts = field(default_factory=Counts)
     location: Agreement = field(default_factory=Agreement)
@@ -238,8 +244,10 @@ def score_page(
 ) -> PageScore:
     score = PageScore(page)
     score.ops.add(set(map(str, truth)), set(map(str, predicted)))
-    for key in truth.keys() & predicted.keys():
-        t, p = truth[key], predicted[key]
+    score.ops_relative.add(
+        {str(op.relative) for op in truth.values()}, {str(op.relative) for op in predicted.values()}
+    )
+    for t, p in _pairs(truth, predicted):
         score.request.add(set(t.request), set(p.request))
         score.response.add(set(t.response), set(p.response))
         for name in t.request.keys() & p.request.keys():
@@ -253,3 +261,14 @@ def score_page(
     return score
 
 
+def _pairs(truth: dict[tuple[str, str], Op], predicted: dict[tuple[str, str], Op]) -> list[tuple[Op, Op]]:
+    """Truth and crawled operations to score fields on: the same full key, else (a page that never
+    shows its server) the same path relative to the server, when that names one operation on each side."""
+    pairs = [(truth[key], predicted[key]) for key in truth.keys() & predicted.keys()]
+    left_truth = [op for key, op in truth.items() if key not in predicted]
+    left_pred = [op for key, op in predicted.items() if key not in truth]
+    for op in left_truth:
+        same = [p for p in left_pred if p.relative == op.relative]
+        if len(same) == 1 and sum(t.relative == op.relative for t in left_truth) == 1:
+            pairs.append((op, same[0]))
+    return pairs

@@ -9,6 +9,8 @@ table and the characters per block.
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +20,7 @@ MAX_PAGE_BYTES = 64 * 1024 * 1024
 MAX_BLOCKS = 200_000
 MAX_BLOCK_CHARS = 200_000
 MAX_TABLE_ROWS = 2_000
+_MAX_ITEM_ELEMENTS = 200  # elements of a list item read to tell whether it documents one field
 _SKIP = {"script", "style", "noscript", "template", "svg", "iframe", "object", "canvas", "head"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # Block-level elements: their text is a run of its own (so "Parameters" and "id" never glue together).
@@ -25,6 +28,17 @@ _BREAKS = {
     "p", "div", "li", "ul", "ol", "section", "article", "aside", "blockquote", "header", "footer", "nav",
     "main", "br", "tr", "td", "th", "dt", "dd", "button", "label", "summary", "details", "form", "body",
 }  # fmt: skip
+# Elements that make a definition list a container of sections rather than a table of terms.
+_BLOCK_CHILDREN = {"p", "div", "ul", "ol", "dl", "pre", "table", "section", "blockquote"}
+# Permalink anchors beside headings and terms ("GET /pets ¶"): marks, not words.
+_PERMALINKS = {"¶", "§", "#", "🔗", "⚓"}
+# A list item documenting one field: "name (type, required) – description", the dash optional.
+_FIELD_ITEM = re.compile(r"^([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*\(([^()]{1,80})\)\s*(?:[–—:-]\s*)?(.*)$", re.S)
+_STATUS_ITEM = re.compile(r"^([1-5]\d\d|[1-5]XX|default)\b(.*?)(?:\s[–—-]\s(.*))?$", re.S | re.I)
+_META_WORDS = re.compile(
+    r"\b(string|integer|int|int32|int64|long|number|float|double|boolean|bool|object|array|date|"
+    r"date-time|uuid|required|optional)\b", re.I
+)  # fmt: skip
 
 
 @dataclass
@@ -71,7 +85,9 @@ def parse_html(data: bytes | str, *, source: str = "<page>", truncated: bool = F
     if not data.strip():
         return Page(source, "", [], truncated)
     # huge_tree lifts libxml2's depth/size guards, so we keep our own bounds (bytes read, blocks kept).
-    parser = lxml.html.HTMLParser(recover=True, huge_tree=True, remove_comments=True, remove_pis=True)
+    parser = lxml.html.HTMLParser(
+        recover=True, huge_tree=True, remove_comments=True, remove_pis=True, encoding=_encoding(data)
+    )
     try:
         root = etree.fromstring(data, parser)
     except etree.ParserError:
@@ -84,6 +100,18 @@ def parse_html(data: bytes | str, *, source: str = "<page>", truncated: bool = F
     walker.walk(root)
     walker.flush()
     return Page(source, title, walker.blocks, truncated or walker.full)
+
+
+def _encoding(data: bytes) -> str | None:
+    """UTF-8 for a page that declares no charset but is valid UTF-8 (libxml2 would read it as Latin-1
+    and turn "¶" into "Â¶"); None leaves a declared charset, or a guess, to the parser."""
+    if b"charset" in data[:4096].lower():
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "utf-8"
 
 
 class _Walker:
@@ -118,6 +146,10 @@ class _Walker:
             if isinstance(item, str):
                 self.run.append(item)
                 continue
+            if isinstance(item, Block):  # a term that heads a section (see `_container`)
+                self.flush()
+                self.add(item)
+                continue
             el = item
             tag = el.tag.lower() if isinstance(el.tag, str) else ""  # type: ignore[attr-defined]
             tail = el.tail  # type: ignore[attr-defined]
@@ -125,12 +157,20 @@ class _Walker:
                 stack.append(tail)
             if not tag or tag in _SKIP:
                 continue
+            if tag == "a" and el.text_content().strip() in _PERMALINKS:  # type: ignore[attr-defined]
+                continue
             if tag in _HEADINGS:
                 self.flush()
                 self.add(Block("heading", _text(el), level=_HEADINGS[tag]))
             elif tag == "pre":
                 self.flush()
                 self.add(Block("code", el.text_content()[:MAX_BLOCK_CHARS]))  # type: ignore[attr-defined]
+            elif tag == "dl" and _is_container(el):
+                self.flush()
+                stack.extend(reversed(_container(el)))
+            elif tag in ("ul", "ol") and (rows := _list_rows(el)):
+                self.flush()
+                self.add(Block("table", rows=rows, header=True))
             elif tag in ("table", "dl"):
                 self.flush()
                 # Nested tables (sub-schemas shown inside a cell) follow as tables of their own.
@@ -183,6 +223,68 @@ class _Walker:
         return []
 
 
+def _is_container(dl: object) -> bool:
+    """A definition list whose descriptions hold paragraphs, lists or further definition lists is an
+    outline of sections (API references built with Sphinx, Javadoc-like pages), not a table of terms."""
+    return any(
+        isinstance(child.tag, str)
+        and child.tag.lower() == "dd"
+        and any(isinstance(g.tag, str) and g.tag.lower() in _BLOCK_CHILDREN for g in child)
+        for child in dl  # type: ignore[attr-defined]
+    )
+
+
+def _container(dl: object) -> list[object]:
+    """A container list's terms become headings below the page's own (h1–h6), one level deeper per
+    list they sit in, so each term heads the section its description holds; descriptions are walked."""
+    depth = 0
+    for _ in (a for a in dl.iterancestors("dl")):  # type: ignore[attr-defined]
+        depth += 1
+        if depth >= 20:
+            break
+    out: list[object] = []
+    for child in dl:  # type: ignore[attr-defined]
+        tag = child.tag.lower() if isinstance(child.tag, str) else ""
+        if tag == "dt":
+            out.append(Block("heading", _text(child), level=7 + depth))
+        elif tag == "dd":
+            out.append(child)
+    return out
+
+
+def _list_rows(ul: object) -> list[list[str]] | None:
+    """A list whose every item documents one field ("id (integer, required) – the pet's id") or one
+    status ("200 OK – pet response") as a table with a header row; None for any other list."""
+    items = [c for c in ul if isinstance(c.tag, str) and c.tag.lower() == "li"]  # type: ignore[attr-defined]
+    if not items or len(items) > MAX_TABLE_ROWS:
+        return None
+    fields: list[list[str]] = []
+    statuses: list[list[str]] = []
+    for li in items:
+        # Code or a table inside an item is content of its own, to be walked (a status with its
+        # example); a nested list is part of a description (allowed values). Only the item's first
+        # elements are looked at, so hostile nesting costs no more than its size.
+        inside = itertools.islice(li.iter(), _MAX_ITEM_ELEMENTS)
+        if any(isinstance(g.tag, str) and g.tag.lower() in ("table", "pre") for g in inside):
+            return None
+        text = _text(li, max_elements=_MAX_ITEM_ELEMENTS)
+        found = _FIELD_ITEM.match(text)
+        if found and _META_WORDS.search(found.group(2)):
+            meta = found.group(2).strip()
+            fields.append([found.group(1), meta, meta, found.group(3).strip()])
+            continue
+        status = _STATUS_ITEM.match(text)
+        if status and (status.group(2).strip() or status.group(3)):  # a bare "200" is a tab, not a row
+            statuses.append([(status.group(1) + status.group(2)).strip(), (status.group(3) or "").strip()])
+            continue
+        return None
+    if fields and not statuses:
+        return [["name", "type", "required", "description"], *fields]
+    if statuses and not fields:
+        return [["status", "description"], *statuses]
+    return None
+
+
 def _owner_table(el: object) -> object | None:
     node = el
     while node is not None:
@@ -192,20 +294,30 @@ def _owner_table(el: object) -> object | None:
     return None
 
 
-def _text(el: object, *, skip_tables: bool = False) -> str:
-    """Text of an element with a space between its pieces ("id" + "required" → "id required")."""
+def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = None) -> str:
+    """Text of an element with a space between its pieces ("id" + "required" → "id required");
+    with `max_elements`, of its first elements only."""
     parts: list[str] = []
     stack: list[object] = [el]
     first = True
+    visited = 0
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             parts.append(item)
             continue
+        visited += 1
+        if max_elements is not None and visited > max_elements:
+            break
         tag = item.tag.lower() if isinstance(item.tag, str) else ""  # type: ignore[attr-defined]
         if not first and item.tail:  # type: ignore[attr-defined]
             stack.append(item.tail)  # type: ignore[attr-defined]
-        if not tag or tag in _SKIP or (skip_tables and tag == "table" and not first):
+        if (
+            not tag
+            or tag in _SKIP
+            or (skip_tables and tag == "table" and not first)
+            or (tag == "a" and item.text_content().strip() in _PERMALINKS)  # type: ignore[attr-defined]
+        ):
             first = False
             continue
         first = False

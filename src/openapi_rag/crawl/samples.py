@@ -17,10 +17,14 @@ MAX_SAMPLE_CHARS = 100_000
 MAX_JSON_CHARS = 2_000_000
 
 _METHOD = "|".join(METHODS)
-# "GET /pets/{id}" or "GET https://api.example.com/v1/pets" standing alone in a short run of text.
-_SIGNATURE = re.compile(rf"^\s*({_METHOD})\s+((?:https?://[^\s/]+)?/[^\s]*)\s*$", re.I)
+# "GET /pets/{id}" or "GET https://api.example.com/v1/pets" standing alone in a short run of text;
+# the method may sit in brackets or take a colon ("[GET]/pets", "(GET) /pets", "GET: /pets").
+_SIGNATURE = re.compile(
+    rf"^\s*(?:\[({_METHOD})\]|\(({_METHOD})\)|({_METHOD}):?(?=\s))\s*((?:https?://[^\s/]+)?/[^\s]*)\s*$", re.I
+)
 _PATH_ONLY = re.compile(r"^\s*(/[^\s]*|https?://[^\s]+)\s*$")
 _HTTP_LINE = re.compile(rf"^\s*({_METHOD})\s+(\S+)\s+HTTP/\d(?:\.\d)?\s*$", re.I | re.M)
+_HTTP_STATUS = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+([1-5]\d\d)\b[^\n]*", re.I)
 _SCHEME_VARIABLE = re.compile(r"^{[^}]*}://")
 _COLON_PARAM = re.compile(r"/:([A-Za-z_][\w-]*)")
 _ANGLE_PARAM = re.compile(r"/<([A-Za-z_][\w-]*)>")
@@ -59,7 +63,8 @@ def parse_signature(text: str) -> tuple[str, str] | None:
     match = _SIGNATURE.match(text)
     if match is None:
         return None
-    return match.group(1).upper(), match.group(2)
+    method = match.group(1) or match.group(2) or match.group(3)
+    return method.upper(), match.group(4)
 
 
 def is_method(text: str) -> str | None:
@@ -154,6 +159,17 @@ def parse_http(text: str) -> RequestSample | None:
     if url.startswith("/") and host:
         url = f"https://{host}{url}"
     return RequestSample(match.group(1).upper(), url, headers, parse_json(body_text.strip()), source="http")
+
+
+def parse_http_response(text: str) -> tuple[str, Any] | None:
+    """(status, JSON body) of a raw HTTP response shown as an example: status line, headers, blank
+    line, body; None when the text is no such response or its body is not JSON."""
+    match = _HTTP_STATUS.match(text[:MAX_SAMPLE_CHARS])
+    if match is None:
+        return None
+    _, blank, body = text[match.end() :].replace("\r\n", "\n").partition("\n\n")
+    value = parse_json(body) if blank else None
+    return (match.group(1), value) if value is not None else None
 
 
 def parse_json(text: str) -> Any:

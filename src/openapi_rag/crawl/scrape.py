@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from openapi_rag.crawl.declarations import declaration_rows
 from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.samples import (
     RequestSample,
@@ -19,6 +20,7 @@ from openapi_rag.crawl.samples import (
     is_path,
     parse_curl,
     parse_http,
+    parse_http_response,
     parse_json,
     parse_signature,
     split_url,
@@ -70,7 +72,7 @@ class _Signature:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = _join_json_runs(page.blocks)
+    blocks = [_as_declarations(b) for b in _join_json_runs(page.blocks)]
     signatures = _signatures(blocks)
     servers, keyed = _keys(signatures)
     if not servers:
@@ -98,7 +100,11 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
     """Headings outside every operation that head a field table: the page's named schemas."""
     out: dict[str, list[FieldRow]] = {}
     for i, block in enumerate(blocks):
-        if block.kind != "heading" or i in taken or not re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", block.text):
+        if block.kind != "heading" or i in taken:
+            continue
+        # "Pet", or a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet").
+        named = re.fullmatch(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})", block.text)
+        if named is None:
             continue
         for nxt in blocks[i + 1 : i + 30]:
             if nxt.kind == "heading" and nxt.level <= block.level:
@@ -106,9 +112,17 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
             if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
                 rows = field_rows(nxt.rows, nxt.header)
                 if rows:
-                    out.setdefault(block.text, rows)
+                    out.setdefault(named.group(1), rows)
                     break
     return out
+
+
+def _as_declarations(block: Block) -> Block:
+    """A code block of field declarations ("name?: string") is a field table; other code stays code."""
+    if block.kind != "code" or parse_json(block.text) is not None:
+        return block
+    rows = declaration_rows(block.text)
+    return Block("table", rows=rows, header=True, position=block.position) if rows else block
 
 
 def _join_json_runs(blocks: list[Block]) -> list[Block]:
@@ -146,7 +160,7 @@ def _signatures(blocks: list[Block]) -> list[_Signature]:
             sample = parse_curl(block.text) or parse_http(block.text)
             if sample is not None:
                 found.append(_Signature(i, sample.method, sample.url, sample))
-        elif block.kind == "text":
+        elif block.kind in ("text", "heading"):  # "GET /pets/{id}" may head its own section
             signature = parse_signature(block.text)
             if signature is not None:
                 found.append(_Signature(i, *signature))
@@ -247,6 +261,9 @@ def _label(blocks: list[Block], index: int) -> str:
     # heading ends the label. Bounded: at most 12 texts and 200 blocks back.
     for block in reversed(blocks[max(0, index - 200) : index]):
         if block.kind == "table":
+            # A status list of one item ("default – unexpected error") introduces what follows it.
+            if is_status_table(block.rows, block.header) and len(block.rows) == 1 + block.header:
+                words.append(" ".join(block.rows[-1]))
             continue
         if block.kind == "code":
             break
@@ -265,7 +282,7 @@ def _kind(label: str) -> str:
     for piece in label.split(" | "):
         if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d$", piece):
             return "response"
-        if re.search(r"\b(request|body|payload)\b", piece):
+        if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
         if re.search(r"\b(param|parameters?|arguments?|path|query|header|headers|cookie)\b", piece):
             return "param"
@@ -276,6 +293,8 @@ def _status(label: str) -> str:
     """The status a label names: the nearest one, or the first of a strip of tabs ("200 | 401 | 429")."""
     pieces = label.split(" | ")
     for index, piece in enumerate(pieces):
+        if re.match(r"default\b", piece.strip()):  # "default – unexpected error"
+            return "default"
         found = _STATUS_WORD.search(piece)
         if found is None:
             continue
@@ -309,14 +328,29 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     previous_kind, previous_table = "", 0
     for index, block in enumerate(blocks):
         label = _label(blocks, index)
-        if block.kind == "heading" and not evidence.title and parse_signature(block.text) is None:
-            evidence.title = block.text
+        if block.kind == "heading":
+            # A label heading ("Query Parameters:") introduces what follows; it names no operation.
+            if not evidence.title and parse_signature(block.text) is None and not block.text.endswith(":"):
+                evidence.title = block.text
         elif block.kind == "text":
-            if block.position not in signature_positions and len(block.text) > 30:
+            after_signature = index > 0 and blocks[index - 1].position in signature_positions
+            if (
+                after_signature
+                and not evidence.title
+                and len(block.text) <= 100
+                and not block.text.endswith(":")
+            ):
+                # No heading names the operation: the short line right under its signature does
+                # ("GET /albums/{id}" then "Get Album").
+                evidence.title = block.text
+            elif block.position not in signature_positions and len(block.text) > 30:
                 evidence.prose.append(block.text)
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
+                shown = parse_http_response(block.text)  # "HTTP/1.1 200 OK", headers, then the JSON
+                if shown is not None:
+                    evidence.response_examples.setdefault(shown[0], []).append(shown[1])
                 continue
             if _kind(label) == "request":
                 evidence.request_examples.append(value)
@@ -335,7 +369,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
             previous_kind, previous_table = kind, index
             if kind == "response":
-                evidence.response_fields.setdefault(_status(label), []).extend(rows)
+                if _location_from(label) != "header":  # "Response Headers:" are not body fields
+                    evidence.response_fields.setdefault(_status(label), []).extend(rows)
                 continue
             default_location = _location_from(label)
             for row in rows:

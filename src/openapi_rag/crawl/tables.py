@@ -43,6 +43,7 @@ class FieldRow:
     required: bool | None = None
     description: str = ""
     source: str = "table"  # table | prose (the LLM stage)
+    ref: str = ""  # the schema a type cell names by reference ("#/components/schemas/Pet" → Pet)
 
 
 def normalize_type(text: str) -> str | None:
@@ -120,7 +121,25 @@ def field_rows(rows: list[list[str]], header: bool) -> list[FieldRow]:
         parsed = _row(row, cols) if header else _shape_row(row)
         if parsed is not None:
             out.append(parsed)
-    return out
+    return _unflatten(out)
+
+
+def _unflatten(rows: list[FieldRow]) -> list[FieldRow]:
+    """Dotted paths ("crew[].credit_id", "media.name") as nesting: the last part is the name and each
+    part before it one level down, when the parent path is itself a row above (else it stays a name)."""
+    seen: set[str] = set()
+    for row in rows:
+        path = row.name
+        if row.name.endswith("[]"):
+            row.name = row.name.rstrip("[]")  # "board[][]": a list of lists
+            row.type = "array"  # "crew[] (object)": a list of what the type names
+        parent, dot, leaf = row.name.rpartition(".")
+        if dot and leaf and row.depth == 0 and parent in seen:
+            row.name = leaf
+            row.depth = parent.replace("[]", "").count(".") + 1
+        seen.add(path.rstrip("[]"))
+        seen.add(path)
+    return rows
 
 
 def _columns(header_row: list[str]) -> dict[str, int]:
@@ -177,6 +196,11 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         and row[cols["required"]].strip().lower() in ("optional",)
     ):
         required = False
+    reference = re.match(r"#/[\w./-]*/([\w.-]+)$", cell("type").strip())
+    if reference:
+        return FieldRow(
+            name, depth, location, "object", required, cell("description"), ref=reference.group(1)
+        )
     return FieldRow(name, depth, location, normalize_type(cell("type")), required, cell("description"))
 
 

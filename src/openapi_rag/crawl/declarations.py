@@ -1,0 +1,93 @@
+"""Fields written as type declarations in a code block, as many generators and SDK docs show them:
+
+    {
+      // The name of the pet
+      name: string
+      tag?: string
+      owner: {
+        id: integer
+      }
+      photos?: {
+        url: string
+      }[]
+    }
+
+TypeScript-style: `name: type`, `?` marks an optional field, `{` opens the fields of an object
+(`}[]` closes a list of them), `//` comments before a field describe it. A block becomes a field
+table (name, type, required, description; depth as `»` marks, as schema tables show nesting), so
+labels, kinds and nesting downstream treat it like any table. A block with any other line is code.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_LINES = 5_000
+_FIELD = re.compile(r"^([A-Za-z0-9_$][\w$.-]{0,99})(\?)?\s*:\s*(.*?)\s*[,;]?$")  # "vote_count.gte?: integer"
+_BARE_TYPE = re.compile(r"^(\[\])+$|^(string|integer|number|boolean|enum\[[^\]]*\])(\[\])*$", re.I)
+_CLOSE = re.compile(r"^}\s*(\[\])?\s*[,;]?$")
+# A declared type starts with a type word, a reference or a brace; a YAML example's values
+# ("Enabled: true", "rows: 100", "ClientId: OQ7c...") do not, so an example is never read as fields.
+_TYPE = re.compile(
+    r"^(string|integer|number|boolean|object|array|int\d*|float|double|long|date|date-time|datetime|any|"
+    r"unknown|null|enum|binary|file|map|record)\b|^#/|^{|{$", re.I
+)  # fmt: skip
+_ANONYMOUS = {"undefined"}
+_REFERENCE = re.compile(r"#/[\w./-]+")  # what some generators print for a schema with no name of its own
+
+
+def declaration_rows(text: str) -> list[list[str]] | None:
+    """[header, rows...] of a block of field declarations, or None when the block is anything else."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if not lines or len(lines) > MAX_LINES:
+        return None
+    rows: list[list[str]] = [["name", "type", "required", "description"]]
+    opened: list[int | None] = []  # per open brace: the row it belongs to (None: an anonymous object)
+    comment: list[str] = []
+    for line in lines:
+        if not line:
+            continue
+        if line.startswith("//"):
+            comment.append(line[2:].strip())
+            continue
+        if line == "{":
+            opened.append(None)
+            continue
+        if _BARE_TYPE.match(line):  # the item type of an unnamed list ("[][]", "string"): no field
+            continue
+        closing = _CLOSE.match(line)
+        if closing:
+            if not opened:
+                return None
+            owner = opened.pop()
+            if owner is not None and closing.group(1):
+                rows[owner][1] = "array"  # "}[]": a list of such objects
+            continue
+        found = _FIELD.match(line)
+        if found is None:
+            return None
+        name, optional, type_text = found.groups()
+        if not _TYPE.search(type_text):
+            return None
+        depth = sum(owner is not None for owner in opened)
+        opens = type_text.endswith("{")
+        description = " ".join(c for c in comment if c)
+        comment = []
+        reference = _REFERENCE.match(type_text)
+        if name in _ANONYMOUS:
+            if reference:  # "undefined?: #/components/schemas/NewPet & {": NewPet's fields, then these
+                rows.append(["» " * depth + "allOf", reference.group(0), "", ""])
+            if opens:
+                opened.append(None)
+            continue
+        rows.append(
+            [
+                "» " * depth + name,
+                reference.group(0) if reference else "object" if opens else type_text,
+                "optional" if optional else "required",
+                description,
+            ]
+        )
+        if opens:
+            opened.append(len(rows) - 1)
+    return rows if len(rows) > 1 and not opened else None
