@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from openapi_rag.chunking.context import operation_context, tag_sentence
 from openapi_rag.chunking.endpoint import EndpointStrategy, thin_operation
 from openapi_rag.chunking.render import collapse, leading_sentence, operation_summary
 from openapi_rag.chunking.response_fields import response_fields
@@ -34,16 +35,35 @@ from openapi_rag.tokens import Tokenizer
 
 RETURNS = 25
 """Response fields named per operation (0: none)."""
+CONTEXT = False
+"""BM25 also reads the operation's tag description and the description of the resource it consumes
+or produces (`context.py`)."""
+EMBED_CONTEXT = True
+"""The embedded line also carries the tag description's first sentence."""
+EMBED_RESOURCE = True
+"""An operation without a description of its own embeds the first sentence of its resource
+schema's description instead (`context.py`)."""
 
 
-def compact_text(service: Service, op: Operation, returns: int = RETURNS) -> str:
+def compact_text(
+    service: Service,
+    op: Operation,
+    returns: int = RETURNS,
+    embed_context: bool = EMBED_CONTEXT,
+    embed_resource: bool = EMBED_RESOURCE,
+) -> str:
     """The short line embedded for `op` (see the module docstring)."""
     head = " – ".join(part for part in (collapse(service.title), ", ".join(op.tags)) if part)
     summary = operation_summary(op)
     sentence = leading_sentence(op.description)
     if sentence.lower() == summary.lower():  # many specs repeat the summary as description
         sentence = ""
-    body = ". ".join(part for part in (summary, sentence) if part)
+    if not sentence and embed_resource:
+        sentence = operation_context(service, op).resource
+    tag = tag_sentence(service, op) if embed_context else ""
+    if tag and tag.lower() in (summary.lower(), sentence.lower()):
+        tag = ""
+    body = ". ".join(part for part in (summary, sentence, tag) if part)
     text = f"{head} – {op.id}: {body}" if head else f"{op.id}: {body}"
     names = ", ".join(p.name for p in op.parameters)
     text = f"{text} Parameters: {names}." if names else text
@@ -51,11 +71,12 @@ def compact_text(service: Service, op: Operation, returns: int = RETURNS) -> str
     return f"{text} Returns: {', '.join(fields)}." if fields else text
 
 
-def lexical_text(service: Service, op: Operation, returns: int = RETURNS) -> str:
+def lexical_text(service: Service, op: Operation, returns: int = RETURNS, context: bool = CONTEXT) -> str:
     """The fuller text BM25 indexes for `op` (see the module docstring)."""
     params = " ".join(f"{p.name} {collapse(p.description)}".strip() for p in op.parameters)
     fields = " ".join(_returns(service, op, returns))
-    parts = (op.id, operation_summary(op), " ".join(op.tags), collapse(op.description), params, fields)
+    borrowed = operation_context(service, op).words() if context else ""
+    parts = (op.id, operation_summary(op), " ".join(op.tags), collapse(op.description), params, fields, borrowed)
     return " ".join(part for part in parts if part)
 
 
@@ -79,16 +100,28 @@ class CompactStrategy(EndpointStrategy):
         overlap: int | None = None,
         tokenizer: Tokenizer | str | None = None,
         returns: int = RETURNS,
+        context: bool = CONTEXT,
+        embed_context: bool = EMBED_CONTEXT,
+        embed_resource: bool = EMBED_RESOURCE,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
+        self.context = context
+        self.embed_context = embed_context
+        self.embed_resource = embed_resource
 
     @property
     def params(self) -> dict[str, Any]:
-        return {**super().params, "returns": self.returns}
+        return {
+            **super().params,
+            "returns": self.returns,
+            "context": self.context,
+            "embed_context": self.embed_context,
+            "embed_resource": self.embed_resource,
+        }
 
     def embed_parts(self, service: Service, ops: list[Operation]) -> list[tuple[str, str]]:
-        return [(compact_text(service, op, self.returns), "") for op in ops]
+        return [(compact_text(service, op, self.returns, self.embed_context, self.embed_resource), "") for op in ops]
 
     def contents(self, service: Service, ops: list[Operation]) -> list[str] | None:
         return [
@@ -97,7 +130,7 @@ class CompactStrategy(EndpointStrategy):
 
     def chunk_service(self, service: Service) -> list[Chunk]:
         chunks = super().chunk_service(service)
-        lexical = {op.id: lexical_text(service, op, self.returns) for op in service.operations}
+        lexical = {op.id: lexical_text(service, op, self.returns, self.context) for op in service.operations}
         for chunk in chunks:
             chunk.metadata[BM25_TEXT] = lexical[chunk.operations[0]]
         return chunks
