@@ -94,7 +94,9 @@ ROWS: dict[str, Row] = {
     # index-time text (`chunking/context.py`): realworld rows need --realworld-data to rebuild
     "without the tag's sentence embedded": Row(chunking=dict(embed_context=False)),
     "without the resource's sentence embedded": Row(chunking=dict(embed_resource=False)),
-    "without borrowed sentences embedded (tag, resource)": Row(chunking=dict(embed_context=False, embed_resource=False)),
+    "without borrowed sentences embedded (tag, resource)": Row(
+        chunking=dict(embed_context=False, embed_resource=False)
+    ),
     "with tag and resource descriptions in BM25": Row(chunking=dict(context=True)),
 }
 

@@ -139,8 +139,14 @@ def test_the_strategy_records_its_context_parameters(tmp_path: Path) -> None:
     assert recorded == {"context": True, "embed_context": False, "embed_resource": True}
     chunks = strategy.chunk_service(service(tmp_path))
     by_op = {c.operations[0]: c for c in chunks}
-    assert "the server a community meets in" not in by_op["DELETE /guilds/{guild_id}/members/{user_id}"].embed_text
-    assert "the server a community meets in" in by_op["DELETE /guilds/{guild_id}/members/{user_id}"].metadata[BM25_TEXT]
+    assert (
+        "the server a community meets in"
+        not in by_op["DELETE /guilds/{guild_id}/members/{user_id}"].embed_text
+    )
+    assert (
+        "the server a community meets in"
+        in by_op["DELETE /guilds/{guild_id}/members/{user_id}"].metadata[BM25_TEXT]
+    )
 
 
 def test_real_specs_lend_their_operations_words(tmp_path: Path) -> None:

@@ -76,7 +76,15 @@ def lexical_text(service: Service, op: Operation, returns: int = RETURNS, contex
     params = " ".join(f"{p.name} {collapse(p.description)}".strip() for p in op.parameters)
     fields = " ".join(_returns(service, op, returns))
     borrowed = operation_context(service, op).words() if context else ""
-    parts = (op.id, operation_summary(op), " ".join(op.tags), collapse(op.description), params, fields, borrowed)
+    parts = (
+        op.id,
+        operation_summary(op),
+        " ".join(op.tags),
+        collapse(op.description),
+        params,
+        fields,
+        borrowed,
+    )
     return " ".join(part for part in parts if part)
 
 
@@ -121,7 +129,10 @@ class CompactStrategy(EndpointStrategy):
         }
 
     def embed_parts(self, service: Service, ops: list[Operation]) -> list[tuple[str, str]]:
-        return [(compact_text(service, op, self.returns, self.embed_context, self.embed_resource), "") for op in ops]
+        return [
+            (compact_text(service, op, self.returns, self.embed_context, self.embed_resource), "")
+            for op in ops
+        ]
 
     def contents(self, service: Service, ops: list[Operation]) -> list[str] | None:
         return [

@@ -88,7 +88,11 @@ def _bodies(containers: list[Any]) -> list[Any]:
     for container in containers:
         content = container.get("content") if isinstance(container, dict) else None
         for media_type, media in content.items() if isinstance(content, dict) else ():
-            if isinstance(media, dict) and isinstance(media.get("schema"), dict) and "json" in str(media_type):
+            if (
+                isinstance(media, dict)
+                and isinstance(media.get("schema"), dict)
+                and "json" in str(media_type)
+            ):
                 out.append(media["schema"])
                 break  # one media type per body: the others describe the same thing
     return out
