@@ -93,11 +93,13 @@ ROWS: dict[str, Row] = {
     "without reading a named API (other APIs at 1.0)": Row(dict(other_api_factor=1.0)),
     # index-time text (`chunking/context.py`): realworld rows need --realworld-data to rebuild
     "without the tag's sentence embedded": Row(chunking=dict(embed_context=False)),
-    "without the resource's sentence embedded": Row(chunking=dict(embed_resource=False)),
-    "without borrowed sentences embedded (tag, resource)": Row(
-        chunking=dict(embed_context=False, embed_resource=False)
-    ),
+    "with the resource's sentence embedded": Row(chunking=dict(embed_resource=True)),
     "with tag and resource descriptions in BM25": Row(chunking=dict(context=True)),
+    "without unwrapping envelope responses": Row(chunking=dict(unwrap=False)),
+    "as before issue 18 item 8 (no borrowed sentence, no unwrapping)": Row(
+        chunking=dict(embed_context=False, unwrap=False)
+    ),
+    "with dense weight 1.5": Row(dict(dense_weight=1.5)),
 }
 
 

@@ -115,7 +115,7 @@ def test_a_long_sentence_is_cut(tmp_path: Path) -> None:
     assert len(sentence) == MAX_SENTENCE and sentence.endswith("…")
 
 
-def test_compact_embeds_the_tag_sentence_and_a_resource_sentence_when_it_has_no_description(
+def test_compact_embeds_the_tag_sentence_and_on_request_the_resource_s(
     tmp_path: Path,
 ) -> None:
     guilds = service(tmp_path)
@@ -126,7 +126,8 @@ def test_compact_embeds_the_tag_sentence_and_a_resource_sentence_when_it_has_no_
         "Guilds API – members – DELETE /guilds/{guild_id}/members/{user_id}: delete guild member. "
         "Members are the people in a guild, the server a community meets in."
     )
-    assert "A person who joined a server." in compact_text(guilds, listing)
+    assert "A person who joined a server." not in compact_text(guilds, listing)  # off by default
+    assert "A person who joined a server." in compact_text(guilds, listing, embed_resource=True)
     plain = compact_text(guilds, listing, embed_context=False, embed_resource=False)
     assert "server" not in plain
     assert "guild member A person who joined a server." in lexical_text(guilds, listing, context=True)
@@ -136,7 +137,7 @@ def test_compact_embeds_the_tag_sentence_and_a_resource_sentence_when_it_has_no_
 def test_the_strategy_records_its_context_parameters(tmp_path: Path) -> None:
     strategy = get_strategy("compact", embed_context=False, context=True)
     recorded = {name: strategy.params[name] for name in ("context", "embed_context", "embed_resource")}
-    assert recorded == {"context": True, "embed_context": False, "embed_resource": True}
+    assert recorded == {"context": True, "embed_context": False, "embed_resource": False}
     chunks = strategy.chunk_service(service(tmp_path))
     by_op = {c.operations[0]: c for c in chunks}
     assert (

@@ -35,12 +35,14 @@ from openapi_rag.tokens import Tokenizer
 
 RETURNS = 25
 """Response fields named per operation (0: none)."""
+UNWRAP = True
+"""Name the fields of an envelope response's payload (`response_fields.ENVELOPE`)."""
 CONTEXT = False
 """BM25 also reads the operation's tag description and the description of the resource it consumes
 or produces (`context.py`)."""
 EMBED_CONTEXT = True
 """The embedded line also carries the tag description's first sentence."""
-EMBED_RESOURCE = True
+EMBED_RESOURCE = False
 """An operation without a description of its own embeds the first sentence of its resource
 schema's description instead (`context.py`)."""
 
@@ -49,8 +51,10 @@ def compact_text(
     service: Service,
     op: Operation,
     returns: int = RETURNS,
+    *,
     embed_context: bool = EMBED_CONTEXT,
     embed_resource: bool = EMBED_RESOURCE,
+    unwrap: bool = UNWRAP,
 ) -> str:
     """The short line embedded for `op` (see the module docstring)."""
     head = " – ".join(part for part in (collapse(service.title), ", ".join(op.tags)) if part)
@@ -67,14 +71,21 @@ def compact_text(
     text = f"{head} – {op.id}: {body}" if head else f"{op.id}: {body}"
     names = ", ".join(p.name for p in op.parameters)
     text = f"{text} Parameters: {names}." if names else text
-    fields = _returns(service, op, returns)
+    fields = _returns(service, op, returns, unwrap)
     return f"{text} Returns: {', '.join(fields)}." if fields else text
 
 
-def lexical_text(service: Service, op: Operation, returns: int = RETURNS, context: bool = CONTEXT) -> str:
+def lexical_text(
+    service: Service,
+    op: Operation,
+    returns: int = RETURNS,
+    *,
+    context: bool = CONTEXT,
+    unwrap: bool = UNWRAP,
+) -> str:
     """The fuller text BM25 indexes for `op` (see the module docstring)."""
     params = " ".join(f"{p.name} {collapse(p.description)}".strip() for p in op.parameters)
-    fields = " ".join(_returns(service, op, returns))
+    fields = " ".join(_returns(service, op, returns, unwrap))
     borrowed = operation_context(service, op).words() if context else ""
     parts = (
         op.id,
@@ -88,8 +99,8 @@ def lexical_text(service: Service, op: Operation, returns: int = RETURNS, contex
     return " ".join(part for part in parts if part)
 
 
-def _returns(service: Service, op: Operation, limit: int) -> list[str]:
-    return response_fields(service, op, limit=limit) if limit > 0 else []
+def _returns(service: Service, op: Operation, limit: int, unwrap: bool) -> list[str]:
+    return response_fields(service, op, limit=limit, unwrap=unwrap) if limit > 0 else []
 
 
 class CompactStrategy(EndpointStrategy):
@@ -111,12 +122,14 @@ class CompactStrategy(EndpointStrategy):
         context: bool = CONTEXT,
         embed_context: bool = EMBED_CONTEXT,
         embed_resource: bool = EMBED_RESOURCE,
+        unwrap: bool = UNWRAP,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
         self.context = context
         self.embed_context = embed_context
         self.embed_resource = embed_resource
+        self.unwrap = unwrap
 
     @property
     def params(self) -> dict[str, Any]:
@@ -126,13 +139,19 @@ class CompactStrategy(EndpointStrategy):
             "context": self.context,
             "embed_context": self.embed_context,
             "embed_resource": self.embed_resource,
+            "unwrap": self.unwrap,
+        }
+
+    @property
+    def _embedded(self) -> dict[str, bool]:
+        return {
+            "embed_context": self.embed_context,
+            "embed_resource": self.embed_resource,
+            "unwrap": self.unwrap,
         }
 
     def embed_parts(self, service: Service, ops: list[Operation]) -> list[tuple[str, str]]:
-        return [
-            (compact_text(service, op, self.returns, self.embed_context, self.embed_resource), "")
-            for op in ops
-        ]
+        return [(compact_text(service, op, self.returns, **self._embedded), "") for op in ops]
 
     def contents(self, service: Service, ops: list[Operation]) -> list[str] | None:
         return [
@@ -141,7 +160,10 @@ class CompactStrategy(EndpointStrategy):
 
     def chunk_service(self, service: Service) -> list[Chunk]:
         chunks = super().chunk_service(service)
-        lexical = {op.id: lexical_text(service, op, self.returns, self.context) for op in service.operations}
+        lexical = {
+            op.id: lexical_text(service, op, self.returns, context=self.context, unwrap=self.unwrap)
+            for op in service.operations
+        }
         for chunk in chunks:
             chunk.metadata[BM25_TEXT] = lexical[chunk.operations[0]]
         return chunks
