@@ -8,7 +8,7 @@ from pathlib import Path
 from openapi_rag.chunking import get_strategy
 from openapi_rag.chunking.compact import compact_text, lexical_text
 from openapi_rag.chunking.context import MAX_SENTENCE, operation_context, tag_sentence
-from openapi_rag.model import Service
+from openapi_rag.model import Operation, Parameter, Service
 from openapi_rag.search.bm25 import BM25_TEXT
 from openapi_rag.spec import load_service, load_services
 from tests.conftest import shared_data
@@ -157,3 +157,18 @@ def test_real_specs_lend_their_operations_words(tmp_path: Path) -> None:
     assert sum(1 for c in contexts if c.tag) > len(contexts) / 2
     assert sum(1 for c in contexts if c.resource) > len(contexts) / 4
     assert all(len(c.tag) <= MAX_SENTENCE and len(c.resource) <= MAX_SENTENCE for c in contexts)
+
+
+def test_the_embedded_line_leaves_header_parameters_to_bm25() -> None:
+
+    bare = Service(id="x", title="", version="1", file="x.json", format="oas30")
+    operation = Operation(
+        service="x",
+        method="GET",
+        path="/deals/{id}",
+        summary="Get deal",
+        parameters=[Parameter("id", "path", True), Parameter("x-consumer-id", "header", True)],
+    )
+    assert compact_text(bare, operation) == "GET /deals/{id}: Get deal Parameters: id."
+    assert compact_text(bare, operation, headers=True).endswith("Parameters: id, x-consumer-id.")
+    assert "x-consumer-id" in lexical_text(bare, operation)

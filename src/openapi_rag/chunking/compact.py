@@ -43,6 +43,10 @@ or produces (`context.py`)."""
 EMBED_CONTEXT = True
 """The embedded line also carries the tag description's first sentence."""
 EMBED_RESOURCE = False
+HEADERS = False
+"""The embedded line names header parameters too. Off: headers carry transport and account
+plumbing (`x-apideck-consumer-id`, `Idempotency-Key`), the same on every operation of an API, and
+crowd out what the operation does; BM25 still reads them."""
 """An operation without a description of its own embeds the first sentence of its resource
 schema's description instead (`context.py`)."""
 
@@ -55,6 +59,7 @@ def compact_text(
     embed_context: bool = EMBED_CONTEXT,
     embed_resource: bool = EMBED_RESOURCE,
     unwrap: bool = UNWRAP,
+    headers: bool = HEADERS,
 ) -> str:
     """The short line embedded for `op` (see the module docstring)."""
     head = " – ".join(part for part in (collapse(service.title), ", ".join(op.tags)) if part)
@@ -69,7 +74,7 @@ def compact_text(
         tag = ""
     body = ". ".join(part for part in (summary, sentence, tag) if part)
     text = f"{head} – {op.id}: {body}" if head else f"{op.id}: {body}"
-    names = ", ".join(p.name for p in op.parameters)
+    names = ", ".join(p.name for p in op.parameters if headers or p.location != "header")
     text = f"{text} Parameters: {names}." if names else text
     fields = _returns(service, op, returns, unwrap)
     return f"{text} Returns: {', '.join(fields)}." if fields else text
@@ -123,6 +128,7 @@ class CompactStrategy(EndpointStrategy):
         embed_context: bool = EMBED_CONTEXT,
         embed_resource: bool = EMBED_RESOURCE,
         unwrap: bool = UNWRAP,
+        headers: bool = HEADERS,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
@@ -130,6 +136,7 @@ class CompactStrategy(EndpointStrategy):
         self.embed_context = embed_context
         self.embed_resource = embed_resource
         self.unwrap = unwrap
+        self.headers = headers
 
     @property
     def params(self) -> dict[str, Any]:
@@ -140,6 +147,7 @@ class CompactStrategy(EndpointStrategy):
             "embed_context": self.embed_context,
             "embed_resource": self.embed_resource,
             "unwrap": self.unwrap,
+            "headers": self.headers,
         }
 
     @property
@@ -148,6 +156,7 @@ class CompactStrategy(EndpointStrategy):
             "embed_context": self.embed_context,
             "embed_resource": self.embed_resource,
             "unwrap": self.unwrap,
+            "headers": self.headers,
         }
 
     def embed_parts(self, service: Service, ops: list[Operation]) -> list[tuple[str, str]]:
