@@ -172,3 +172,15 @@ def test_the_embedded_line_leaves_header_parameters_to_bm25() -> None:
     assert compact_text(bare, operation) == "GET /deals/{id}: Get deal Parameters: id."
     assert compact_text(bare, operation, headers=True).endswith("Parameters: id, x-consumer-id.")
     assert "x-consumer-id" in lexical_text(bare, operation)
+
+
+def test_a_real_unified_api_names_its_payloads_fields_not_its_envelope() -> None:
+    """Apideck wraps every response in `{status_code, status, service, ..., data}`."""
+    sms = load_services([shared_data("realworld", "apideck", "sms.yml")]).services[0]
+    lines = [compact_text(sms, op) for op in sms.operations]
+    wrapped = [compact_text(sms, op, unwrap=False) for op in sms.operations]
+    envelope = "Returns: status_code, status, service, resource, operation, data"
+    assert all(envelope in line for line in wrapped if "Returns:" in line)
+    assert sum(envelope in line for line in wrapped) > len(lines) / 2
+    assert not any(envelope in line for line in lines)
+    assert not any("x-apideck-consumer-id" in line for line in lines)
