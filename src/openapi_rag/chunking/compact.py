@@ -10,7 +10,11 @@ an operation does, not against its JSON: the embedded text is
 `response_fields`): tasks name what they want to read ("the birthday of ...", "how many seasons
 ...") more often than the operation that returns it (RestBench R@10 .785 → .815 with them, the
 other metrics within ±.01; ablation in the README). An operation without a summary is named by
-its operationId in words (`operation_summary`).
+its operationId in words (`operation_summary`). Words the API's authors wrote elsewhere bridge to
+the user's: the first sentence of the operation's tag description follows its own sentence
+(`EMBED_CONTEXT`, `context.py`); an envelope response names its payload's fields (`UNWRAP`); header
+parameters are left to BM25 (`HEADERS`). Each is a strategy parameter, recorded in the index
+manifest, with an ablation row (README, issue 18).
 
 BM25 has no input limit and profits from every identifier and description, so the chunk carries a
 separate lexical text in `metadata["bm25_text"]` (`BM25Index.from_chunks` indexes it instead of
@@ -36,19 +40,23 @@ from openapi_rag.tokens import Tokenizer
 RETURNS = 25
 """Response fields named per operation (0: none)."""
 UNWRAP = True
-"""Name the fields of an envelope response's payload (`response_fields.ENVELOPE`)."""
-CONTEXT = False
-"""BM25 also reads the operation's tag description and the description of the resource it consumes
-or produces (`context.py`)."""
-EMBED_CONTEXT = True
-"""The embedded line also carries the tag description's first sentence."""
-EMBED_RESOURCE = False
+"""Name the fields of an envelope response's payload rather than the envelope's
+(`response_fields.ENVELOPE`): `{status_code, status, ..., data}` is the same on every operation of
+such an API and says nothing about any one of them."""
 HEADERS = False
 """The embedded line names header parameters too. Off: headers carry transport and account
 plumbing (`x-apideck-consumer-id`, `Idempotency-Key`), the same on every operation of an API, and
 crowd out what the operation does; BM25 still reads them."""
+EMBED_CONTEXT = True
+"""The embedded line also carries the first sentence of the operation's tag description
+(`context.py`): the words an API's authors use for a whole group of operations, often the plain
+ones a user says."""
+EMBED_RESOURCE = False
 """An operation without a description of its own embeds the first sentence of its resource
-schema's description instead (`context.py`)."""
+schema's description instead (`context.py`). Off: no gain on the tuning halves."""
+CONTEXT = False
+"""BM25 also reads the tag sentence and the resource schema's name and description (`context.py`).
+Off: it lost on the tuning halves (RestBench, SOCBench-D and realworld R@5)."""
 
 
 def compact_text(
@@ -112,7 +120,14 @@ class CompactStrategy(EndpointStrategy):
     """One chunk per operation: a short line embedded, a fuller text for BM25, thin JSON returned.
 
     Args:
-        returns: response fields named per operation (0: none); other arguments as `Strategy`.
+        returns: response fields named per operation (0: none).
+        context: BM25 also reads the tag sentence and the resource schema (`CONTEXT`).
+        embed_context: embed the tag description's first sentence (`EMBED_CONTEXT`).
+        embed_resource: embed the resource schema's sentence where the operation has no
+            description (`EMBED_RESOURCE`).
+        unwrap: name an envelope response's payload fields (`UNWRAP`).
+        headers: name header parameters in the embedded line (`HEADERS`).
+        Other arguments as `Strategy`.
     """
 
     name = "compact"
