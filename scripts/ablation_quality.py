@@ -96,10 +96,10 @@ ROWS: dict[str, Row] = {
     "with the resource's sentence embedded": Row(chunking=dict(embed_resource=True)),
     "with tag and resource descriptions in BM25": Row(chunking=dict(context=True)),
     "without unwrapping envelope responses": Row(chunking=dict(unwrap=False)),
-    "with header parameters embedded": Row(chunking=dict(headers=True)),
+    "without header parameters embedded": Row(chunking=dict(headers=False)),
     "with 10 response fields": Row(chunking=dict(returns=10)),
-    "as before issue 18 item 8 (no borrowed sentence, no unwrapping, headers embedded)": Row(
-        chunking=dict(embed_context=False, unwrap=False, headers=True)
+    "as before issue 18 item 8 (no tag sentence, no unwrapping)": Row(
+        chunking=dict(embed_context=False, unwrap=False)
     ),
     "with dense weight 1.5": Row(dict(dense_weight=1.5)),
     "with dense weight 2": Row(dict(dense_weight=2.0)),
