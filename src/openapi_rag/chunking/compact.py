@@ -12,9 +12,9 @@ an operation does, not against its JSON: the embedded text is
 other metrics within ±.01; ablation in the README). An operation without a summary is named by
 its operationId in words (`operation_summary`). Words the API's authors wrote elsewhere bridge to
 the user's: the first sentence of the operation's tag description follows its own sentence
-(`EMBED_CONTEXT`, `context.py`); an envelope response names its payload's fields (`UNWRAP`). Each
-is a strategy parameter, recorded in the index
-manifest, with an ablation row (README, issue 18).
+(`EMBED_CONTEXT`, `context.py`); an envelope response names its payload's fields (`UNWRAP`).
+Each is a strategy parameter, recorded in the index manifest, with an ablation row (README,
+issue 18).
 
 BM25 has no input limit and profits from every identifier and description, so the chunk carries a
 separate lexical text in `metadata["bm25_text"]` (`BM25Index.from_chunks` indexes it instead of

@@ -5,19 +5,21 @@ operations often name only their resource (`DELETE /guilds/{guild_id}/members/{u
 "delete guild member"). The words that bridge the two are frequently elsewhere in the same
 description, written by the API's authors for people:
 
-- the operation's tag description ("Disputes: a dispute occurs when a customer questions your
-  charge with their card issuer"),
+- the operation's tag description, which says in plain words what a whole group of operations
+  is about,
 - the description of the resource the operation consumes or produces: its request body's schema
   or, failing that, its success response's schema ("Represents a guild member"; "The image
   generated from a text prompt"), and that schema's name in words.
 
-`operation_context` gathers those sentences for one operation; `compact` adds them to its lexical
-text (and, with `embed_context`, the tag's sentence to the embedded line). Nothing here is fitted to
-one API: every piece is read from the document being indexed.
+`operation_context` gathers those sentences for one operation. `compact` embeds the tag's sentence
+by default (`embed_context`); the resource's sentence (`embed_resource`) and both in BM25's text
+(`context`) are parameters that did not earn a default (README, issue 18). Nothing here is fitted
+to one API: every piece is read from the document being indexed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from openapi_rag.chunking.render import collapse, humanise, leading_sentence
@@ -33,15 +35,13 @@ MAX_HOPS = 4
 """`$ref`s, array items and single-member combiners followed to reach a resource schema (cycle-safe)."""
 
 
+@dataclass(frozen=True, slots=True)
 class OperationContext:
     """The borrowed sentences of one operation (each possibly empty)."""
 
-    __slots__ = ("resource", "resource_name", "tag")
-
-    def __init__(self, tag: str = "", resource: str = "", resource_name: str = "") -> None:
-        self.tag = tag
-        self.resource = resource
-        self.resource_name = resource_name
+    tag: str = ""
+    resource: str = ""
+    resource_name: str = ""
 
     def words(self) -> str:
         """All of it on one line, in the order tag, resource name, resource description."""
