@@ -15,6 +15,11 @@ default; for a "without X" row, "no" means X keeps its place.
 
     python scripts/ablation_quality.py [--data ../shared/data] [--rows default,without]
         [--realworld-index DIR] [--tasks benchmarks/realworld/tasks.jsonl]
+        [--realworld-data ../shared/data/realworld]
+
+Rows that chunk differently (`Row.chunking`) rebuild the realworld index in memory from
+`--realworld-data` (loaded with the default cleaning, as `openapi-rag index` does); without it
+their realworld cells are not run.
 
 Embeddings go through the on-disk cache, so re-runs only pay for search.
 """
@@ -32,6 +37,8 @@ from typing import Any
 
 from openapi_rag.bench.bootstrap import bootstrap_ci
 from openapi_rag.bench.halves import HALVES, half_of
+from openapi_rag.chunking import get_strategy
+from openapi_rag.clean import DEFAULT_STEPS
 from openapi_rag.embed import get_embedder
 from openapi_rag.index import Index
 from openapi_rag.search import BM25Index
@@ -49,6 +56,7 @@ class Row:
 
     search: dict[str, Any] = field(default_factory=dict)
     strategy: str = "compact"
+    chunking: dict[str, Any] = field(default_factory=dict)  # the strategy's parameters changed
     synonyms: bool = True  # the BM25 tokenizer's verb synonyms (index-time)
 
 
@@ -83,6 +91,18 @@ ROWS: dict[str, Row] = {
     "with producers of the best operation only": Row(dict(consumers=1)),
     "without folding copies": Row(dict(fold_duplicates=False)),
     "without reading a named API (other APIs at 1.0)": Row(dict(other_api_factor=1.0)),
+    # index-time text (`chunking/context.py`): realworld rows need --realworld-data to rebuild
+    "without the tag's sentence embedded": Row(chunking=dict(embed_context=False)),
+    "with the resource's sentence embedded": Row(chunking=dict(embed_resource=True)),
+    "with tag and resource descriptions in BM25": Row(chunking=dict(context=True)),
+    "without unwrapping envelope responses": Row(chunking=dict(unwrap=False)),
+    "without header parameters embedded": Row(chunking=dict(headers=False)),
+    "with 10 response fields": Row(chunking=dict(returns=10)),
+    "as before issue 18 item 8 (no tag sentence, no unwrapping)": Row(
+        chunking=dict(embed_context=False, unwrap=False)
+    ),
+    "with dense weight 1.5": Row(dict(dense_weight=1.5)),
+    "with dense weight 2": Row(dict(dense_weight=2.0)),
 }
 
 
@@ -155,20 +175,29 @@ def score(ranked: list[set[str]], gold: list[set[str]]) -> dict[str, float]:
 class Runner:
     """Builds each index once per build option and searches it with each row's settings."""
 
-    def __init__(self, embedder: Any, realworld_index: Path | None):
+    def __init__(self, embedder: Any, realworld_index: Path | None, realworld_data: Path | None = None):
         self.embedder = embedder
         self.realworld_index = realworld_index
+        self.realworld_data = realworld_data
+        self._realworld_services: list | None = None
         self._built: dict[tuple, Index] = {}
         self.last_rows: dict[str, list[dict[str, float]]] = {}  # the last evaluation's per-query scores
 
     def index(self, dataset: str, n: int, group: Group, row: Row, settings: SearchSettings) -> Index:
-        key = (dataset, n, row.strategy, row.synonyms, settings.bm25_b)
+        key = (dataset, n, row.strategy, tuple(sorted(row.chunking.items())), row.synonyms, settings.bm25_b)
         if key not in self._built:
-            if group.services is None:
+            strategy = get_strategy(row.strategy, **row.chunking)
+            if group.services is None and not row.chunking:
                 assert self.realworld_index is not None
                 index = Index.open(self.realworld_index)
+            elif group.services is None:  # the realworld corpus chunked another way, loaded as `index` does
+                if self._realworld_services is None:
+                    assert self.realworld_data is not None
+                    loaded = load_services([self.realworld_data], clean=DEFAULT_STEPS)
+                    self._realworld_services = loaded.services
+                index = Index.build(self._realworld_services, strategy=strategy, embedder=self.embedder)
             else:
-                index = Index.build(group.services, strategy=row.strategy, embedder=self.embedder)
+                index = Index.build(group.services, strategy=strategy, embedder=self.embedder)
             if not row.synonyms or settings.bm25_b != index.searcher.settings.bm25_b:
                 bm25 = BM25Index.from_chunks(
                     index.store.chunks(), tokenizer=ApiTokenizer(synonyms=row.synonyms), b=settings.bm25_b
@@ -190,7 +219,8 @@ class Runner:
         settings = DEFAULT_SETTINGS.replace(**row.search)
         per_half: dict[str, list[dict[str, float]]] = {half: [] for half in HALVES}
         for n, group in enumerate(groups):
-            if group.services is None and row.strategy != "compact":  # the realworld index is as built
+            rebuildable = row.strategy == "compact" and (not row.chunking or self.realworld_data)
+            if group.services is None and not rebuildable:  # the realworld index is as built
                 return {half: dict.fromkeys(METRICS, float("nan")) for half in HALVES}
             index = self.index(dataset, n, group, row, settings)
             for task in group.tasks:
@@ -223,6 +253,9 @@ def main() -> None:
     parser.add_argument("--rows", help="comma-separated row-name prefixes to run (default: all)")
     parser.add_argument("--realworld-index", type=Path, help="index of the whole realworld corpus")
     parser.add_argument("--tasks", type=Path, default=repo / "benchmarks" / "realworld" / "tasks.jsonl")
+    parser.add_argument(
+        "--realworld-data", type=Path, help="the realworld corpus, for rows that chunk it another way"
+    )
     args = parser.parse_args()
     wanted = [r.strip() for r in args.rows.split(",")] if args.rows else None
     datasets = {"restbench": restbench(args.data), "socbench-d": socbench(args.data)}
@@ -230,7 +263,7 @@ def main() -> None:
         datasets["realworld"] = realworld(args.tasks)
     else:
         print("realworld skipped: pass --realworld-index (and --tasks)", file=sys.stderr)
-    runner = Runner(get_embedder("minilm"), args.realworld_index)
+    runner = Runner(get_embedder("minilm"), args.realworld_index, args.realworld_data)
     header = (
         "| configuration | "
         + " | ".join(f"{d} {h} {m}" for d in datasets for h in HALVES for m in METRICS)

@@ -74,3 +74,35 @@ def test_dangling_and_foreign_refs_are_skipped() -> None:
         },
     )
     assert response_fields(service({}), op) == []
+
+
+def test_unwrap_names_an_envelope_s_payload_fields_and_leaves_other_responses_alone() -> None:
+    svc = service(
+        {
+            "Deal": {"type": "object", "properties": {"title": {}, "close_date": {}}},
+            "GetDealResponse": {
+                "type": "object",
+                "properties": {
+                    "status_code": {"type": "integer"},
+                    "data": {"$ref": "#/components/schemas/Deal"},
+                },
+            },
+            "Counts": {"type": "object", "properties": {"status": {}, "data": {"type": "string"}}},
+        }
+    )
+    wrapped = Operation(
+        service="s",
+        method="GET",
+        path="/deals/{id}",
+        responses={"200": json_response({"$ref": "#/components/schemas/GetDealResponse"})},
+    )
+    plain = Operation(
+        service="s",
+        method="GET",
+        path="/counts",
+        responses={"200": json_response({"$ref": "#/components/schemas/Counts"})},
+    )
+    assert response_fields(svc, wrapped) == ["status_code", "data"]
+    assert response_fields(svc, wrapped, unwrap=True) == ["title", "close_date"]
+    # `data` holding a string is a field like any other, not a payload
+    assert response_fields(svc, plain, unwrap=True) == ["status", "data"]

@@ -22,6 +22,10 @@ MAX_FIELDS = 25
 """At most this many names per operation: long payloads would drown the operation's own words."""
 
 _COMBINERS = ("allOf", "oneOf", "anyOf")
+ENVELOPE = "data"
+"""The property an envelope response carries its payload in (`{"status": ..., "data": {...}}`,
+JSON:API and many unified APIs): with `unwrap`, its fields are named instead of the envelope's,
+which are the same for every operation of such an API and say nothing about any one of them."""
 
 
 def success_responses(op: Operation) -> list[Any]:
@@ -33,7 +37,12 @@ def success_responses(op: Operation) -> list[Any]:
 
 
 def response_fields(
-    service: Service, op: Operation, *, max_depth: int = MAX_DEPTH, limit: int = MAX_FIELDS
+    service: Service,
+    op: Operation,
+    *,
+    max_depth: int = MAX_DEPTH,
+    limit: int = MAX_FIELDS,
+    unwrap: bool = False,
 ) -> list[str]:
     """Distinct property names of `op`'s success response bodies, breadth first.
 
@@ -51,6 +60,8 @@ def response_fields(
             if isinstance(media, dict):
                 level.append(media.get("schema"))
     seen: set[str] = set()
+    if unwrap:
+        level = [_payload(service, node, seen) for node in level]
     for _ in range(max_depth):
         following: list[Any] = []
         for node in level:
@@ -63,6 +74,16 @@ def response_fields(
                         return list(names)
         level = following
     return list(names)
+
+
+def _payload(service: Service, node: Any, seen: set[str]) -> Any:
+    """The schema of `node`'s envelope property when `node` is an envelope, else `node`."""
+    for schema in _objects(service, node, set(seen)):
+        properties = schema.get("properties")
+        payload = properties.get(ENVELOPE) if isinstance(properties, dict) else None
+        if payload is not None and any(o.get("properties") for o in _objects(service, payload, set(seen))):
+            return payload
+    return node
 
 
 def _objects(service: Service, node: Any, seen: set[str]) -> list[dict[str, Any]]:
