@@ -14,7 +14,7 @@ MRR of each dataset). The last column says whether the row's change passes it ag
 default; for a "without X" row, "no" means X keeps its place.
 
     python scripts/ablation_quality.py [--data ../shared/data] [--rows default,without]
-        [--realworld-index DIR] [--tasks benchmarks/realworld/tasks.jsonl]
+        [--realworld-index DIR] [--tasks benchmarks/realworld/tasks.jsonl] [--embedder minilm]
         [--realworld-data ../shared/data/realworld]
 
 Rows that chunk differently (`Row.chunking`) rebuild the realworld index in memory from
@@ -256,6 +256,9 @@ def main() -> None:
     parser.add_argument(
         "--realworld-data", type=Path, help="the realworld corpus, for rows that chunk it another way"
     )
+    parser.add_argument(
+        "--embedder", default="minilm", help="embedder of every index (the realworld one: as it was built)"
+    )
     args = parser.parse_args()
     wanted = [r.strip() for r in args.rows.split(",")] if args.rows else None
     datasets = {"restbench": restbench(args.data), "socbench-d": socbench(args.data)}
@@ -263,7 +266,7 @@ def main() -> None:
         datasets["realworld"] = realworld(args.tasks)
     else:
         print("realworld skipped: pass --realworld-index (and --tasks)", file=sys.stderr)
-    runner = Runner(get_embedder("minilm"), args.realworld_index, args.realworld_data)
+    runner = Runner(get_embedder(args.embedder), args.realworld_index, args.realworld_data)
     header = (
         "| configuration | "
         + " | ".join(f"{d} {h} {m}" for d in datasets for h in HALVES for m in METRICS)

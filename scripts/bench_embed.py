@@ -16,6 +16,7 @@ Usage:
     python scripts/bench_embed.py                         # all three, a table on stdout
     python scripts/bench_embed.py --json                  # JSON on stdout
     python scripts/bench_embed.py --batch-tokens 8192     # try another batch budget
+    python scripts/bench_embed.py --embedder minilm-api   # the adapted model
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def run_workload(name: str, args: argparse.Namespace) -> dict[str, Any]:
     counts = get_tokenizer("minilm").count_many(texts)
     options = {"batch_size": args.batch_size, "batch_tokens": args.batch_tokens, "threads": args.threads}
     embedder = get_embedder(
-        "minilm", memory_arena=not args.no_arena, **{k: v for k, v in options.items() if v is not None}
+        args.embedder, memory_arena=not args.no_arena, **{k: v for k, v in options.items() if v is not None}
     )
     t0 = time.perf_counter()
     embedder.embed("warm up")  # loads the model
@@ -163,6 +164,7 @@ def main() -> None:
     parser.add_argument("--batch-tokens", type=int, help="most padded tokens per run (embedder default)")
     parser.add_argument("--no-arena", action="store_true", help="turn ONNX Runtime's memory arena off")
     parser.add_argument("--threads", type=int, help="intra-op threads (embedder default: the usable cores)")
+    parser.add_argument("--embedder", default="minilm", help="a local MiniLM-family embedder (minilm-api)")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--child", choices=WORKLOADS, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -173,7 +175,7 @@ def main() -> None:
     results = []
     for name in args.workload or WORKLOADS:
         log(f"{name} ... (load average {os.getloadavg()[0]:.2f})")
-        child = [sys.executable, __file__, "--child", name]
+        child = [sys.executable, __file__, "--child", name, "--embedder", args.embedder]
         for flag, value in (
             ("--batch-size", args.batch_size),
             ("--batch-tokens", args.batch_tokens),

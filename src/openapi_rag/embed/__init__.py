@@ -5,8 +5,8 @@
     >>> embedder.embed_many(["list playlists"]).shape
     (1, 384)
 
-Names: ``minilm`` (default), ``openai:<model>``, ``sentence-transformers:<model>``, and whatever
-`register_embedder` adds.
+Names: ``minilm`` (default), ``minilm-api`` (adapted to API operations), ``openai:<model>``,
+``sentence-transformers:<model>``, and whatever `register_embedder` adds.
 """
 
 from openapi_rag.embed.base import Embedder, normalize_rows

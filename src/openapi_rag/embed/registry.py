@@ -29,6 +29,7 @@ DEFAULT_EMBEDDER = "minilm"
 # Modules whose `register_embedders` hook runs before the first lookup ("default plugins").
 _DEFAULT_PLUGINS = (
     "openapi_rag.embed.minilm",
+    "openapi_rag.embed.adapted",
     "openapi_rag.embed.openai_api",
     "openapi_rag.embed.sbert",
 )
