@@ -25,12 +25,14 @@ import re
 from dataclasses import dataclass
 
 from openapi_rag.errors import InvalidQuery
-from openapi_rag.search.context import CONTEXT_RULES, is_context
+from openapi_rag.search.context import CONTEXT_RULES, is_context, opens_with_action
 
 __all__ = ["CONTEXT_RULES", "QueryLimits", "check_query", "intents", "is_context", "split_clauses"]
 
 MIN_WORDS = 3
 _CUT = re.compile(r",\s+(?:and\s+|then\s+)?|;\s*|(?<=[.!?])\s+|\s+(?:and\s+)?then\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_INNER_CUT = re.compile(r"(,\s+(?:and\s+|then\s+)?|;\s*|\s+(?:and\s+)?then\s+)")
 _AND = re.compile(r"\s+and\s+")
 _CONNECTIVE = re.compile(r"\s+(?:along with|as well as|while)\s+", re.IGNORECASE)
 
@@ -43,19 +45,31 @@ def intents(
     connectives: bool = True,
     intents_only: bool = True,
     context_rule: str = "statement",
+    sentence_units: bool = False,
 ) -> list[str]:
     """The pieces of a request that ask for an action, however many (`split_clauses` keeps them
     only when there are several).
+
+    With `sentence_units`, a request of several sentences is cut within a sentence only before a
+    piece that opens with an action of its own ("..., and also provide the rate for July"): there
+    commas and "and" join dates, lists and names ("from January 1, 2023, to ...", "some fun,
+    useless facts"), while a one-sentence request lists its steps with them.
 
     Example:
         >>> intents("We closed that account last month. Please cancel feed connection fc-77.")
         ['Please cancel feed connection fc-77.']
     """
-    parts = [part.strip() for part in _CUT.split(query)]
-    if connectives:
-        parts = [piece.strip() for part in parts for piece in _CONNECTIVE.split(part)]
-    if split_and:
-        parts = [piece for part in parts for piece in _split_and(part, min_words)]
+    sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
+    if sentence_units and len(sentences) > 1:
+        parts = [
+            piece for sentence in sentences for piece in _cut_before_actions(sentence, split_and, connectives)
+        ]
+    else:
+        parts = [part.strip() for part in _CUT.split(query)]
+        if connectives:
+            parts = [piece.strip() for part in parts for piece in _CONNECTIVE.split(part)]
+        if split_and:
+            parts = [piece for part in parts for piece in _split_and(part, min_words)]
     clauses = [part for part in parts if len(part.split()) >= min_words]
     if intents_only:
         clauses = [clause for clause in clauses if not is_context(clause, context_rule)]
@@ -70,6 +84,7 @@ def split_clauses(
     connectives: bool = True,
     intents_only: bool = True,
     context_rule: str = "statement",
+    sentence_units: bool = False,
 ) -> list[str]:
     """The query's intents, or [] when it names fewer than two (nothing to search separately).
 
@@ -88,8 +103,31 @@ def split_clauses(
         connectives=connectives,
         intents_only=intents_only,
         context_rule=context_rule,
+        sentence_units=sentence_units,
     )
     return clauses if len(clauses) > 1 else []
+
+
+def _cut_before_actions(sentence: str, split_and: bool, connectives: bool) -> list[str]:
+    """A sentence's pieces, cut at commas, semicolons, "then" (and the connectives and "and") only
+    where the next piece opens with an action of its own."""
+    pattern = _INNER_CUT.pattern
+    if connectives:
+        pattern += r"|(\s+(?:along with|as well as|while)\s+)"
+    if split_and:
+        pattern += r"|(\s+and\s+)"
+    cut = re.compile(pattern, re.IGNORECASE)
+    segments = cut.split(sentence)  # text, then each group of a cut and the text after it
+    step = 1 + cut.groups
+    pieces = [segments[0] or ""]
+    for i in range(1, len(segments), step):
+        separator = next((g for g in segments[i : i + cut.groups] if g), "")
+        text = segments[i + cut.groups] or ""
+        if opens_with_action(text) or "then" in separator.lower():
+            pieces.append(text)
+        else:
+            pieces[-1] += separator + text
+    return [piece.strip() for piece in pieces if piece.strip()]
 
 
 def _split_and(text: str, min_words: int) -> list[str]:

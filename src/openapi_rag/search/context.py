@@ -42,7 +42,7 @@ COPULAS = frozenset("is are was were am be been have has had s re m ve ll".split
 "'ve" and "'ll" as the word list splits them)."""
 FINITE = COPULAS | frozenset(
     """do does did will would shall should may might must
-    wants needs asks says likes prefers requires expects goes gets sends keeps
+    wants needs asks says likes prefers requires expects goes gets sends keeps asked wanted needed
     paid gave got went came took told said sent made bought broke won left ran began kept met lost
     saw sold spent forgot wrote""".split()
 )
@@ -57,7 +57,7 @@ REQUIREMENTS = frozenset(
     hey oops sorry cheers fyi""".split()
 )
 """Words that open a requirement, a greeting or a courtesy ("please make sure ...", "thanks")."""
-WISHES = frozenset("want wants need needs like would wish i'd we'd let".split())
+WISHES = frozenset("want wants need needs like would wish i'd we'd let prefer request ask".split())
 """Words that make a statement a request ("I'd like to have ...", "we need to be ...")."""
 PERSONS = frozenset("i we they he she it".split())
 """Personal pronouns: what follows one is its verb, so a piece opening with one that asks for
@@ -65,6 +65,7 @@ nothing ("We report in NZD", "They say they never got it") is a statement."""
 _ADVERBS = frozenset(
     "already just still never also only always often recently accidentally currently no longer".split()
 )
+_RELATIVES = frozenset("that which who whom whose where when if".split())
 _QUESTIONS = frozenset("what which who whom whose how where why is are do does did can could".split())
 _PRONOUNS = frozenset("it that there he she what who here".split())  # "it's" is "it is"; "Tom's" is not
 _OPENERS = (LEAD_INS - STATEMENT_SUBJECTS) | {"please", "kindly", "just", "so"} - SUBORDINATORS
@@ -95,7 +96,7 @@ def is_context(clause: str, rule: str = "statement") -> bool:
     Example:
         >>> is_context("My account ID is 0123"), is_context("Please make sure it is quick")
         (True, True)
-        >>> is_context("Finance asked me for the figures"), is_context("Before we send it")
+        >>> is_context("Tom is on leave from Monday"), is_context("Before we send it")
         (True, True)
         >>> is_context("then remove the old materials"), is_context("what is my top track?")
         (False, False)
@@ -115,19 +116,54 @@ def is_context(clause: str, rule: str = "statement") -> bool:
         return True
     if first in SUBORDINATORS:
         return not question
+    if first not in STATEMENT_SUBJECTS and not set(words[1:]) - _BACK_REFERENCES:
+        return True  # "Could you set that up?", "Please do this for me": the action named before
     if question or first in _QUESTIONS or first in IMPERATIVES or clause_methods(clause) is not None:
         return False
-    # a possessive "'s" ("yesterday's statement") is no verb; "it's" is "it is"
     # a possessive "'s" ("yesterday's statement") is no verb, "it's" is "it is"; adverbs are skipped
-    rest = [w for i, w in enumerate(words[1:]) if (w != "s" or words[i] in _PRONOUNS) and w not in _ADVERBS][
-        :STATEMENT_WINDOW
-    ]
-    for position, word in enumerate(rest):
-        if first in ("i", "we") and word in WISHES:
-            return "t" in rest[:position]  # "I'd like to have ..." asks; "we don't want ..." does not
-        if word in COPULAS or (position < 2 and (word in FINITE or _past(word))):
+    rest = [w for i, w in enumerate(words[1:]) if (w != "s" or words[i] in _PRONOUNS) and w not in _ADVERBS]
+    if first in PERSONS:  # "We report in NZD", "I just finished it"; "I'd like ...", "we need ..." ask
+        wish = next((i for i, w in enumerate(rest[:3]) if w in WISHES), None)
+        return wish is None or "t" in rest[:wish]  # "we don't want ..." asks for nothing
+    # after a determiner the verb follows a noun ("A customer moved": "a detailed review" is a noun
+    # phrase); after any other word (a name, or an imperative we do not list) only a copula or a
+    # common verb right after it makes a statement ("Tom is ...", "Payroll has ..."), so that
+    # "dismiss resolved alerts" and "give me a show that is on air" stay intents
+    if first not in STATEMENT_SUBJECTS:
+        return bool(rest) and rest[0] in FINITE  # "Tom is ...", "Payroll has ...", "Marketing wants ..."
+    for position, word in enumerate(rest[:STATEMENT_WINDOW]):
+        if word in _RELATIVES:
+            return False
+        if word in COPULAS or (position in (1, 2) and (word in FINITE or _past(word))):
             return True
-    return first in PERSONS
+    return False
+
+
+_BACK_REFERENCES = frozenset(
+    "it this that these those them me us for up out now too again please today right away asap s".split()
+)
+"""Words of a piece that only points back at an action named elsewhere ("do it for me")."""
+_NEXT_STEP = frozenset("also additionally then next finally lastly afterwards plus".split())
+
+
+def opens_with_action(piece: str) -> bool:
+    """Whether a piece opens with an action of its own: a next-step word ("also", "then") or,
+    after lead-ins, an action verb, an imperative or a wish ("I'd like to ...").
+
+    Example:
+        >>> opens_with_action("also tell me their nutritional values"), opens_with_action("useless facts")
+        (True, False)
+    """
+    words = _PIECE_WORDS.findall(piece.lower())
+    if words and words[0] in _NEXT_STEP:
+        return True
+    while words and words[0] in _OPENERS:
+        words = words[1:]
+    if not words:
+        return False
+    if words[0] in IMPERATIVES or clause_methods(piece) is not None:
+        return True
+    return words[0] in PERSONS and any(w in WISHES for w in words[1:4])
 
 
 def _past(word: str) -> bool:
@@ -143,7 +179,7 @@ _SUBJECT_OPENERS = (LEAD_INS - _SUBJECT_STARTS) | {"please", "kindly"}
 _SUBJECT_REQUIREMENTS = frozenset(
     "sure ensure note remember thanks thank keep bear mind assume assuming given regards".split()
 )
-_SUBJECT_WISHES = frozenset("want wants need needs like would wish i'd we'd let".split())
+_SUBJECT_WISHES = frozenset("want wants need needs like would wish i'd we'd let prefer request ask".split())
 
 
 def _subject_statement(clause: str) -> bool:

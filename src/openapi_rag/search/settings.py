@@ -69,6 +69,10 @@ class SearchSettings(BaseModel):
     """Only sentences that ask for an action are intents: a sentence that only gives an
     identifier, a preference or context ("My account ID is 0123.", "Please make sure it is quick.")
     is not searched on its own (`context.py`)."""
+    sentence_units: bool = False
+    """A request of several sentences is cut within a sentence only before a piece that opens
+    with an action of its own (`clauses.intents`): there commas and "and" join dates, lists and
+    names; a one-sentence request lists its steps with them and is cut as before."""
     context_rule: Literal["statement", "subject"] = "statement"
     """Which pieces give context (`context.is_context`): "statement", any piece that asks for
     nothing (a statement, a subordinate clause, a courtesy), or "subject", the earlier rule (a
@@ -79,6 +83,10 @@ class SearchSettings(BaseModel):
     """A query of this many clauses or more is a plan naming its steps: its clauses' lists get no
     lifted producers and `k="auto"` adds none."""
 
+    clause_cosine: bool = False
+    """Scale each clause's fused scores by its best cosine over the best cosine of any text of the
+    request: min-max fusion gives the best of every list a full score, so a clause matching
+    nothing well (a preference read as an intent) would otherwise put its best at the top."""
     focus_intent: bool = False
     """A request with one intent among sentences of context also searches that intent alone, like
     a clause: its words are not diluted by the context's in the embedding."""
