@@ -77,6 +77,9 @@ ROWS: dict[str, Row] = {
     "with clauses weighed by their best cosine": Row(dict(clause_cosine=True)),
     "with sentences as units": Row(dict(sentence_units=True)),
     "with sentences as units and one intent on its own": Row(dict(sentence_units=True, focus_intent=True)),
+    "with sentences as units and the one intent's verb": Row(
+        dict(sentence_units=True, verb_single_intent=True)
+    ),
     "with clauses weighed by cosine and one intent on its own": Row(
         dict(clause_cosine=True, focus_intent=True)
     ),
@@ -152,6 +155,22 @@ def realworld(tasks_file: Path) -> list[Group]:
             gold = [{e, *alts} for e, alts in zip(expected, per, strict=True)]
         tasks.append(Task(item["id"], item["query"], gold))
     return [Group(None, tasks)]
+
+
+def toolalpaca(data: Path) -> list[Group]:
+    """ToolAlpaca's real and simulated evaluation sets as `openapi-rag eval --dataset toolalpaca`
+    reads them: one index over its 21 APIs."""
+    from openapi_rag.bench import load_dataset
+
+    groups = []
+    for group in load_dataset("toolalpaca", [data / "extra" / "toolalpaca"]).groups:
+        tasks = [
+            Task(q.id, q.text, [set(e.matches) for e in q.gold if e.matches])
+            for q in group.queries
+            if any(e.matches for e in q.gold)
+        ]
+        groups.append(Group(group.services, tasks))
+    return groups
 
 
 def found_ids(hit: Any) -> set[str]:
@@ -256,6 +275,8 @@ def main() -> None:
     args = parser.parse_args()
     wanted = [r.strip() for r in args.rows.split(",")] if args.rows else None
     datasets = {"restbench": restbench(args.data), "socbench-d": socbench(args.data)}
+    if (args.data / "extra" / "toolalpaca").is_dir():
+        datasets["toolalpaca"] = toolalpaca(args.data)
     if args.realworld_index and args.tasks.is_file():
         datasets["realworld"] = realworld(args.tasks)
         if args.long_tasks.is_file():

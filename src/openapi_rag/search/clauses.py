@@ -50,17 +50,18 @@ def intents(
     """The pieces of a request that ask for an action, however many (`split_clauses` keeps them
     only when there are several).
 
-    With `sentence_units`, a request of several sentences is cut within a sentence only before a
-    piece that opens with an action of its own ("..., and also provide the rate for July"): there
-    commas and "and" join dates, lists and names ("from January 1, 2023, to ...", "some fun,
-    useless facts"), while a one-sentence request lists its steps with them.
+    With `sentence_units`, a conversational request (several sentences, one of them context) is
+    cut within a sentence only before a piece that opens with an action of its own ("..., and
+    also provide the rate for July"): there commas and "and" join dates, lists and names ("from
+    January 1, 2023, to ...", "some fun, useless facts"), while a request that only lists its
+    steps uses them to separate the steps.
 
     Example:
         >>> intents("We closed that account last month. Please cancel feed connection fc-77.")
         ['Please cancel feed connection fc-77.']
     """
     sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
-    if sentence_units and len(sentences) > 1:
+    if sentence_units and len(sentences) > 1 and any(is_context(s, context_rule) for s in sentences):
         parts = [
             piece for sentence in sentences for piece in _cut_before_actions(sentence, split_and, connectives)
         ]

@@ -34,7 +34,8 @@ CONTEXT_RULES = ("statement", "subject")
 _WORDS = re.compile(r"[a-z']+")  # the "subject" rule's words: "it's" is one
 
 STATEMENT_SUBJECTS = frozenset(
-    "my our your his her their its the this that these those it i we he she they there a an".split()
+    """my our your his her their its the this that these those it i we he she they there a an no
+    nothing none all every each some any both""".split()
 )
 """Words that open a statement ("My account ID is 0123", "The order was placed yesterday")."""
 COPULAS = frozenset("is are was were am be been have has had s re m ve ll".split())
@@ -143,6 +144,10 @@ _BACK_REFERENCES = frozenset(
     "it this that these those them me us for up out now too again please today right away asap s".split()
 )
 """Words of a piece that only points back at an action named elsewhere ("do it for me")."""
+_VERB_ENDINGS = ("ize", "ise", "yze", "ify", "ate")
+_OBJECT_DETERMINERS = frozenset(
+    "the a an all their its his her my our your any each every some these those".split()
+)
 _NEXT_STEP = frozenset("also additionally then next finally lastly afterwards plus".split())
 
 
@@ -163,7 +168,12 @@ def opens_with_action(piece: str) -> bool:
         return False
     if words[0] in IMPERATIVES or clause_methods(piece) is not None:
         return True
-    return words[0] in PERSONS and any(w in WISHES for w in words[1:4])
+    if words[0] in PERSONS:
+        return any(w in WISHES for w in words[1:4])
+    # a word with a verb's ending ("analyze", "classify", "calculate"), or any word followed by
+    # an object's determiner ("generate a report", "forecast their demand"), leads a command
+    object_follows = len(words) > 1 and words[1] in _OBJECT_DETERMINERS
+    return words[0] not in STATEMENT_SUBJECTS and (words[0].endswith(_VERB_ENDINGS) or object_follows)
 
 
 def _past(word: str) -> bool:

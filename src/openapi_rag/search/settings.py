@@ -70,9 +70,10 @@ class SearchSettings(BaseModel):
     identifier, a preference or context ("My account ID is 0123.", "Please make sure it is quick.")
     is not searched on its own (`context.py`)."""
     sentence_units: bool = False
-    """A request of several sentences is cut within a sentence only before a piece that opens
-    with an action of its own (`clauses.intents`): there commas and "and" join dates, lists and
-    names; a one-sentence request lists its steps with them and is cut as before."""
+    """A conversational request (several sentences, one of them context) is cut within a
+    sentence only before a piece that opens with an action of its own (`clauses.intents`): there
+    commas and "and" join dates, lists and names; a request that only lists its steps is cut as
+    before."""
     context_rule: Literal["statement", "subject"] = "statement"
     """Which pieces give context (`context.is_context`): "statement", any piece that asks for
     nothing (a statement, a subordinate clause, a courtesy), or "subject", the earlier rule (a
