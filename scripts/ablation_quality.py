@@ -73,16 +73,13 @@ ROWS: dict[str, Row] = {
     "without 'along with', 'as well as', 'while' cuts": Row(dict(connectives=False)),
     "without dropping context sentences": Row(dict(intents_only=False)),
     "with the earlier context rule (a subject and a copula)": Row(dict(context_rule="subject")),
-    "with a request's one intent searched on its own": Row(dict(focus_intent=True)),
+    "without sentences as units (cuts at every comma and 'and')": Row(dict(sentence_units=False)),
+    "without a request's one intent searched on its own": Row(dict(focus_intent=False)),
+    "without either (the context rule alone)": Row(dict(sentence_units=False, focus_intent=False)),
+    "with the earlier default (earlier context rule, neither)": Row(
+        dict(context_rule="subject", sentence_units=False, focus_intent=False)
+    ),
     "with clauses weighed by their best cosine": Row(dict(clause_cosine=True)),
-    "with sentences as units": Row(dict(sentence_units=True)),
-    "with sentences as units and one intent on its own": Row(dict(sentence_units=True, focus_intent=True)),
-    "with sentences as units and the one intent's verb": Row(
-        dict(sentence_units=True, verb_single_intent=True)
-    ),
-    "with clauses weighed by cosine and one intent on its own": Row(
-        dict(clause_cosine=True, focus_intent=True)
-    ),
     "with the verb of a request's one intent weighed": Row(dict(verb_single_intent=True)),
     "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),
     "with clauses at .8 of the whole request": Row(dict(clause_share=0.8)),

@@ -69,7 +69,7 @@ class SearchSettings(BaseModel):
     """Only sentences that ask for an action are intents: a sentence that only gives an
     identifier, a preference or context ("My account ID is 0123.", "Please make sure it is quick.")
     is not searched on its own (`context.py`)."""
-    sentence_units: bool = False
+    sentence_units: bool = True
     """A conversational request (several sentences, one of them context) is cut within a
     sentence only before a piece that opens with an action of its own (`clauses.intents`): there
     commas and "and" join dates, lists and names; a request that only lists its steps is cut as
@@ -88,7 +88,7 @@ class SearchSettings(BaseModel):
     """Scale each clause's fused scores by its best cosine over the best cosine of any text of the
     request: min-max fusion gives the best of every list a full score, so a clause matching
     nothing well (a preference read as an intent) would otherwise put its best at the top."""
-    focus_intent: bool = False
+    focus_intent: bool = True
     """A request with one intent among sentences of context also searches that intent alone, like
     a clause: its words are not diluted by the context's in the embedding."""
     clause_share: float = Field(1.0, ge=0, le=1)
