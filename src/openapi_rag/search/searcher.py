@@ -18,6 +18,12 @@ clauses. Needs an `embed` function for the clause vectors in modes dense and hyb
 clauses on, the whole query is matched by BM25 only and its clauses carry the dense side: the
 embedding of a long list of intents matches none of them well, and it is the costliest step of
 a search (recall unchanged on RestBench and SOCBench-D, `scripts/ablation_quality.py`).
+Sentences that only give context, identifiers or preferences are no intents (`context.py`); a
+conversational request is cut within a sentence only before an action (`sentence_units`); and a
+request naming one intent among such sentences also searches that intent alone, as a clause
+(`focus_intent`): "Our savings account was closed. Could you cancel its bank feed? No statement
+should come through any more." reads as much about statements as about feeds until its one
+intent is searched on its own.
 
 Dependencies (`dependencies=True`, the default): the producer of an identifier that one of the best
 operations needs in its path (`GET /search/movie` for `/movie/{movie_id}`) is lifted to just below
