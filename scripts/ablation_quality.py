@@ -73,11 +73,10 @@ ROWS: dict[str, Row] = {
     "without 'along with', 'as well as', 'while' cuts": Row(dict(connectives=False)),
     "without dropping context sentences": Row(dict(intents_only=False)),
     "with the earlier context rule (a subject and a copula)": Row(dict(context_rule="subject")),
-    "without sentences as units (cuts at every comma and 'and')": Row(dict(sentence_units=False)),
-    "without a request's one intent searched on its own": Row(dict(focus_intent=False)),
-    "without either (the context rule alone)": Row(dict(sentence_units=False, focus_intent=False)),
-    "with the earlier default (earlier context rule, neither)": Row(
-        dict(context_rule="subject", sentence_units=False, focus_intent=False)
+    "without sentences as units (the context rule alone)": Row(dict(sentence_units=False)),
+    "with a request's one intent searched on its own": Row(dict(focus_intent=True)),
+    "with the earlier default (earlier context rule, no sentence units)": Row(
+        dict(context_rule="subject", sentence_units=False)
     ),
     "with clauses weighed by their best cosine": Row(dict(clause_cosine=True)),
     "with the verb of a request's one intent weighed": Row(dict(verb_single_intent=True)),

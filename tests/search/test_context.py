@@ -101,8 +101,7 @@ def test_a_long_request_over_a_real_api_finds_its_one_operation() -> None:
         "connection fc-7781 straight away? No statement should come through for it any more."
     )
     assert intents(query) == ["Could you cancel its bank feed connection fc-7781 straight away?"]
-    index.searcher.configure(focus_intent=False)
-    whole = [op.id for op in index.search(query, k=3, expand=False)]
+    whole = [op.id for op in index.search(query, k=3, expand=False)]  # the default: off
     index.searcher.configure(focus_intent=True)
     focused = [op.id for op in index.search(query, k=3, expand=False)]
     # the whole request reads as much about statements as about the feed; its one intent does not

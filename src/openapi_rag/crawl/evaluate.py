@@ -251,5 +251,3 @@ def score_page(
         if t.description and p.description:
             score.description_pairs.append((t.description, p.description))
     return score
-
-
