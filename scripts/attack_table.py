@@ -95,8 +95,7 @@ def outcome(name: str, text: str) -> str:
 def remote_ref(folder: Path, url: str) -> Path:
     path = folder / "api.yaml"
     path.write_text(
-        attacks.HEAD
-        + "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        attacks.HEAD + "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
         f"          content:\n            application/json:\n              schema: {{$ref: '{url}'}}\n"
     )
     return folder
@@ -122,10 +121,7 @@ def main() -> None:
             folder.mkdir()
             target = str(build(folder))
             if name in CHUNKED:
-                commands = [
-                    [*python, "chunk", target, "--strategy", s, "--summary"]
-                    for s in ("ref-inline", "ref-linked")
-                ]
+                commands = [[*python, "chunk", target, "--strategy", s, "--summary"] for s in ("ref-inline", "ref-linked")]
             else:
                 commands = [[*python, "inspect", target, "--json", *(extra or [])]]
             for argv in commands:
@@ -136,9 +132,7 @@ def main() -> None:
     rows.append(("HTTP requests received by the loopback server", "", "", "", str(_Counter.hits)))
 
     header = ("input", "exit", "wall s", "peak MB", "outcome")
-    print(
-        f"memory cap {args.mem_mb} MB (RLIMIT_AS), timeout {args.timeout:.0f} s, python {sys.version.split()[0]}"
-    )
+    print(f"memory cap {args.mem_mb} MB (RLIMIT_AS), timeout {args.timeout:.0f} s, python {sys.version.split()[0]}")
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))

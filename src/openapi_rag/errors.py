@@ -51,9 +51,7 @@ class SpecParseError(SpecError):
 class LimitExceeded(SpecError):
     """A description went past one of the loader's bounds; `limit` names it (a `ReadLimits` field)."""
 
-    def __init__(
-        self, message: str, *, file: str | Path | None = None, where: str | None = None, limit: str = ""
-    ):
+    def __init__(self, message: str, *, file: str | Path | None = None, where: str | None = None, limit: str = ""):
         super().__init__(message, file=file, where=where)
         self.limit = limit
 

@@ -107,6 +107,7 @@ def _slug(text: str, fallback: str = "api") -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or fallback
 
 
+
 def _files(path: Path, pattern: str) -> list[Path]:
     files = sorted(path.glob(pattern)) if path.is_dir() else [path]
     if not files:

@@ -152,7 +152,9 @@ class Strategy(ABC):
             )
         return chunks
 
-    def fit_units(self, service: Service, units: list[TextUnit], max_parts: int | None = None) -> list[Chunk]:
+    def fit_units(
+        self, service: Service, units: list[TextUnit], max_parts: int | None = None
+    ) -> list[Chunk]:
         """Chunks of readable texts: one per unit, or several split at block boundaries when too long
         (at most `max_parts` per unit when given; the rest is dropped with a warning)."""
         totals = measure([(u.header, u.blocks) for u in units], self.tokenizer)
@@ -162,12 +164,7 @@ class Strategy(ABC):
             if max_parts is not None and len(pieces) > max_parts:
                 logger.warning(
                     "%s: %s: %d chunks cut to %d (limit max_unit_chunks=%d; raise it with %s)",
-                    service.file,
-                    unit.what,
-                    len(pieces),
-                    max_parts,
-                    max_parts,
-                    env_name("max_unit_chunks"),
+                    service.file, unit.what, len(pieces), max_parts, max_parts, env_name("max_unit_chunks"),
                 )
                 pieces = pieces[:max_parts]
             chunks += self.parts(

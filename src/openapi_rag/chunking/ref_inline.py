@@ -71,10 +71,7 @@ def bounded_blocks(service: Service, what: str, blocks: list[Block], max_chars: 
                 out.append(Block(block.head, items, block.sep))
                 logger.warning(
                     "%s: %s: text cut at %d characters (limit max_unit_chars; raise it with %s)",
-                    service.file,
-                    what,
-                    max_chars,
-                    env_name("max_unit_chars"),
+                    service.file, what, max_chars, env_name("max_unit_chars"),
                 )
                 return out
             items.append(item)

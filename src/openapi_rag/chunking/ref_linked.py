@@ -75,21 +75,12 @@ class RefLinkedStrategy(RefInlineStrategy):
         order = {name: i for i, name in enumerate(service.schemas)}
         ranked = sorted(
             service.schemas.values(),
-            key=lambda s: (
-                -named[s.name],
-                -len(s.used_by_operations),
-                -len(s.used_by_schemas),
-                order[s.name],
-            ),
+            key=lambda s: (-named[s.name], -len(s.used_by_operations), -len(s.used_by_schemas), order[s.name]),
         )
         kept = {s.name for s in ranked[:limit]}
         logger.warning(
             "%s: %d schemas, chunks for the %d most used (limit max_schema_chunks=%d; raise it with %s)",
-            service.file,
-            len(service.schemas),
-            limit,
-            limit,
-            env_name("max_schema_chunks"),
+            service.file, len(service.schemas), limit, limit, env_name("max_schema_chunks"),
         )
         return {name: schema for name, schema in service.schemas.items() if name in kept}
 

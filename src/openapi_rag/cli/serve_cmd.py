@@ -35,15 +35,9 @@ def security_options(func: Any) -> Any:
                 "Required unless --host is loopback.",
             ),
             click.option(
-                "--rate",
-                type=float,
-                default=Limits.rate_per_second,
-                show_default=True,
-                help="Requests per second per key.",
+                "--rate", type=float, default=Limits.rate_per_second, show_default=True, help="Requests per second per key."
             ),
-            click.option(
-                "--burst", type=int, default=Limits.rate_burst, show_default=True, help="Burst size per key."
-            ),
+            click.option("--burst", type=int, default=Limits.rate_burst, show_default=True, help="Burst size per key."),
             click.option(
                 "--cors-origin",
                 "cors_origins",

@@ -251,3 +251,5 @@ def score_page(
         if t.description and p.description:
             score.description_pairs.append((t.description, p.description))
     return score
+
+

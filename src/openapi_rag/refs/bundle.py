@@ -56,7 +56,9 @@ def bundle(
 
 
 class _Bundler:
-    def __init__(self, entry: Path, document: dict[str, Any], section: tuple[str, ...], limits: ReadLimits):
+    def __init__(
+        self, entry: Path, document: dict[str, Any], section: tuple[str, ...], limits: ReadLimits
+    ):
         self.entry = os.path.abspath(entry)
         self.limits = limits
         self.nodes = 0  # containers built so far, against limits.max_bundle_nodes

@@ -31,7 +31,6 @@ ROUTES = ("/search", "/services", "/healthz", "/metrics", "/openapi.json")
 # still accepts words of any script.
 HAS_WORDS: dict[str, Any] = {"pattern": "[0-9A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u4e00-\u9fa5]"}
 
-
 def route_of(scope: Scope) -> str:
     """A bounded label for metrics: the route, never the raw path."""
     path = scope.get("path", "")
@@ -78,10 +77,10 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
 
     class SearchBatch(SearchOptions):
         queries: list[
-            Annotated[
-                str, Field(min_length=1, max_length=limits.max_query_chars, json_schema_extra=HAS_WORDS)
-            ]
-        ] = Field(min_length=1, max_length=limits.max_batch, description="Several tasks, answered in order.")
+            Annotated[str, Field(min_length=1, max_length=limits.max_query_chars, json_schema_extra=HAS_WORDS)]
+        ] = Field(
+            min_length=1, max_length=limits.max_batch, description="Several tasks, answered in order."
+        )
 
     class Service(BaseModel):
         service: str

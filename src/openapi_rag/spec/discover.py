@@ -34,6 +34,8 @@ _POSTMAN = re.compile(rb"schema\.getpostman\.com/json/collection|\"_postman_id\"
 _SKIP_DIRS = {"node_modules", "__pycache__"}
 
 
+
+
 @dataclass
 class Skipped:
     """A path the search passed over, and why."""
@@ -77,11 +79,7 @@ def discover_entries(paths: Iterable[str | Path], limits: ReadLimits | None = No
     `limits.roots` bounds where links may lead; by default the folders in `paths`.
     """
     paths = [Path(p) for p in paths]
-    limits = (
-        limits
-        if limits is not None and limits.roots
-        else (limits or DEFAULT_LIMITS).with_roots(roots_of(paths))
-    )
+    limits = limits if limits is not None and limits.roots else (limits or DEFAULT_LIMITS).with_roots(roots_of(paths))
     found = Discovery()
     seen: set[Path] = set()
     for path in paths:
@@ -89,11 +87,8 @@ def discover_entries(paths: Iterable[str | Path], limits: ReadLimits | None = No
             candidates = _walk(path, limits, found.skipped)
             if not candidates:
                 found.skipped.append(
-                    Skipped(
-                        path,
-                        "no API description found (no file with a top-level `openapi` or "
-                        "`swagger` key, and no Postman collection)",
-                    )
+                    Skipped(path, "no API description found (no file with a top-level `openapi` or "
+                            "`swagger` key, and no Postman collection)")
                 )
         else:
             candidates = [path]  # explicit files are loaded even when they do not look like a spec
@@ -131,11 +126,8 @@ def _walk(root: Path, limits: ReadLimits, skipped: list[Skipped]) -> list[Path]:
                 continue
             if item.is_symlink() and (is_dir or wanted_file) and not limits.allows(path, root):
                 skipped.append(
-                    Skipped(
-                        path,
-                        f"link to {os.path.realpath(path)}, outside the folders given; not followed "
-                        "(give that folder on the command line or with --allow-refs DIR)",
-                    )
+                    Skipped(path, f"link to {os.path.realpath(path)}, outside the folders given; not followed "
+                            "(give that folder on the command line or with --allow-refs DIR)")
                 )
             elif is_dir:
                 subfolders.append(path)

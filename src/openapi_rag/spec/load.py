@@ -140,9 +140,7 @@ def _load_service(
         try:
             doc = postman_to_openapi(doc, source=str(path), problems=problems, limits=limits)
         except ConvertError as exc:
-            raise SpecError(
-                getattr(exc, "reason", str(exc)), file=path, where=getattr(exc, "where", None)
-            ) from exc
+            raise SpecError(getattr(exc, "reason", str(exc)), file=path, where=getattr(exc, "where", None)) from exc
     if "paths" not in doc and not doc.get("webhooks"):
         raise SpecError("missing required top-level `paths`", file=path, where="/paths")
     section = ("definitions",) if fmt == "swagger2" else ("components", "schemas")

@@ -310,9 +310,7 @@ def yaml_lines(path: Path, pointers: list[str], limits: ReadLimits = DEFAULT_LIM
         node = root
         for token in tokens:
             if isinstance(node, yaml.MappingNode):
-                node = next(
-                    (v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == token), None
-                )
+                node = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == token), None)
             elif isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
                 node = node.value[int(token)]
             else:

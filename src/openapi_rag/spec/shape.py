@@ -66,8 +66,6 @@ def _check_depth(data: Any, path: Path, limits: ReadLimits) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > limits.max_depth:
-            raise limits.exceeded(
-                "max_depth", f"nesting is more than {limits.max_depth} levels deep", file=path
-            )
+            raise limits.exceeded("max_depth", f"nesting is more than {limits.max_depth} levels deep", file=path)
         children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
         stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
