@@ -78,7 +78,6 @@ ROWS: dict[str, Row] = {
     "with the earlier default (earlier context rule, no sentence units)": Row(
         dict(context_rule="subject", sentence_units=False)
     ),
-    "with clauses weighed by their best cosine": Row(dict(clause_cosine=True)),
     "with the verb of a request's one intent weighed": Row(dict(verb_single_intent=True)),
     "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),
     "with clauses at .8 of the whole request": Row(dict(clause_share=0.8)),

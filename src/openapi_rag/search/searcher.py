@@ -19,11 +19,11 @@ clauses on, the whole query is matched by BM25 only and its clauses carry the de
 embedding of a long list of intents matches none of them well, and it is the costliest step of
 a search (recall unchanged on RestBench and SOCBench-D, `scripts/ablation_quality.py`).
 Sentences that only give context, identifiers or preferences are no intents (`context.py`); a
-conversational request is cut within a sentence only before an action (`sentence_units`); and a
-request naming one intent among such sentences also searches that intent alone, as a clause
-(`focus_intent`): "Our savings account was closed. Could you cancel its bank feed? No statement
-should come through any more." reads as much about statements as about feeds until its one
-intent is searched on its own.
+conversational request is cut within a sentence only before an action (`sentence_units`). With
+`focus_intent` (off by default) a request naming one intent among such sentences also searches
+that intent alone, as a clause: "Our savings account was closed. Could you cancel its bank feed?
+No statement should come through any more." reads as much about statements as about feeds until
+its one intent is searched on its own.
 
 Dependencies (`dependencies=True`, the default): the producer of an identifier that one of the best
 operations needs in its path (`GET /search/movie` for `/movie/{movie_id}`) is lifted to just below
@@ -317,7 +317,6 @@ class Searcher:
         dense_scores: dict[str, float] = {}
         bm25_scores: dict[str, float] = {}
         heads: set[str] = set()  # hybrid: chunks within `fusion_depth` of a retriever's list
-        tops: list[float | None] = []  # each text's best cosine (None: no dense list)
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
@@ -337,12 +336,9 @@ class Searcher:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
             lists.append(self._fuse(mode, dense, lexical))
-            tops.append(dense[0][1] if dense else None)
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
                 heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
-        if self.settings.clause_cosine and len(lists) > 1 and mode != "bm25":
-            lists = _weigh_by_cosine(lists, tops)
         ranked = lists[0] if len(lists) == 1 else _best_of(lists)
         if threshold is not None:
             ranked = [(i, s) for i, s in ranked if i in dense_scores]
@@ -568,21 +564,6 @@ def _best_of(lists: Sequence[Ranked]) -> Ranked:
             if score > best.get(item_id, float("-inf")):
                 best[item_id] = score
     return rank(best.items())
-
-
-def _weigh_by_cosine(lists: list[Ranked], tops: Sequence[float | None]) -> list[Ranked]:
-    """The clauses' lists (all but the first) scaled by their best cosine over the best of any
-    text's: min-max fusion gives every list's best a full score, however poorly its text matches
-    the catalog, and a clause that matches nothing well should not outrank the request's own
-    best (`SearchSettings.clause_cosine`)."""
-    best = max((top for top in tops if top is not None), default=None)
-    if best is None or best <= 0:
-        return lists
-    out = [lists[0]]
-    for ranked, top in zip(lists[1:], tops[1:], strict=True):
-        factor = 1.0 if top is None else max(0.0, min(1.0, top / best))
-        out.append(ranked if factor == 1.0 else [(item, score * factor) for item, score in ranked])
-    return out
 
 
 def _operation_scores(ranked: Ranked, chunks: dict[str, Chunk]) -> dict[OpKey, float]:

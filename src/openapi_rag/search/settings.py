@@ -87,10 +87,6 @@ class SearchSettings(BaseModel):
     """A query of this many clauses or more is a plan naming its steps: its clauses' lists get no
     lifted producers and `k="auto"` adds none."""
 
-    clause_cosine: bool = False
-    """Scale each clause's fused scores by its best cosine over the best cosine of any text of the
-    request: min-max fusion gives the best of every list a full score, so a clause matching
-    nothing well (a preference read as an intent) would otherwise put its best at the top."""
     focus_intent: bool = False
     """A request with one intent among sentences of context also searches that intent alone, like
     a clause (verb weighed, best score kept over it and the whole request): its words are not
