@@ -6,7 +6,8 @@ default; nothing else differs between rows. Metrics per query over the expected 
 R@5, R@10 and MRR (the rank of the first expected operation found); RestBench is one index over
 both APIs, SOCBench-D one index per domain, the realworld tasks one index over the whole realworld
 corpus (opened from `--realworld-index`, built beforehand with `openapi-rag index
-../shared/data/realworld --index DIR`).
+../shared/data/realworld --index DIR`), and the long conversational single-operation requests
+(`long`, `benchmarks/realworld/long_tasks.jsonl`) over that same index.
 
 The rule (issue 18): a change is adopted only when it wins on the tuning halves (mean R@5 + MRR
 over the datasets) and loses nowhere on the reporting halves by more than .01 (R@1, R@5, R@10,
@@ -15,7 +16,7 @@ default; for a "without X" row, "no" means X keeps its place.
 
     python scripts/ablation_quality.py [--data ../shared/data] [--rows default,without]
         [--realworld-index DIR] [--tasks benchmarks/realworld/tasks.jsonl] [--embedder minilm]
-        [--realworld-data ../shared/data/realworld]
+        [--long-tasks benchmarks/realworld/long_tasks.jsonl] [--realworld-data ../shared/data/realworld]
 
 Rows that chunk differently (`Row.chunking`) rebuild the realworld index in memory from
 `--realworld-data` (loaded with the default cleaning, as `openapi-rag index` does); without it
@@ -47,6 +48,8 @@ from openapi_rag.search.tokenize import ApiTokenizer
 from openapi_rag.spec import load_services
 
 METRICS = ("R@1", "R@5", "R@10", "MRR")
+HALF_NAMES = {"long": "realworld"}
+"""Datasets whose halves are those `openapi-rag eval --dataset realworld --queries FILE` gives."""
 DEPTH = 10
 
 
@@ -76,6 +79,15 @@ ROWS: dict[str, Row] = {
     "without 'and' cuts": Row(dict(split_and=False)),
     "without 'along with', 'as well as', 'while' cuts": Row(dict(connectives=False)),
     "without dropping context sentences": Row(dict(intents_only=False)),
+    "with the earlier context rule (a subject and a copula)": Row(dict(context_rule="subject")),
+    "without sentences as units (the context rule alone)": Row(dict(sentence_units=False)),
+    "with a request's one intent searched on its own": Row(dict(focus_intent=True)),
+    "with the earlier default (earlier context rule, no sentence units)": Row(
+        dict(context_rule="subject", sentence_units=False)
+    ),
+    "with the verb of a request's one intent weighed": Row(dict(verb_single_intent=True)),
+    "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),
+    "with clauses at .8 of the whole request": Row(dict(clause_share=0.8)),
     "without action verbs": Row(dict(action_verbs=False)),
     "with verbs demoting every other method": Row(dict(verb_offer_share=0.0)),
     "with verbs weighed at offer share .6": Row(dict(verb_offer_share=0.6)),
@@ -159,6 +171,22 @@ def realworld(tasks_file: Path) -> list[Group]:
     return [Group(None, tasks)]
 
 
+def toolalpaca(data: Path) -> list[Group]:
+    """ToolAlpaca's real and simulated evaluation sets as `openapi-rag eval --dataset toolalpaca`
+    reads them: one index over its 21 APIs."""
+    from openapi_rag.bench import load_dataset
+
+    groups = []
+    for group in load_dataset("toolalpaca", [data / "extra" / "toolalpaca"]).groups:
+        tasks = [
+            Task(q.id, q.text, [set(e.matches) for e in q.gold if e.matches])
+            for q in group.queries
+            if any(e.matches for e in q.gold)
+        ]
+        groups.append(Group(group.services, tasks))
+    return groups
+
+
 def found_ids(hit: Any) -> set[str]:
     """The ids a hit stands for: `METHOD /path` and `service METHOD /path`, its folded copies too."""
     return {hit.id, *(f"{service} {hit.id}" for service in (hit.service, *hit.also_in))}
@@ -184,7 +212,15 @@ class Runner:
         self.last_rows: dict[str, list[dict[str, float]]] = {}  # the last evaluation's per-query scores
 
     def index(self, dataset: str, n: int, group: Group, row: Row, settings: SearchSettings) -> Index:
-        key = (dataset, n, row.strategy, tuple(sorted(row.chunking.items())), row.synonyms, settings.bm25_b)
+        # the long tasks search the realworld index too: open it once
+        key = (
+            dataset if group.services is not None else "realworld",
+            n,
+            row.strategy,
+            tuple(sorted(row.chunking.items())),
+            row.synonyms,
+            settings.bm25_b,
+        )
         if key not in self._built:
             strategy = get_strategy(row.strategy, **row.chunking)
             if group.services is None and not row.chunking:
@@ -225,7 +261,9 @@ class Runner:
             index = self.index(dataset, n, group, row, settings)
             for task in group.tasks:
                 hits = index.search(task.text, k=DEPTH, expand=False)
-                per_half[half_of(dataset, task.id)].append(score([found_ids(h) for h in hits], task.gold))
+                per_half[half_of(HALF_NAMES.get(dataset, dataset), task.id)].append(
+                    score([found_ids(h) for h in hits], task.gold)
+                )
         self.last_rows = per_half
         return {
             half: {m: statistics.fmean(r[m] for r in rows) for m in METRICS}
@@ -259,11 +297,21 @@ def main() -> None:
     parser.add_argument(
         "--embedder", default="minilm", help="embedder of every index (the realworld one: as it was built)"
     )
+    parser.add_argument(
+        "--long-tasks",
+        type=Path,
+        default=repo / "benchmarks" / "realworld" / "long_tasks.jsonl",
+        help="long conversational single-operation requests over the realworld index (dataset `long`)",
+    )
     args = parser.parse_args()
     wanted = [r.strip() for r in args.rows.split(",")] if args.rows else None
     datasets = {"restbench": restbench(args.data), "socbench-d": socbench(args.data)}
+    if (args.data / "extra" / "toolalpaca").is_dir():
+        datasets["toolalpaca"] = toolalpaca(args.data)
     if args.realworld_index and args.tasks.is_file():
         datasets["realworld"] = realworld(args.tasks)
+        if args.long_tasks.is_file():
+            datasets["long"] = realworld(args.long_tasks)
     else:
         print("realworld skipped: pass --realworld-index (and --tasks)", file=sys.stderr)
     runner = Runner(get_embedder(args.embedder), args.realworld_index, args.realworld_data)

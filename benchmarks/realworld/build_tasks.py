@@ -36,6 +36,7 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=HERE.parents[1] / ".." / "shared" / "data" / "realworld")
     parser.add_argument("--source", type=Path, default=HERE / "tasks.txt")
     parser.add_argument("--out", type=Path, default=HERE / "tasks.jsonl")
+    parser.add_argument("--id-prefix", default="", help="put before every id (another set's ids stay apart)")
     args = parser.parse_args()
     corpus = load_services([args.data])
     ops: dict[str, tuple[str, str, str]] = {}  # qualified id -> (provider, method, path shape)
@@ -97,7 +98,7 @@ def main() -> int:
         counts[provider] += 1
         tasks.append(
             {
-                "id": f"{provider}-{counts[provider]:02d}",
+                "id": f"{args.id_prefix}{provider}-{counts[provider]:02d}",
                 "query": query,
                 "expected": expected,
                 "alternatives": alternatives[0] if len(expected) == 1 else alternatives,

@@ -117,3 +117,29 @@ def test_the_verb_is_weighed_against_what_the_catalog_offers() -> None:
     shop = {("shop", "GET /materials"): 1.0, ("shop", "DELETE /materials/{id}"): 0.9}
     weighed = weigh_verb(shop, "remove outdated materials", factor=0.5, offer_share=0.8)
     assert weighed == {("shop", "GET /materials"): 0.5, ("shop", "DELETE /materials/{id}"): 0.9}
+
+
+def test_the_verb_of_a_request_s_one_intent_is_weighed_when_asked() -> None:
+    """A request with one intent among context sentences is searched whole; `verb_single_intent`
+    weighs that intent's verb against the whole request's list as a clause's would be."""
+    query = "Our stock counts are done. Remove outdated materials from the inventory."
+    vector = np.array([1.0, 0.95, 0.0], dtype=np.float32) / np.hypot(1.0, 0.95)
+    off = materials_searcher(focus_intent=False).search(query, vector, mode="dense", k=2)
+    on = materials_searcher(focus_intent=False, verb_single_intent=True).search(
+        query, vector, mode="dense", k=2
+    )
+    assert [op.id for op in off.operations][0] == "GET /materials"
+    assert [op.id for op in on.operations][0] == "DELETE /materials/{id}"
+
+
+@pytest.mark.parametrize(
+    ("clause", "methods"),
+    [
+        ("please cancel the scheduled message", {"POST", "PUT", "PATCH", "DELETE"}),
+        ("approve timesheet TS-5521", {"POST", "PUT", "PATCH", "DELETE"}),
+        ("book two weeks of leave for the employee", {"POST", "PUT"}),
+    ],
+)
+def test_a_change_of_state_only_rules_out_a_read(clause: str, methods: set[str]) -> None:
+    # one API cancels with DELETE, the next with a POST creating a cancellation request
+    assert clause_methods(clause) == methods

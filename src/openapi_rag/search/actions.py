@@ -24,6 +24,7 @@ _READ = frozenset({"GET"})
 _CREATE = frozenset({"POST", "PUT"})
 _UPDATE = frozenset({"PUT", "PATCH", "POST"})
 _DELETE = frozenset({"DELETE"})
+_CHANGE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 ACTION_VERBS: Mapping[str, frozenset[str]] = {
     **dict.fromkeys(
         "get retrieve fetch obtain view list show check see access review verify display read "
@@ -37,9 +38,17 @@ ACTION_VERBS: Mapping[str, frozenset[str]] = {
     ),
     **dict.fromkeys("update modify change edit adjust rename replace patch amend revise".split(), _UPDATE),
     **dict.fromkeys("delete remove erase purge discard revoke deregister".split(), _DELETE),
+    **dict.fromkeys("book buy purchase issue pay refund transfer".split(), _CREATE),
+    **dict.fromkeys(
+        "cancel stop terminate void withdraw approve reject confirm migrate enable disable reset restore "
+        "revert trigger".split(),
+        _CHANGE,
+    ),
 }
 """Verb -> the methods it allows. Create allows PUT (idempotent creation) and update allows POST
-(many APIs update through POST), so only clear contradictions are scaled down."""
+(many APIs update through POST), so only clear contradictions are scaled down. A change of state
+("cancel", "approve", "restore") is modelled as a DELETE by one API, a POST creating a
+cancellation request or a status update by the next: it only rules out a plain read."""
 
 LEAD_INS = frozenset(
     """i we you need needs want wants would like to please first then next finally also and after

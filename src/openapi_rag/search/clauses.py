@@ -12,7 +12,7 @@ words on both sides make clauses of their own (`split_and`); pieces shorter than
 words ("e.g. solar") are dropped. So "movies and TV shows of Tom Hanks" stays whole, and "make a
 playlist of three songs and name it Love" is two intents.
 
-A piece that only gives an identifier, a preference or context is not an intent (`is_context`,
+A piece that only gives an identifier, a preference or context is not an intent (`context.py`,
 `intents_only`): in "I want to cancel my contract 1234 right away. My account ID is 0123. Please
 make sure it is done today." only the first sentence asks for an operation; searched alone, the
 others pull in account operations the request does not want. The whole query is always searched
@@ -25,27 +25,56 @@ import re
 from dataclasses import dataclass
 
 from openapi_rag.errors import InvalidQuery
-from openapi_rag.search.actions import LEAD_INS, clause_methods
+from openapi_rag.search.context import CONTEXT_RULES, is_context, opens_with_action
+
+__all__ = ["CONTEXT_RULES", "QueryLimits", "check_query", "intents", "is_context", "split_clauses"]
 
 MIN_WORDS = 3
 _CUT = re.compile(r",\s+(?:and\s+|then\s+)?|;\s*|(?<=[.!?])\s+|\s+(?:and\s+)?then\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_INNER_CUT = re.compile(r"(,\s+(?:and\s+|then\s+)?|;\s*|\s+(?:and\s+)?then\s+)")
 _AND = re.compile(r"\s+and\s+")
 _CONNECTIVE = re.compile(r"\s+(?:along with|as well as|while)\s+", re.IGNORECASE)
-_WORDS = re.compile(r"[a-z']+")
 
-STATEMENT_SUBJECTS = frozenset(
-    "my our your his her their its the this that these those it i we he she they there".split()
-)
-"""Words that open a statement ("My account ID is 0123", "The order was placed yesterday")."""
-COPULAS = frozenset("is are was were am be been 's have has had".split())
-"""A statement's verb: it says what something is or has, and asks for nothing."""
-REQUIREMENTS = frozenset(
-    "sure ensure note remember thanks thank keep bear mind assume assuming given regards".split()
-)
-"""Words that open a requirement or courtesy ("please make sure ...", "note that ...", "thanks")."""
-WISHES = frozenset("want wants need needs like would wish i'd we'd let".split())
-"""Words that make a statement a request ("I'd like to have ...", "we need to be ...")."""
-_OPENERS = (LEAD_INS - STATEMENT_SUBJECTS) | {"please", "kindly"}
+
+def intents(
+    query: str,
+    *,
+    min_words: int = MIN_WORDS,
+    split_and: bool = True,
+    connectives: bool = True,
+    intents_only: bool = True,
+    context_rule: str = "statement",
+    sentence_units: bool = False,
+) -> list[str]:
+    """The pieces of a request that ask for an action, however many (`split_clauses` keeps them
+    only when there are several).
+
+    With `sentence_units`, a conversational request (several sentences, one of them context) is
+    cut within a sentence only before a piece that opens with an action of its own ("..., and
+    also provide the rate for July"): there commas and "and" join dates, lists and names ("from
+    January 1, 2023, to ...", "some fun, useless facts"), while a request that only lists its
+    steps uses them to separate the steps.
+
+    Example:
+        >>> intents("We closed that account last month. Please cancel feed connection fc-77.")
+        ['Please cancel feed connection fc-77.']
+    """
+    sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
+    if sentence_units and len(sentences) > 1 and any(is_context(s, context_rule) for s in sentences):
+        parts = [
+            piece for sentence in sentences for piece in _cut_before_actions(sentence, split_and, connectives)
+        ]
+    else:
+        parts = [part.strip() for part in _CUT.split(query)]
+        if connectives:
+            parts = [piece.strip() for part in parts for piece in _CONNECTIVE.split(part)]
+        if split_and:
+            parts = [piece for part in parts for piece in _split_and(part, min_words)]
+    clauses = [part for part in parts if len(part.split()) >= min_words]
+    if intents_only:
+        clauses = [clause for clause in clauses if not is_context(clause, context_rule)]
+    return clauses
 
 
 def split_clauses(
@@ -55,6 +84,8 @@ def split_clauses(
     split_and: bool = True,
     connectives: bool = True,
     intents_only: bool = True,
+    context_rule: str = "statement",
+    sentence_units: bool = False,
 ) -> list[str]:
     """The query's intents, or [] when it names fewer than two (nothing to search separately).
 
@@ -66,49 +97,38 @@ def split_clauses(
         >>> split_clauses("Cancel my contract 1234 right away. My account ID is 0123.")
         []
     """
-    parts = [part.strip() for part in _CUT.split(query)]
-    if connectives:
-        parts = [piece.strip() for part in parts for piece in _CONNECTIVE.split(part)]
-    if split_and:
-        parts = [piece for part in parts for piece in _split_and(part, min_words)]
-    clauses = [part for part in parts if len(part.split()) >= min_words]
-    if intents_only:
-        clauses = [clause for clause in clauses if not is_context(clause)]
+    clauses = intents(
+        query,
+        min_words=min_words,
+        split_and=split_and,
+        connectives=connectives,
+        intents_only=intents_only,
+        context_rule=context_rule,
+        sentence_units=sentence_units,
+    )
     return clauses if len(clauses) > 1 else []
 
 
-def is_context(clause: str) -> bool:
-    """Whether a piece of a request only gives context, an identifier or a preference.
-
-    It does when it opens, after lead-ins, with a requirement or courtesy ("please make sure ...",
-    "thanks"), or is a statement: a subject word then a copula within its first words and no
-    action verb before it ("My account ID is 0123", "The payment was made yesterday"). A piece
-    that opens with an action verb or asks a question is an intent.
-
-    Example:
-        >>> is_context("My account ID is 0123"), is_context("Please make sure it is quick")
-        (True, True)
-        >>> is_context("then remove the old materials"), is_context("what is my top track?")
-        (False, False)
-    """
-    if clause.rstrip().endswith("?"):
-        return False
-    words = _WORDS.findall(clause.lower())
-    while words and words[0] in _OPENERS:
-        words = words[1:]
-    if not words:
-        return False
-    if words[0] in REQUIREMENTS or words[:2] == ["make", "sure"]:
-        return True
-    if clause_methods(clause) is not None or words[0] not in STATEMENT_SUBJECTS:
-        return False
-    # "my account id is ...": a copula among the first words, before any wish ("I'd like to have")
-    for word in words[1:6]:
-        if word in WISHES:
-            return False
-        if word in COPULAS:
-            return True
-    return False
+def _cut_before_actions(sentence: str, split_and: bool, connectives: bool) -> list[str]:
+    """A sentence's pieces, cut at commas, semicolons, "then" (and the connectives and "and") only
+    where the next piece opens with an action of its own."""
+    pattern = _INNER_CUT.pattern
+    if connectives:
+        pattern += r"|(\s+(?:along with|as well as|while)\s+)"
+    if split_and:
+        pattern += r"|(\s+and\s+)"
+    cut = re.compile(pattern, re.IGNORECASE)
+    segments = cut.split(sentence)  # text, then each group of a cut and the text after it
+    step = 1 + cut.groups
+    pieces = [segments[0] or ""]
+    for i in range(1, len(segments), step):
+        separator = next((g for g in segments[i : i + cut.groups] if g), "")
+        text = segments[i + cut.groups] or ""
+        if opens_with_action(text) or "then" in separator.lower():
+            pieces.append(text)
+        else:
+            pieces[-1] += separator + text
+    return [piece.strip() for piece in pieces if piece.strip()]
 
 
 def _split_and(text: str, min_words: int) -> list[str]:

@@ -18,6 +18,12 @@ clauses. Needs an `embed` function for the clause vectors in modes dense and hyb
 clauses on, the whole query is matched by BM25 only and its clauses carry the dense side: the
 embedding of a long list of intents matches none of them well, and it is the costliest step of
 a search (recall unchanged on RestBench and SOCBench-D, `scripts/ablation_quality.py`).
+Sentences that only give context, identifiers or preferences are no intents (`context.py`); a
+conversational request is cut within a sentence only before an action (`sentence_units`). With
+`focus_intent` (off by default) a request naming one intent among such sentences also searches
+that intent alone, as a clause: "Our savings account was closed. Could you cancel its bank feed?
+No statement should come through any more." reads as much about statements as about feeds until
+its one intent is searched on its own.
 
 Dependencies (`dependencies=True`, the default): the producer of an identifier that one of the best
 operations needs in its path (`GET /search/movie` for `/movie/{movie_id}`) is lifted to just below
@@ -66,7 +72,7 @@ from openapi_rag.model import Chunk
 from openapi_rag.search.actions import weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.search.clauses import split_clauses
+from openapi_rag.search.clauses import intents, split_clauses
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -195,8 +201,8 @@ class Searcher:
             if threshold is not None or found >= limit or exhausted:
                 break
             fetch *= 2
-        verbs = cfg.action_verbs and len(texts) > 1
-        if threshold is None and (cfg.dependencies or auto or verbs):
+        verbs = cfg.action_verbs and (len(texts) > 1 or cfg.verb_single_intent)
+        if threshold is None and (cfg.dependencies or auto or verbs or cfg.clause_share < 1.0):
             operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
         if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
             operations = self._favour_named_apis(operations, query)
@@ -270,8 +276,16 @@ class Searcher:
         clauses: list[str] = []
         if cfg.clauses and threshold is None and query:
             clauses = split_clauses(
-                query, split_and=cfg.split_and, connectives=cfg.connectives, intents_only=cfg.intents_only
+                query,
+                split_and=cfg.split_and,
+                connectives=cfg.connectives,
+                intents_only=cfg.intents_only,
+                context_rule=cfg.context_rule,
+                sentence_units=cfg.sentence_units,
             )
+            if not clauses and cfg.focus_intent:
+                focus = self._single_intent(query)
+                clauses = [focus] if focus and focus.strip() != query.strip() else []
         if mode == "bm25":
             return [query, *clauses], [None] * (1 + len(clauses))
         if clauses and self.embed is None:  # no way to embed the clauses: the whole query only
@@ -412,6 +426,17 @@ class Searcher:
                 weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share)
                 for scores, text in zip(per_text[1:], texts[1:], strict=True)
             ]
+            if cfg.verb_single_intent and len(texts) == 1 and texts[0]:  # no clause, no focus
+                per_text[0] = weigh_verb(
+                    per_text[0],
+                    self._single_intent(texts[0]),
+                    factor=cfg.verb_mismatch,
+                    offer_share=cfg.verb_offer_share,
+                )
+        if cfg.clause_share < 1.0:
+            per_text[1:] = [
+                {key: s * cfg.clause_share for key, s in scores.items()} for scores in per_text[1:]
+            ]
         # A plan (plan_clauses clauses or more) names its steps: producers are lifted in the whole
         # query's list only, and k="auto" adds none.
         plan = len(per_text) - 1 >= cfg.plan_clauses
@@ -457,6 +482,18 @@ class Searcher:
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
         return kept or rescored[:1]
+
+    def _single_intent(self, query: str) -> str | None:
+        """The one piece of `query` that asks for an action, or None (several, or none found)."""
+        cfg = self.settings
+        found = intents(
+            query,
+            split_and=cfg.split_and,
+            connectives=cfg.connectives,
+            context_rule=cfg.context_rule,
+            sentence_units=cfg.sentence_units,
+        )
+        return found[0] if len(found) == 1 else None
 
     def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:
         """`operations` with those of APIs the query does not name scaled by `other_api_factor`,

@@ -1,0 +1,214 @@
+"""Which pieces of a request give context rather than ask for an action.
+
+"We closed that savings account last month. Please cancel its bank feed right away. Make sure
+no statement comes through for it." asks for one operation; its other sentences give context, an
+identifier or a preference. Searched on their own they pull in operations the request does not
+want (account and statement operations here), so `clauses.intents` drops them (`is_context`).
+
+Two rules (`SearchSettings.context_rule`):
+
+- "statement" (the default): a piece gives context unless it asks for something. It asks when it
+  is a question, opens (after lead-ins such as "please", "then", "could you") with an action verb
+  or an imperative, or says what the writer wants ("I'd like to ...", "we need ..."). It gives
+  context when it opens with a requirement, a greeting or a courtesy ("please make sure ...",
+  "thanks"), with a subordinate clause ("before we send it ..."), or is a statement: a subject and
+  a verb saying what is, was or has been ("My account ID is 0123", "Tom is on leave from Monday",
+  "A customer moved last week", "We report in NZD"). A noun phrase ("the operational status of
+  monitored machinery") is part of an intent.
+- "subject": the earlier, narrower rule: a requirement or courtesy, or a subject word ("my",
+  "the", "it" ...) followed by a copula within its first words.
+
+No tagger is used: a part-of-speech model would need weights this package does not ship, and the
+few word lists below are all the rule reads (the imperatives and statements of requests are
+regular enough).
+"""
+
+from __future__ import annotations
+
+import re
+
+from openapi_rag.search.actions import LEAD_INS, clause_methods
+
+CONTEXT_RULES = ("statement", "subject")
+
+_WORDS = re.compile(r"[a-z']+")  # the "subject" rule's words: "it's" is one
+
+STATEMENT_SUBJECTS = frozenset(
+    """my our your his her their its the this that these those it i we he she they there a an no
+    nothing none all every each some any both""".split()
+)
+"""Words that open a statement ("My account ID is 0123", "The order was placed yesterday")."""
+COPULAS = frozenset("is are was were am be been have has had s re m ve ll".split())
+"""A statement's verb: it says what something is or has, and asks for nothing ("'s", "'re", "'m",
+"'ve" and "'ll" as the word list splits them)."""
+FINITE = COPULAS | frozenset(
+    """do does did will would shall should may might must
+    wants needs asks says likes prefers requires expects goes gets sends keeps asked wanted needed
+    paid gave got went came took told said sent made bought broke won left ran began kept met lost
+    saw sold spent forgot wrote""".split()
+)
+"""Signs that a piece which does not open with an action verb is a statement about something
+("Tom is on leave from Monday", "Finance asked me for it", "The release broke checkout"): a
+copula or auxiliary among its first words, or a common past or third-person verb right after its
+subject. Verbs ending in -ed count there too."""
+SUBORDINATORS = frozenset("before because since although though unless until whereas if when as so".split())
+"""Words that open a subordinate clause: a condition or a reason, not an action of its own."""
+REQUIREMENTS = frozenset(
+    """sure ensure note remember thanks thank keep bear mind assume assuming given regards hi hello
+    hey oops sorry cheers fyi""".split()
+)
+"""Words that open a requirement, a greeting or a courtesy ("please make sure ...", "thanks")."""
+WISHES = frozenset("want wants need needs like would wish i'd we'd let prefer request ask".split())
+"""Words that make a statement a request ("I'd like to have ...", "we need to be ...")."""
+PERSONS = frozenset("i we they he she it".split())
+"""Personal pronouns: what follows one is its verb, so a piece opening with one that asks for
+nothing ("We report in NZD", "They say they never got it") is a statement."""
+_ADVERBS = frozenset(
+    "already just still never also only always often recently accidentally currently no longer".split()
+)
+_RELATIVES = frozenset("that which who whom whose where when if".split())
+_QUESTIONS = frozenset("what which who whom whose how where why is are do does did can could".split())
+_PRONOUNS = frozenset("it that there he she what who here".split())  # "it's" is "it is"; "Tom's" is not
+_OPENERS = (LEAD_INS - STATEMENT_SUBJECTS) | {"please", "kindly", "just", "so"} - SUBORDINATORS
+_PIECE_WORDS = re.compile(r"[a-z]+")
+IMPERATIVES = frozenset(
+    """cancel confirm approve reject mark book buy purchase move transfer migrate take put set clear
+    stop start restart end close open pay refund issue enter push pull produce withdraw revert
+    restore enable disable power reset resend resize tag assign invite ban block unblock archive
+    publish unpublish deploy rollback trigger run text call email notify top void""".split()
+)
+"""Verbs that open a command without naming an HTTP method (`actions.ACTION_VERBS` has those)."""
+STATEMENT_WINDOW = 8
+"""How many words after the first a statement's copula may come (`is_context`)."""
+
+
+def is_context(clause: str, rule: str = "statement") -> bool:
+    """Whether a piece of a request does not ask for an action: it only gives context, an
+    identifier or a preference.
+
+    A piece asks for an action when it is a question, opens (after lead-ins such as "please",
+    "then", "could you") with an action verb or an imperative, or says what the writer wants
+    ("I'd like to ...", "we need ..."). It gives context when it opens with a requirement, a
+    greeting or a courtesy ("please make sure ...", "thanks"), with a subordinate clause ("before
+    we send it ..."), or is a statement: a subject and a verb that says what is, was or has been
+    ("My account ID is 0123", "Tom is on leave from Monday", "A customer moved last week"). A noun
+    phrase ("the operational status of monitored machinery") is a piece of an intent.
+
+    Example:
+        >>> is_context("My account ID is 0123"), is_context("Please make sure it is quick")
+        (True, True)
+        >>> is_context("Tom is on leave from Monday"), is_context("Before we send it")
+        (True, True)
+        >>> is_context("then remove the old materials"), is_context("what is my top track?")
+        (False, False)
+        >>> is_context("Mark order 3321 as paid"), is_context("Cancel order 9912 in the POS")
+        (False, False)
+    """
+    if rule == "subject":
+        return _subject_statement(clause)
+    question = clause.rstrip().endswith("?")
+    words = _PIECE_WORDS.findall(clause.lower())
+    while words and words[0] in _OPENERS:
+        words = words[1:]
+    if not words:
+        return False
+    first = words[0]
+    if first in REQUIREMENTS or words[:2] == ["make", "sure"]:
+        return True
+    if first in SUBORDINATORS:
+        return not question
+    if first not in STATEMENT_SUBJECTS and not set(words[1:]) - _BACK_REFERENCES:
+        return True  # "Could you set that up?", "Please do this for me": the action named before
+    if question or first in _QUESTIONS or first in IMPERATIVES or clause_methods(clause) is not None:
+        return False
+    # a possessive "'s" ("yesterday's statement") is no verb, "it's" is "it is"; adverbs are skipped
+    rest = [w for i, w in enumerate(words[1:]) if (w != "s" or words[i] in _PRONOUNS) and w not in _ADVERBS]
+    if first in PERSONS:  # "We report in NZD", "I just finished it"; "I'd like ...", "we need ..." ask
+        wish = next((i for i, w in enumerate(rest[:3]) if w in WISHES), None)
+        return wish is None or "t" in rest[:wish]  # "we don't want ..." asks for nothing
+    # after a determiner the verb follows a noun ("A customer moved": "a detailed review" is a noun
+    # phrase); after any other word (a name, or an imperative we do not list) only a copula or a
+    # common verb right after it makes a statement ("Tom is ...", "Payroll has ..."), so that
+    # "dismiss resolved alerts" and "give me a show that is on air" stay intents
+    if first not in STATEMENT_SUBJECTS:
+        return bool(rest) and rest[0] in FINITE  # "Tom is ...", "Payroll has ...", "Marketing wants ..."
+    for position, word in enumerate(rest[:STATEMENT_WINDOW]):
+        if word in _RELATIVES:
+            return False
+        if word in COPULAS or (position in (1, 2) and (word in FINITE or _past(word))):
+            return True
+    return False
+
+
+_BACK_REFERENCES = frozenset(
+    "it this that these those them me us for up out now too again please today right away asap s".split()
+)
+"""Words of a piece that only points back at an action named elsewhere ("do it for me")."""
+_VERB_ENDINGS = ("ize", "ise", "yze", "ify", "ate")
+_OBJECT_DETERMINERS = frozenset(
+    "the a an all their its his her my our your any each every some these those".split()
+)
+_NEXT_STEP = frozenset("also additionally then next finally lastly afterwards plus".split())
+
+
+def opens_with_action(piece: str) -> bool:
+    """Whether a piece opens with an action of its own: a next-step word ("also", "then") or,
+    after lead-ins, an action verb, an imperative or a wish ("I'd like to ...").
+
+    Example:
+        >>> opens_with_action("also tell me their nutritional values"), opens_with_action("useless facts")
+        (True, False)
+    """
+    words = _PIECE_WORDS.findall(piece.lower())
+    if words and words[0] in _NEXT_STEP:
+        return True
+    while words and words[0] in _OPENERS:
+        words = words[1:]
+    if not words:
+        return False
+    if words[0] in IMPERATIVES or clause_methods(piece) is not None:
+        return True
+    if words[0] in PERSONS:
+        return any(w in WISHES for w in words[1:4])
+    # a word with a verb's ending ("analyze", "classify", "calculate"), or any word followed by
+    # an object's determiner ("generate a report", "forecast their demand"), leads a command
+    object_follows = len(words) > 1 and words[1] in _OBJECT_DETERMINERS
+    return words[0] not in STATEMENT_SUBJECTS and (words[0].endswith(_VERB_ENDINGS) or object_follows)
+
+
+def _past(word: str) -> bool:
+    """A regular past form ("moved", "asked", "scheduled"); not "need" or "red"."""
+    return len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
+
+
+_SUBJECT_COPULAS = frozenset("is are was were am be been 's have has had".split())
+_SUBJECT_STARTS = frozenset(
+    "my our your his her their its the this that these those it i we he she they there".split()
+)
+_SUBJECT_OPENERS = (LEAD_INS - _SUBJECT_STARTS) | {"please", "kindly"}
+_SUBJECT_REQUIREMENTS = frozenset(
+    "sure ensure note remember thanks thank keep bear mind assume assuming given regards".split()
+)
+_SUBJECT_WISHES = frozenset("want wants need needs like would wish i'd we'd let prefer request ask".split())
+
+
+def _subject_statement(clause: str) -> bool:
+    """The "subject" rule: a requirement or courtesy, or a subject word then a copula within its
+    first words with no action verb or wish before it."""
+    if clause.rstrip().endswith("?"):
+        return False
+    words = _WORDS.findall(clause.lower())
+    while words and words[0] in _SUBJECT_OPENERS:
+        words = words[1:]
+    if not words:
+        return False
+    if words[0] in _SUBJECT_REQUIREMENTS or words[:2] == ["make", "sure"]:
+        return True
+    if clause_methods(clause) is not None or words[0] not in _SUBJECT_STARTS:
+        return False
+    for word in words[1:6]:
+        if word in _SUBJECT_WISHES:
+            return False
+        if word in _SUBJECT_COPULAS:
+            return True
+    return False

@@ -1,0 +1,123 @@
+"""Which pieces of a request give context (`search/context.py`), and cutting a request of several
+sentences (`clauses.intents(sentence_units=True)`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from openapi_rag.index import Index
+from openapi_rag.search.clauses import intents, split_clauses
+from openapi_rag.search.context import is_context, opens_with_action
+from openapi_rag.spec import load_services
+from tests.conftest import shared_data
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "My account ID is 0123.",
+        "Tom is going on two weeks of annual leave from 10 July.",  # a name, then a copula
+        "A customer moved last week",  # a noun, then a past verb
+        "We report in NZD.",  # a person, then a verb that asks for nothing
+        "We don't want any more invoices from it.",  # a wish, denied
+        "Before we send them anything",  # a subordinate clause
+        "Payroll has been told separately.",
+        "Could you set that up?",  # points back at an action named before
+        "Please make sure no statement comes through for it.",
+        "Hi there team",
+    ],
+)
+def test_statements_conditions_and_courtesies_give_context(piece: str) -> None:
+    assert is_context(piece)
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "Please cancel the scheduled message SM8812 so it never goes out.",
+        "Mark order ord_3321 as paid in the point-of-sale system.",  # "paid" is no statement here
+        "Buy a UK phone number with a 0161 area code",  # an imperative not listed as a verb
+        "I'd like to record that payment against the invoice",
+        "What is the current balance of our account?",
+        "dismiss resolved alerts",  # "resolved" qualifies the alerts
+        "Give me a show that is currently on the air",  # "is" belongs to the relative clause
+        "a detailed review of my current insurance coverage",  # a noun phrase: part of an intent
+        "the operational status of monitored machinery",
+    ],
+)
+def test_requests_questions_and_noun_phrases_are_intents(piece: str) -> None:
+    assert not is_context(piece)
+
+
+def test_the_earlier_rule_only_reads_a_subject_and_a_copula() -> None:
+    assert is_context("My account ID is 0123", "subject")
+    assert not is_context("Tom is going on leave from Monday", "subject")
+    assert is_context("Tom is going on leave from Monday", "statement")
+
+
+def test_a_conversational_request_names_one_intent() -> None:
+    query = (
+        "We scheduled an SMS reminder for tomorrow morning but the appointment was called off. "
+        "Please cancel the scheduled message SM8812 so it never goes out. "
+        "The customer has already been told by phone."
+    )
+    assert intents(query) == ["Please cancel the scheduled message SM8812 so it never goes out."]
+    assert split_clauses(query) == []  # one intent: nothing to search apart
+
+
+def test_sentences_as_units_cut_inside_a_sentence_only_before_an_action() -> None:
+    query = (
+        "I'm planning a vacation to Thailand. Can you fetch the exchange rates for THB from "
+        "January 1, 2023, to December 31, 2023, and also convert 500 USD to THB? Thanks!"
+    )
+    assert intents(query, sentence_units=True) == [
+        "Can you fetch the exchange rates for THB from January 1, 2023, to December 31, 2023",
+        "also convert 500 USD to THB?",
+    ]
+    # without: the dates cut the first request short
+    assert intents(query)[0] == "Can you fetch the exchange rates for THB from January 1"
+    # one sentence listing its steps is cut as before
+    steps = "Retrieve the status of all equipment, access active alerts, and submit the integration status"
+    assert intents(steps, sentence_units=True) == intents(steps)
+    assert len(intents(steps)) == 3
+
+
+def test_opens_with_action() -> None:
+    assert opens_with_action("then list its tracks") and opens_with_action("I'd like the rates")
+    assert not opens_with_action("useless facts to include") and not opens_with_action("2023")
+
+
+@pytest.mark.shared
+def test_a_long_request_over_a_real_api_finds_its_one_operation() -> None:
+    """Xero's bank feeds model "cancel a feed" as creating a delete request: with context
+    sentences around the one action, searching that action on its own (`focus_intent`) returns
+    the POST first."""
+    services = load_services([shared_data("realworld") / "xero" / "xero_bankfeeds.yaml"]).services
+    index = Index.build(services)
+    query = (
+        "Our old savings account was closed at the end of March. Could you cancel its bank feed "
+        "connection fc-7781 straight away? No statement should come through for it any more."
+    )
+    assert intents(query) == ["Could you cancel its bank feed connection fc-7781 straight away?"]
+    whole = [op.id for op in index.search(query, k=3, expand=False)]  # the default: off
+    index.searcher.configure(focus_intent=True)
+    focused = [op.id for op in index.search(query, k=3, expand=False)]
+    # the whole request reads as much about statements as about the feed; its one intent does not
+    assert whole[0] == "GET /Statements/{statementId}"
+    assert focused[0] == "POST /FeedConnections/DeleteRequests"
+
+
+def test_long_task_set_shape() -> None:
+    from openapi_rag.bench.loaders import REALWORLD_TASKS
+
+    path = REALWORLD_TASKS.with_name("long_tasks.jsonl")
+    tasks = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    assert len(tasks) >= 60 and len({t["id"] for t in tasks}) == len(tasks)
+    assert all(t["id"].startswith("long-") and len(t["expected"]) == 1 for t in tasks)
+    assert len({t["provider"] for t in tasks}) >= 5
+    # long and conversational: two to four sentences each
+    for t in tasks:
+        sentences = [s for s in t["query"].replace("!", ".").replace("?", ".").split(". ") if s.strip()]
+        assert 2 <= len(sentences) <= 4, t["id"]
