@@ -31,6 +31,7 @@ def _register() -> None:
         bench_serve_cmd,
         call_cmd,
         chunk_cmd,
+        collections_cmd,
         compose_cmd,
         convert_cmd,
         crawl_cmd,
