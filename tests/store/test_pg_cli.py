@@ -217,7 +217,8 @@ def test_serve_with_two_workers_answers_from_one_database(specs: Path, pg_target
             assert answer["results"][0]["id"] == "redocly-museum-api POST /tickets"
         with psycopg.connect(pg_target.dsn) as conn:
             sessions = conn.execute(
-                "SELECT count(DISTINCT application_name) FROM pg_stat_activity WHERE application_name LIKE 'openapi-rag pid %'"
+                "SELECT count(DISTINCT application_name) FROM pg_stat_activity "
+                "WHERE application_name LIKE 'openapi-rag pid %'"
             ).fetchone()[0]
         assert sessions >= 2  # two worker processes, each with its own connections
         (specs / "yelp.yaml").unlink()  # an update by another process is picked up by both workers
