@@ -601,3 +601,26 @@ __all__ = [
     "open_collection",
     "write_update",
 ]
+
+
+def copy_into_collection(index: Index, target: PgTarget) -> PgIndex:
+    """Write an in-memory or on-disk `Index` into collection `target` (replacing it) and open it.
+
+    The chunks and vectors are the index's own (nothing is chunked or embedded again), so the two
+    can be compared search for search (`eval --store`, `bench store`).
+    """
+    ids = index.store.ids()
+    records = {service_id: index.service_record(service_id) for service_id in index.manifest_service_ids()}
+    with collection_lock(target):
+        ensure_writable(target)
+        write_update(
+            target,
+            manifest=Manifest.from_dict(index.manifest.to_dict()),
+            existing=None,
+            stale_chunk_ids=[],
+            new_chunks=index.store.get(ids),
+            vectors=index.store.get_vectors(ids),
+            records=records,
+            bm25_b=SearchSettings.from_dict(index.manifest.search).bm25_b,
+        )
+    return open_collection(target, embedder=index.embedder)
