@@ -29,6 +29,7 @@ def _register() -> None:
         bench_generate_cmd,
         bench_index_cmd,
         bench_serve_cmd,
+        bench_store_cmd,
         call_cmd,
         chunk_cmd,
         collections_cmd,

@@ -349,7 +349,9 @@ def embedder_name(target: PgTarget) -> str:
     """The embedder a collection was built with (what `serve` starts in each worker)."""
     check_readable(target)
     with database_for(target).connection() as conn:
-        row = conn.execute(f"SELECT embedder FROM {COLLECTIONS} WHERE name = %s", (target.collection,)).fetchone()
+        row = conn.execute(
+            f"SELECT embedder FROM {COLLECTIONS} WHERE name = %s", (target.collection,)
+        ).fetchone()
     if row is None:
         raise IndexNotFound(f"no collection {target.collection!r} in {target.redacted_dsn}")
     return str(row[0])
