@@ -55,6 +55,7 @@ def test_bench_store_reports_both_stores_from_the_same_chunks(tmp_path: Path, pg
         assert [h["clients"] for h in report[name]["hybrid"]] == [1, 2]
         assert all(h["queries"] == 6 and h["p95_ms"] >= h["p50_ms"] > 0 for h in report[name]["hybrid"])
     assert report["postgresql"]["server_pss_mb"] > 0  # the test server runs on this machine
+    assert 0.9 <= report["postgresql"]["dense_overlap_at_50"] <= 1.0
     listed = CliRunner().invoke(cli, ["collections", "list", "--store", pg_dsn, "--json"])
     assert not [
         c for c in json.loads(listed.stdout or "[]") if c["collection"].startswith("bench-")

@@ -144,10 +144,22 @@ def _collection_mb(conn: Any, collection_id: int) -> float:
 )
 @click.option("--clients", default="1,8", show_default=True, help="Concurrent clients, comma-separated.")
 @click.option("--limit", default=300, show_default=True, help="Queries per measurement.")
+@click.option(
+    "--ef-search",
+    type=click.IntRange(1, 1000),
+    default=None,
+    help="HNSW ef_search (default: the collection's, 200).",
+)
 @click.option("--json", "json_", is_flag=True)
 @handle_errors
 def bench_store(
-    index_dir: str, store: str | None, target_ops: int | None, clients: str, limit: int, json_: bool
+    index_dir: str,
+    store: str | None,
+    target_ops: int | None,
+    clients: str,
+    limit: int,
+    ef_search: int | None,
+    json_: bool,
 ) -> None:
     """Build time, size, and hybrid query p50/p95 (1 and 8 clients): PostgreSQL + pgvector vs FAISS on disk.
 
@@ -189,6 +201,8 @@ def bench_store(
         start = time.perf_counter()
         pg = copy_into_collection(source, target)
         pg_seconds = time.perf_counter() - start
+        if ef_search is not None:
+            pg.store.ef_search = ef_search
         del source
         disk = Index.open(tmp / "index", embedder=base.embedder)
         conn = connect(target)
@@ -204,6 +218,7 @@ def bench_store(
                     "ef_search": pg.store.ef_search,
                 },
             }
+            report["postgresql"]["dense_overlap_at_50"] = _overlap(disk, pg, queries[:100], 50)
             for name, index in (("faiss", disk), ("postgresql", pg)):
                 index.search(queries[0], k=10)  # first-query costs (BM25 load, graphs) outside the timing
                 err(f"timing {name} ...")
@@ -231,6 +246,17 @@ def bench_store(
             for h in r["hybrid"]
         )
         click.echo(f"{name}: built in {r['build_seconds']} s, {r['size_mb']} MB; hybrid {lat}")
+
+
+def _overlap(exact: Any, approximate: Any, queries: list[str], depth: int) -> float:
+    """Mean share of the exact top-`depth` chunks (FAISS flat) that HNSW in PostgreSQL also returns."""
+    vectors = exact.embedder.embed_many(queries)
+    shares = []
+    for vector in vectors:
+        truth = {chunk_id for chunk_id, _ in exact.store.search(vector, depth)[0]}
+        found = {chunk_id for chunk_id, _ in approximate.store.search(vector, depth)[0]}
+        shares.append(len(truth & found) / max(1, len(truth)))
+    return round(sum(shares) / max(1, len(shares)), 4)
 
 
 def _faiss_copy(index: Any) -> Any:
