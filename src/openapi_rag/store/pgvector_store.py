@@ -185,7 +185,11 @@ class PgVectorStore:
                 ),
                 (list(dict.fromkeys(chunk_ids)),),
             ).fetchall()
-        found = {chunk_id: np.asarray(vector, dtype=np.float32) for chunk_id, vector in rows}
+        # pgvector's loader gives `Vector` objects (numpy arrays in older versions of the adapter).
+        found = {
+            chunk_id: np.asarray(getattr(v, "to_numpy", lambda v=v: v)(), dtype=np.float32)
+            for chunk_id, v in rows
+        }
         missing = [i for i in chunk_ids if i not in found]
         if missing:
             raise KeyError(f"unknown chunk ids: {', '.join(missing[:5])}")
@@ -257,17 +261,17 @@ class PgVectorStore:
             if not exact:
                 self._set_ef_search(conn, max(self.ef_search, fetch))
             for vector in queries:
-                rows = conn.execute(query, [vector, *params, vector, fetch]).fetchall()
-                ranked = rank((chunk_id, float(score)) for chunk_id, score in rows)
-                # Ties reaching past what was fetched: the id order needs all of them.
-                if (
-                    len(rows) == fetch
-                    and fetch < len(self._ids)
-                    and ranked[k - 1 : k]
-                    and (ranked[-1][1] == ranked[min(k, len(ranked)) - 1][1])
-                ):
-                    rows = conn.execute(query, [vector, *params, vector, len(self._ids)]).fetchall()
+                depth = fetch
+                while True:
+                    rows = conn.execute(query, [vector, *params, vector, depth]).fetchall()
                     ranked = rank((chunk_id, float(score)) for chunk_id, score in rows)
+                    # Ties reaching past what was fetched: the id order needs all of them (as FaissStore).
+                    tied = len(ranked) > k and ranked[-1][1] == ranked[k - 1][1]
+                    if not (tied and len(rows) == depth and depth < len(self._ids)):
+                        break
+                    depth = min(len(self._ids), depth * 2)
+                    if not exact:
+                        self._set_ef_search(conn, max(self.ef_search, depth))
                 results.append(ranked[:k])
         return results
 
