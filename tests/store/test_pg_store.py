@@ -147,3 +147,22 @@ def test_collections_share_a_database_and_drop_alone(specs: Path, pg_target: PgT
     ):
         Index.open(second)
     assert Index.open(pg_target).search("museum tickets", k=1)[0].id == "POST /tickets"
+
+
+def test_the_service_behind_http_and_mcp_serves_a_collection_and_reloads_it(
+    specs: Path, pg_target: PgTarget
+) -> None:
+    from openapi_rag.serve.service import IndexHolder, SearchService
+
+    build_index([specs], pg_target, embedder="word-hash")
+    holder = IndexHolder(pg_target)
+    service = SearchService(holder)
+    assert service.search("museum tickets", k=1)[0]["id"] == "redocly-museum-api POST /tickets"
+    assert service.get_endpoint("redocly-museum-api POST /tickets")["operationId"] == "buyMuseumTickets"
+    assert {s["service"] for s in service.services()} == {"redocly-museum-api", "uber-api", "yelp-v3"}
+    assert all(s["title"] and s["operations"] > 0 for s in service.services())
+    assert holder.poll() is False  # nothing committed since it opened
+    (specs / "yelp.yaml").unlink()
+    build_index([specs], pg_target)
+    assert holder.poll() is True and holder.reloads == 1
+    assert {s["service"] for s in service.services()} == {"redocly-museum-api", "uber-api"}
