@@ -66,8 +66,8 @@ def test_the_eval_factory_searches_a_scratch_collection_and_drops_it(tmp_path: P
     from openapi_rag.bench.retrievers import IndexRetrieverFactory, RunConfig
     from openapi_rag.spec import load_services
     from openapi_rag.store.pg_eval import PgIndexRetrieverFactory
-    from openapi_rag.store.pg_index import list_collections
     from openapi_rag.store.pg_target import PgTarget
+    from openapi_rag.store.pg_write import list_collections
 
     services = load_services([CATALOG / "uber.yaml", CATALOG / "redocly-museum.yaml"]).services
     config = RunConfig("compact", "word-hash", "hybrid")

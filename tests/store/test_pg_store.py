@@ -17,8 +17,8 @@ import pytest
 from openapi_rag.embed import register_embedder, unregister_embedder
 from openapi_rag.errors import IndexLocked, IndexMismatch, IndexNotFound
 from openapi_rag.index import Index, build_index
-from openapi_rag.store.pg_index import collection_lock, drop_collection, list_collections
 from openapi_rag.store.pg_target import PgTarget
+from openapi_rag.store.pg_write import collection_lock, drop_collection, list_collections
 from tests.index.conftest import CATALOG, WordHashEmbedder
 
 QUERIES = [

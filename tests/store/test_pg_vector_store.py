@@ -11,8 +11,8 @@ import pytest
 from openapi_rag.model import Chunk
 from openapi_rag.store import ChunkFilter, FaissStore
 from openapi_rag.store.pg_connect import COLLECTIONS, Database, connect, ensure_schema
-from openapi_rag.store.pg_index import _create_index_sql
 from openapi_rag.store.pg_target import PgTarget
+from openapi_rag.store.pg_write import _create_index_sql
 from openapi_rag.store.pgvector_store import PgVectorStore
 
 DIM = 16

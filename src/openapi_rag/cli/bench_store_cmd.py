@@ -170,8 +170,8 @@ def bench_store(
     """
     from openapi_rag.index import Index
     from openapi_rag.store.pg_connect import connect
-    from openapi_rag.store.pg_index import copy_into_collection, drop_collection
     from openapi_rag.store.pg_target import PgTarget
+    from openapi_rag.store.pg_write import copy_into_collection, drop_collection
 
     counts = [int(c) for c in clients.split(",") if c.strip()]
     server = None

@@ -36,7 +36,7 @@ def collections() -> None:
 @handle_errors
 def list_(store: str, json_: bool) -> None:
     """Every collection: services, operations, chunks, embedder, last update."""
-    from openapi_rag.store.pg_index import list_collections
+    from openapi_rag.store.pg_write import list_collections
 
     found = list_collections(_target(store))
     if json_:
@@ -59,7 +59,7 @@ def list_(store: str, json_: bool) -> None:
 def drop(name: str, store: str, wait: bool) -> None:
     """Delete collection NAME and everything in it (other collections are untouched)."""
     from openapi_rag.errors import IndexNotFound
-    from openapi_rag.store.pg_index import drop_collection
+    from openapi_rag.store.pg_write import drop_collection
 
     target = _target(store, name)
     if not drop_collection(target, wait=wait):

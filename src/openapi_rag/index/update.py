@@ -100,7 +100,7 @@ def build_index(
     """
     paths = list(paths)
     if isinstance(directory, PgTarget):  # a PostgreSQL collection: its advisory lock, same steps
-        from openapi_rag.store.pg_index import collection_lock, ensure_writable
+        from openapi_rag.store.pg_write import collection_lock, ensure_writable
 
         lock: Any = collection_lock(directory, wait=wait)
     else:
@@ -256,7 +256,7 @@ def _build_locked(
 
     vectors = embed_chunks(model, new_chunks, show_progress=show_progress)
     if isinstance(directory, PgTarget):
-        from openapi_rag.store.pg_index import write_update
+        from openapi_rag.store.pg_write import write_update
 
         dimensions = vectors.shape[1] if len(new_chunks) or existing is None else existing.manifest.dimensions
         write_update(

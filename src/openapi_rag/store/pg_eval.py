@@ -24,7 +24,7 @@ class PgIndexRetrieverFactory(IndexRetrieverFactory):
         self._target: PgTarget | None = None
 
     def _build_in_postgres(self, services: list[Service], config: RunConfig) -> Any:
-        from openapi_rag.store.pg_index import copy_into_collection
+        from openapi_rag.store.pg_write import copy_into_collection
 
         self.close()
         self._target = PgTarget(self.dsn, f"eval-{uuid.uuid4().hex[:12]}")
@@ -33,7 +33,7 @@ class PgIndexRetrieverFactory(IndexRetrieverFactory):
     def close(self) -> None:
         """Drop the scratch collection of the last build."""
         if self._target is not None:
-            from openapi_rag.store.pg_index import drop_collection
+            from openapi_rag.store.pg_write import drop_collection
 
             drop_collection(self._target)
             self._target = None
