@@ -14,6 +14,7 @@ ORDER BY is written so the HNSW index cannot serve it and PostgreSQL sorts the r
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -115,7 +116,7 @@ class PgVectorStore:
             raise ValueError(f"got {len(ids)} ids, {matrix.shape[0]} vectors and {len(chunks)} chunks")
         if any(i != c.id for i, c in zip(ids, chunks, strict=True)):
             raise ValueError("ids and chunks disagree")
-        clash = sorted({i for i in ids if i in self._id_set} | {i for i in ids if ids.count(i) > 1})
+        clash = sorted({i for i in ids if i in self._id_set} | {i for i, n in Counter(ids).items() if n > 1})
         if clash:
             raise ValueError(
                 f"chunk ids already stored or repeated: {', '.join(clash[:5])}; remove them first"
