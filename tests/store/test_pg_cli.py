@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 from click.testing import CliRunner
 
@@ -24,6 +23,8 @@ from openapi_rag.index import Index, build_index
 from openapi_rag.store.pg_target import PgTarget
 from tests.index.conftest import CATALOG
 from tests.store.pg_fixtures import other_database
+
+psycopg = pytest.importorskip("psycopg", reason="the `pg` extra is not installed (make installs it)")
 
 WRITER = Path(__file__).resolve().parents[1] / "index" / "writer_process.py"  # registers `slow-hash`
 
