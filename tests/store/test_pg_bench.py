@@ -51,7 +51,7 @@ def test_bench_store_reports_both_stores_from_the_same_chunks(tmp_path: Path, pg
     report = json.loads(result.stdout)
     assert report["operations"] >= 60 and report["chunks"] == report["operations"]  # compact: one chunk each
     for name in ("faiss", "postgresql"):
-        assert report[name]["build_seconds"] > 0 and report[name]["size_mb"] > 0
+        assert report[name]["build_seconds"] >= 0 and report[name]["size_mb"] > 0
         assert [h["clients"] for h in report[name]["hybrid"]] == [1, 2]
         assert all(h["queries"] == 6 and h["p95_ms"] >= h["p50_ms"] > 0 for h in report[name]["hybrid"])
     assert report["postgresql"]["server_pss_mb"] > 0  # the test server runs on this machine

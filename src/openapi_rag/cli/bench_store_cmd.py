@@ -107,7 +107,7 @@ def _server_memory_mb(conn: Any) -> float | None:
         for proc in [postmaster, *postmaster.children()]:
             info = proc.memory_full_info()
             total += getattr(info, "pss", info.rss)
-        return round(total / 1e6, 1)
+        return round(total / 1e6, 2)
     except (psutil.Error, OSError, TypeError):
         return None
 
@@ -125,7 +125,7 @@ def _collection_mb(conn: Any, collection_id: int) -> float:
     total += conn.execute(
         "SELECT coalesce(pg_relation_size(to_regclass(%s)), 0)", (hnsw_index_name(collection_id),)
     ).fetchone()[0]
-    return round(total / 1e6, 1)
+    return round(total / 1e6, 2)
 
 
 @bench.command("store")
@@ -211,9 +211,9 @@ def bench_store(
             report: dict[str, Any] = {
                 "chunks": len(pg),
                 "operations": sum(s.operations for s in pg.manifest.sources.values()),
-                "faiss": {"build_seconds": round(faiss_seconds, 1), "size_mb": round(faiss_mb, 1)},
+                "faiss": {"build_seconds": round(faiss_seconds, 2), "size_mb": round(faiss_mb, 2)},
                 "postgresql": {
-                    "build_seconds": round(pg_seconds, 1),
+                    "build_seconds": round(pg_seconds, 2),
                     "size_mb": pg_mb,
                     "ef_search": pg.store.ef_search,
                 },
