@@ -15,6 +15,7 @@ OpenAPIRagError
 ├── IndexMismatch
 ├── IndexDamaged              a file of the index is truncated, garbage or disagrees with the others
 ├── IndexLocked               another process is writing the index
+├── StoreUnavailable          the PostgreSQL store cannot be reached, refuses the login, or lacks pgvector
 ├── NothingIndexed            no API description found, or every one failed to load
 ├── RemoteNotConfigured       an index names a remote model the user did not configure
 └── InvalidQuery              (also a ValueError) empty, too long, or too many clauses
@@ -106,6 +107,10 @@ class IndexLocked(OpenAPIRagError):
     def __init__(self, message: str, *, directory: str | Path):
         self.directory = str(directory)
         super().__init__(message)
+
+
+class StoreUnavailable(OpenAPIRagError):
+    """The PostgreSQL store cannot be used: host unreachable, login refused, or no `vector` extension."""
 
 
 class NothingIndexed(OpenAPIRagError):

@@ -59,3 +59,7 @@ def chunks() -> list[Chunk]:
         make_chunk("b2", service="beta", tags=["orders"]),
         make_chunk("b3", service="beta", kind="schema", operations=[], schema="Order"),
     ]
+
+
+# A real PostgreSQL + pgvector server for tests/store/test_pg*.py (one per session).
+from tests.store.pg_fixtures import pg_dsn, pg_server, pg_target  # noqa: E402, F401

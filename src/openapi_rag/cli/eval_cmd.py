@@ -93,6 +93,12 @@ def _jsonable(value: Any) -> Any:
     metavar="MODULE:FACTORY",
     help="Evaluate your own retriever: a callable (services, config) -> Retriever.",
 )
+@click.option(
+    "--store",
+    default=None,
+    metavar="DSN",
+    help="Search the indexes from PostgreSQL + pgvector (scratch collections in DSN) instead of FAISS.",
+)
 @click.option("--agent", is_flag=True, help="Retrieve with the Discovery Agent (an LLM searching the index).")
 @click.option(
     "--policy",
@@ -133,6 +139,7 @@ def eval_cmd(
     compare_paper: bool,
     no_plots: bool,
     retriever_spec: str | None,
+    store: str | None,
     agent: bool,
     policy: str | None,
     llm_name: str | None,
@@ -185,8 +192,8 @@ def eval_cmd(
             raise click.BadParameter(
                 f"unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}", param_hint="--modes"
             )
-    if sum([agent, policy is not None, retriever_spec is not None, plain]) > 1:
-        raise click.UsageError("--agent, --policy, --plain and --retriever cannot be combined")
+    if sum([agent, policy is not None, retriever_spec is not None, plain, store is not None]) > 1:
+        raise click.UsageError("--agent, --policy, --plain, --retriever and --store cannot be combined")
     if plain:
         from openapi_rag.bench.baselines import PLAIN_MODES
 
@@ -222,6 +229,10 @@ def eval_cmd(
         from openapi_rag.bench.agent_retrievers import PolicyRetrieverFactory
 
         factory = PolicyRetrieverFactory(policy, llm_name)
+    elif store:
+        from openapi_rag.store.pg_eval import PgIndexRetrieverFactory
+
+        factory = PgIndexRetrieverFactory(store)
     else:
         factory = load_factory(retriever_spec) if retriever_spec else IndexRetrieverFactory()
 
@@ -242,7 +253,11 @@ def eval_cmd(
             f"(listed in {out_dir / 'gold_issues.csv'})"
         )
     try:
-        result = run_eval(dataset, configs, factory, out_dir, ks, show_progress=progress_enabled())
+        try:
+            result = run_eval(dataset, configs, factory, out_dir, ks, show_progress=progress_enabled())
+        finally:
+            if store:
+                factory.close()  # the scratch collection of the last build
     except KeyboardInterrupt:
         err(
             f"interrupted; what was retrieved is cached in {out_dir / 'cache'}: "

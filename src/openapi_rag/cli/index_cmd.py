@@ -11,16 +11,16 @@ from openapi_rag.cli.common import (
     allow_refs_option,
     err,
     handle_errors,
-    index_option,
     parse_clean,
     print_json,
     progress_enabled,
 )
+from openapi_rag.cli.store_options import index_or_store_options
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@index_option("Index directory (created or updated).")
+@index_or_store_options("Index directory (created or updated).")
 @click.option(
     "-s", "--strategy", default=None, help="Chunking strategy (default: compact; `openapi-rag chunk --help`)."
 )

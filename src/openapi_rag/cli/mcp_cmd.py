@@ -5,14 +5,15 @@ from __future__ import annotations
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option
+from openapi_rag.cli.common import err, handle_errors
 from openapi_rag.cli.serve_cmd import make_settings, require, security_options
+from openapi_rag.cli.store_options import index_or_store_options
 
 MCP_EXTRA_HINT = 'the MCP server needs the `mcp` extra: pip install "openapi-rag[mcp]"'
 
 
 @cli.command()
-@index_option()
+@index_or_store_options()
 @click.option(
     "--transport",
     type=click.Choice(["stdio", "http"]),

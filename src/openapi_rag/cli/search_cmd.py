@@ -12,11 +12,11 @@ from openapi_rag.cli import cli
 from openapi_rag.cli.common import (
     err,
     handle_errors,
-    index_option,
     print_json,
     print_json_line,
     query_limit_options,
 )
+from openapi_rag.cli.store_options import index_or_store_options
 from openapi_rag.search.clauses import QueryLimits
 
 
@@ -46,7 +46,7 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
 
 @cli.command()
 @click.argument("query", required=False)
-@index_option()
+@index_or_store_options()
 @click.option(
     "-k",
     "--k",
@@ -265,7 +265,7 @@ def _search_spec(index: Any, spec: Path, threshold: float | None, k: int, json_:
 
 @cli.command()
 @click.argument("operation")
-@index_option()
+@index_or_store_options()
 @click.option("--service", default=None, help="The service, when the path exists in several.")
 @click.option("--depth", type=int, default=3, show_default=True, help="How deep schemas are expanded.")
 @click.option(

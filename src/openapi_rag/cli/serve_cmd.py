@@ -8,8 +8,10 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option
+from openapi_rag.cli.common import err, handle_errors
+from openapi_rag.cli.store_options import index_or_store_options
 from openapi_rag.serve.settings import Limits, ServeSettings
+from openapi_rag.store.pg_target import PgTarget
 
 SERVER_EXTRA_HINT = 'the HTTP API needs the `server` extra: pip install "openapi-rag[server]"'
 
@@ -51,7 +53,7 @@ def security_options(func: Any) -> Any:
 
 
 def make_settings(
-    index_dir: str,
+    index_dir: str | PgTarget,
     host: str,
     port: int,
     workers: int,
@@ -66,7 +68,7 @@ def make_settings(
     if rate <= 0 or burst < 1:
         raise click.UsageError("--rate must be positive and --burst at least 1")
     return ServeSettings(
-        index_dir=Path(index_dir),
+        index_dir=index_dir if isinstance(index_dir, PgTarget) else Path(index_dir),
         host=host,
         port=port,
         workers=workers,
@@ -78,7 +80,7 @@ def make_settings(
 
 
 @cli.command()
-@index_option()
+@index_or_store_options()
 @click.option(
     "--host", default="127.0.0.1", show_default=True, help="Address to bind (non-loopback needs a key)."
 )

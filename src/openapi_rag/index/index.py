@@ -44,6 +44,7 @@ from openapi_rag.store.atomic import atomic_dir, resolve_dir
 from openapi_rag.store.filters import ChunkFilter
 from openapi_rag.store.integrity import read_json
 from openapi_rag.store.lock import writer_lock
+from openapi_rag.store.pg_target import PgTarget
 
 DEFAULT_STRATEGY = "compact"
 SERVICES_DIR = "services"
@@ -209,7 +210,7 @@ class Index:
     @classmethod
     def open(
         cls,
-        directory: str | Path,
+        directory: str | Path | PgTarget,
         *,
         embedder: str | Embedder | None = None,
         settings: SearchSettings | None = None,
@@ -217,7 +218,7 @@ class Index:
         """Open an index written by `save` or `openapi-rag index`.
 
         Args:
-            directory: the index directory.
+            directory: the index directory, or a `PgTarget` (a collection in PostgreSQL).
             embedder: only to check or supply an object; the index's own embedder is used by default.
             settings: search with these instead of the settings recorded at build time (a
                 `bm25_b` other than the built one applies only when the index is rebuilt).
@@ -225,7 +226,12 @@ class Index:
         Raises:
             IndexNotFound: no index there.
             IndexMismatch: `embedder` is not the one the index was built with.
+            StoreUnavailable: `directory` is a `PgTarget` whose database cannot be used.
         """
+        if isinstance(directory, PgTarget):  # a collection in PostgreSQL (`store/pg_index.py`)
+            from openapi_rag.store.pg_index import open_collection
+
+            return open_collection(directory, embedder=embedder, settings=settings)
         path = resolve_dir(directory, required=(MANIFEST_JSON,))
         # A writer may swap a new version in while this reads; then the files read could come from
         # two versions and disagree. Read again once from the new version rather than report damage.

@@ -36,6 +36,7 @@ from openapi_rag.spec.limits import ReadLimits
 from openapi_rag.spec.load import default_service_id, unique_id
 from openapi_rag.store import FaissStore
 from openapi_rag.store.lock import writer_lock
+from openapi_rag.store.pg_target import PgTarget
 
 
 @dataclass
@@ -63,7 +64,7 @@ def _source_files(entry: str, service_files: list[str]) -> list[str]:
 
 def build_index(
     paths: Iterable[str | Path],
-    directory: str | Path,
+    directory: str | Path | PgTarget,
     *,
     strategy: str | None = None,
     embedder: str | None = None,
@@ -98,10 +99,18 @@ def build_index(
         RemoteNotConfigured: the existing index names a remote embedder the user did not configure.
     """
     paths = list(paths)
-    with writer_lock(directory, wait=wait):
+    if isinstance(directory, PgTarget):  # a PostgreSQL collection: its advisory lock, same steps
+        from openapi_rag.store.pg_write import collection_lock, ensure_writable
+
+        lock: Any = collection_lock(directory, wait=wait)
+    else:
+        lock = writer_lock(directory, wait=wait)
+    with lock:
+        if isinstance(directory, PgTarget):
+            ensure_writable(directory)  # no pgvector or no rights: say so before any work
         return _build_locked(
             paths,
-            Path(directory),
+            directory if isinstance(directory, PgTarget) else Path(directory),
             strategy=strategy,
             embedder=embedder,
             clean=clean,
@@ -117,7 +126,7 @@ def build_index(
 
 def _build_locked(
     paths: Iterable[str | Path],
-    directory: Path,
+    directory: Path | PgTarget,
     *,
     strategy: str | None,
     embedder: str | None,
@@ -246,6 +255,32 @@ def _build_locked(
         return report
 
     vectors = embed_chunks(model, new_chunks, show_progress=show_progress)
+    if isinstance(directory, PgTarget):
+        from openapi_rag.store.pg_write import write_update
+
+        dimensions = vectors.shape[1] if len(new_chunks) or existing is None else existing.manifest.dimensions
+        write_update(
+            directory,
+            manifest=Manifest(
+                strategy=strategy,
+                strategy_params=chunker.params,
+                embedder=model.model_id,
+                dimensions=int(dimensions),
+                clean=clean,
+                sources=sources,
+                failed=report.failed,
+                search=settings.to_dict(),
+            ),
+            existing=existing,  # type: ignore[arg-type]
+            stale_chunk_ids=stale_chunk_ids,
+            new_chunks=new_chunks,
+            vectors=vectors,
+            records=records,
+            bm25_b=settings.bm25_b,
+        )
+        report.written = True
+        report.seconds = round(time.perf_counter() - start, 2)
+        return report
     if existing is not None:
         store = existing.store
         store.remove(stale_chunk_ids)

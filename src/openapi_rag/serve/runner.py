@@ -21,6 +21,7 @@ import tempfile
 from typing import Any
 
 from openapi_rag.serve.settings import ServeSettings
+from openapi_rag.store.pg_target import PgTarget
 
 logger = logging.getLogger(__name__)
 
@@ -32,9 +33,14 @@ def _embedder_for_workers(index_dir: Any) -> Any:
     from openapi_rag.index.manifest import Manifest
     from openapi_rag.store.atomic import resolve_dir
 
-    manifest = Manifest.read(resolve_dir(index_dir))
+    if isinstance(index_dir, PgTarget):
+        from openapi_rag.store.pg_index import embedder_name
+
+        name = embedder_name(index_dir)
+    else:
+        name = Manifest.read(resolve_dir(index_dir)).embedder
     try:
-        return get_embedder(manifest.embedder, threads=1)
+        return get_embedder(name, threads=1)
     except EmbedderError:
         return None
 

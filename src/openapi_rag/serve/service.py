@@ -26,6 +26,7 @@ from typing import Any
 
 from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.serve.settings import Limits
+from openapi_rag.store.pg_target import PgTarget
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +49,13 @@ class NotFound(OpenAPIRagError):
     """No such operation or service in the index."""
 
 
-def _signature(directory: Path) -> tuple[int, int] | None:
-    """Identity of the index now on disk: the directory's inode and the manifest's mtime."""
+def _signature(directory: Path | PgTarget) -> tuple[int, int] | None:
+    """Identity of the index now on disk: the directory's inode and the manifest's mtime (for a
+    PostgreSQL collection: its id and the generation its last committed update set)."""
+    if isinstance(directory, PgTarget):
+        from openapi_rag.store.pg_index import generation_of
+
+        return generation_of(directory)
     try:
         return (os.stat(directory).st_ino, os.stat(directory / "manifest.json").st_mtime_ns)
     except OSError:
@@ -85,8 +91,8 @@ class Loaded:
 class IndexHolder:
     """The current index of a directory, replaced whole when a rebuild is swapped in."""
 
-    def __init__(self, directory: str | Path, *, embedder: Any = None):
-        self.directory = Path(directory)
+    def __init__(self, directory: str | Path | PgTarget, *, embedder: Any = None):
+        self.directory = directory if isinstance(directory, PgTarget) else Path(directory)
         self._current = self._open(embedder=embedder)
         self.reloads = 0
         self.reload_failures = 0
@@ -208,6 +214,8 @@ def _services(index: Any) -> list[dict[str, Any]]:
     """Each service's id, title, version and operation count."""
     from openapi_rag.index.index import SERVICES_DIR
 
+    if hasattr(index, "service_listing"):  # a PostgreSQL collection keeps titles in columns
+        return list(index.service_listing())
     out = []
     for source in index.manifest.sources.values():
         title = version = ""

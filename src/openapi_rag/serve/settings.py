@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openapi_rag.errors import OpenAPIRagError
+from openapi_rag.store.pg_target import PgTarget
 
 KEY_ENV = "OPENAPI_RAG_API_KEY"
 KEY_FILE_ENV = "OPENAPI_RAG_API_KEY_FILE"
@@ -37,7 +38,7 @@ class Limits:
 class ServeSettings:
     """How to run the HTTP API or the MCP server over one index."""
 
-    index_dir: Path
+    index_dir: Path | PgTarget  # a directory, or a collection in PostgreSQL
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
