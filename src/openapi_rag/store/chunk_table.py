@@ -88,24 +88,21 @@ class ChunkTable:
 
     def get(self, ids: Sequence[str]) -> dict[str, Chunk]:
         """The chunks found among `ids`, by id (missing ids are simply absent)."""
-        found: dict[str, Chunk] = {}
-        for batch in _batches(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(batch))
-            query = f"SELECT id, data FROM chunks WHERE id IN ({marks})"
-            for chunk_id, data in self._conn.execute(query, list(batch)):
-                found[chunk_id] = Chunk.from_dict(json.loads(data))
-        return found
+        return self._select("data", ids, {})
 
     def heads(self, ids: Sequence[str]) -> dict[str, Chunk]:
         """Like `get`, with each chunk's `content`, `file` and BM25 text left out (empty): what a
         search reads. SQLite drops those fields before Python decodes the rest, which is a fifth of
         each record on the realworld index (`content` holds the operation's whole JSON)."""
+        return self._select(f"json_remove(data, {_HEADLESS})", ids, {"content": ""})
+
+    def _select(self, column: str, ids: Sequence[str], fill: dict[str, str]) -> dict[str, Chunk]:
         found: dict[str, Chunk] = {}
         for batch in _batches(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(batch))
-            query = f"SELECT id, json_remove(data, {_HEADLESS}) FROM chunks WHERE id IN ({marks})"
+            query = f"SELECT id, {column} FROM chunks WHERE id IN ({marks})"
             for chunk_id, data in self._conn.execute(query, list(batch)):
-                found[chunk_id] = Chunk.from_dict({**json.loads(data), "content": ""})
+                found[chunk_id] = Chunk.from_dict({**json.loads(data), **fill})
         return found
 
     def filter_fields(self) -> dict[str, tuple[str, str, list[str]]]:
