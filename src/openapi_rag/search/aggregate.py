@@ -30,7 +30,7 @@ def summary_of(chunk: Chunk | None, op_id: str) -> str:
     if chunk is None:
         return ""
     summaries = chunk.metadata.get("summaries")
-    if summaries is not None and isinstance(summaries, Mapping) and summaries.get(op_id):
+    if isinstance(summaries, Mapping) and summaries.get(op_id):
         return str(summaries[op_id])
     if len(chunk.operations) == 1 and chunk.metadata.get("summary"):
         return str(chunk.metadata["summary"])
@@ -63,7 +63,7 @@ def aggregate_operations(
     grouped: dict[tuple[str, str], list] = {}
     linked: list[Hit] = []
     for hit in ordered:
-        if hit.kind in LINK_KINDS or not hit.operations:  # `is_operation_hit`, inlined
+        if not is_operation_hit(hit):
             linked.append(hit)
             continue
         ops = hit.operations if len(hit.operations) == 1 else dict.fromkeys(hit.operations)
