@@ -9,7 +9,7 @@ import click
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import comma_choices, err, handle_errors, print_json
-from openapi_rag.cli.sql_options import load_llm, needs_llm
+from openapi_rag.cli.sql_options import load_llm, needs_llm, open_index
 
 
 @cli.command("eval-sql")
@@ -86,13 +86,7 @@ def eval_sql(
         for p in comma_choices(policies, ("rag", "self-rag", "corag"), "--policies")
         for c in comma_choices(contexts, ("db", "api", "hybrid"), "--context")
     ]
-    index = tables = None
-    if index_dir:
-        from openapi_rag.generate.sql.table_index import load_tables
-        from openapi_rag.index import Index
-
-        index = Index.open(index_dir)
-        tables = load_tables(index_dir)
+    index, tables = open_index(index_dir)
     needs = any(needs_llm(c.generator, c.policy) for c in configs)
     llm = load_llm(llm_name) if needs else None
     err(f"{len(cases)} cases × {len(configs)} configurations")

@@ -15,7 +15,9 @@ from openapi_rag.cli.common import (
     print_json,
     progress_enabled,
 )
+from openapi_rag.cli.sql_options import store_table_chunks
 from openapi_rag.cli.store_options import index_or_store_options
+from openapi_rag.store.pg_target import PgTarget
 
 
 @cli.command()
@@ -100,6 +102,8 @@ def index(
     from openapi_rag.errors import NothingIndexed
     from openapi_rag.index import build_index
 
+    if db and isinstance(index_dir, PgTarget):  # refused before anything is written
+        raise click.UsageError("--db stores table chunks in an index directory; it does not apply with --store")
     if llm_name is not None and strategy is not None and not is_llm_strategy(strategy):
         raise click.UsageError(
             f"--llm applies to the LLM strategies (summary, query, craft), not {strategy!r}"
@@ -125,7 +129,7 @@ def index(
         raise
     except ValueError as exc:  # unknown strategy or bad size/overlap
         raise click.UsageError(str(exc)) from exc
-    tables = _index_tables(index_dir, db, wait) if db else None
+    tables = store_table_chunks(index_dir, db, wait) if db else None
     if json_:
         print_json(report.to_dict() | ({"tables": tables} if tables is not None else {}))
     else:
@@ -135,15 +139,6 @@ def index(
             f"{report.chunks} chunks ({report.chunks_new} new) in {report.seconds} s"
         )
     _print_failures(report.failed)
-
-
-def _index_tables(index_dir: str, db: str, wait: bool) -> int:
-    from openapi_rag.generate.sql import load_db_schema
-    from openapi_rag.generate.sql.table_index import save_tables
-
-    count = save_tables(index_dir, load_db_schema(db), wait=wait)
-    err(f"{index_dir}: {count} table chunks from {db}")
-    return count
 
 
 def _print_failures(failed: list[dict[str, Any]]) -> None:

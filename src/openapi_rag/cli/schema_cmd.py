@@ -91,11 +91,9 @@ def index_tables(db: str, index_dir: str, wait: bool) -> None:
     \b
     openapi-rag schema index schema.sql --index idx/
     """
-    from openapi_rag.generate.sql import load_db_schema
-    from openapi_rag.generate.sql.table_index import save_tables
+    from openapi_rag.cli.sql_options import store_table_chunks
 
-    count = save_tables(index_dir, load_db_schema(db), wait=wait)
-    err(f"{index_dir}: {count} table chunks from {db}")
+    store_table_chunks(index_dir, db, wait)
 
 
 @schema.command()

@@ -25,18 +25,32 @@ def db_option(func: F) -> F:
     )(func)
 
 
+def open_index(index_dir: str | None) -> tuple[Any, Any]:
+    """(index, the tables it holds or None) for `--index DIR`; (None, None) without one."""
+    if not index_dir:
+        return None, None
+    from openapi_rag.generate.sql.table_index import load_tables
+    from openapi_rag.index import Index
+
+    return Index.open(index_dir), load_tables(index_dir)
+
+
+def store_table_chunks(index_dir: str, db: str, wait: bool) -> int:
+    """Store `db`'s table chunks in the index at `index_dir` (`index --db`, `schema index`); their count."""
+    from openapi_rag.generate.sql import load_db_schema
+    from openapi_rag.generate.sql.table_index import save_tables
+
+    count = save_tables(index_dir, load_db_schema(db), wait=wait)
+    err(f"{index_dir}: {count} table chunks from {db}")
+    return count
+
+
 def open_sources(db: str | None, index_dir: str | None, *, need_db: bool = True) -> tuple[Any, Any, Any]:
     """(schema, connection, index) for `sql`/`ask`: the database, with the tables the index holds
     (`schema index`) as their documentation; the index's tables alone when there is no --db."""
     from openapi_rag.generate.sql.database import open_database_and_schema
 
-    index = tables = None
-    if index_dir:
-        from openapi_rag.generate.sql.table_index import load_tables
-        from openapi_rag.index import Index
-
-        index = Index.open(index_dir)
-        tables = load_tables(index_dir)
+    index, tables = open_index(index_dir)
     if db is None:
         if tables is None and need_db:
             raise click.UsageError(

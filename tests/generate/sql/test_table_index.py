@@ -170,3 +170,16 @@ def test_spotify_tables_in_a_spotify_index(tmp_path: Path, word_hash: None) -> N
         "How many playlists are public?", stored, context="hybrid", index=Index.open(directory)
     )
     assert answer.sql == "SELECT COUNT(*) FROM playlists WHERE public = 1"
+
+
+def test_cli_index_db_with_a_store_is_refused_before_anything_is_written(
+    music_spec: Path, music_ddl: Path, tmp_path: Path
+) -> None:
+    # Table chunks live in an index directory (`tables/`); a PostgreSQL collection has no such place.
+    # The DSN names a host that is never contacted: the options are refused first.
+    result = CliRunner().invoke(
+        cli,
+        ["index", str(music_spec), "--store", "postgresql://nobody@127.0.0.1:9/none", "--db", str(music_ddl)],
+    )
+    assert result.exit_code == 2
+    assert "--db" in result.output and "--store" in result.output

@@ -117,6 +117,7 @@ def _through_operations(request: str, schema: DbSchema, index: Any) -> dict[str,
     scores: dict[str, float] = {}
     docs: dict[str, list[str]] = {}
     for hit in hits:
+        doc = None  # the hit's documentation, read once however many tables it returns
         for table in schema.tables:
             operations = table.source.get("operations") or []
             if operations:
@@ -128,7 +129,8 @@ def _through_operations(request: str, schema: DbSchema, index: Any) -> dict[str,
                 scores[table.name] = max(scores.get(table.name, 0.0), hit.score / top)
                 texts = docs.setdefault(table.name, [])
                 if len(texts) < OPERATIONS_PER_TABLE:
-                    texts.append(operation_documentation(index, hit))
+                    doc = doc if doc is not None else operation_documentation(index, hit)
+                    texts.append(doc)
     return {name: (score, docs[name]) for name, score in scores.items()}
 
 
