@@ -180,9 +180,6 @@ class PgIndex(Index):
                     )
         raise StoreUnavailable(f"{self.target} kept changing during a search: try again")
 
-    def poll_generation(self) -> tuple[int, int] | None:
-        return generation_of(self.target)
-
     def service_record(self, service_id: str, *, cache: bool = True) -> dict[str, Any]:
         record = self._records.get(service_id)
         if record is not None:

@@ -295,8 +295,7 @@ def copy_into_collection(index: Index, target: PgTarget) -> PgIndex:
     ids = index.store.ids()
     records = {service_id: index.service_record(service_id) for service_id in index.manifest_service_ids()}
     with collection_lock(target):
-        ensure_writable(target)
-        write_update(
+        write_update(  # checks the schema (pgvector, rights) first, before it writes
             target,
             manifest=Manifest.from_dict(index.manifest.to_dict()),
             existing=None,
