@@ -157,7 +157,7 @@ class _Walker:
                 stack.append(tail)
             if not tag or tag in _SKIP:
                 continue
-            if tag == "a" and el.text_content().strip() in _PERMALINKS:  # type: ignore[attr-defined]
+            if _is_permalink(el, tag):
                 continue
             if tag in _HEADINGS:
                 self.flush()
@@ -234,14 +234,15 @@ def _is_container(dl: object) -> bool:
     )
 
 
+def _is_permalink(el: object, tag: str) -> bool:
+    """A heading's or term's own link mark ("¶"), which is not part of its text."""
+    return tag == "a" and el.text_content().strip() in _PERMALINKS  # type: ignore[attr-defined]
+
+
 def _container(dl: object) -> list[object]:
     """A container list's terms become headings below the page's own (h1–h6), one level deeper per
     list they sit in, so each term heads the section its description holds; descriptions are walked."""
-    depth = 0
-    for _ in (a for a in dl.iterancestors("dl")):  # type: ignore[attr-defined]
-        depth += 1
-        if depth >= 20:
-            break
+    depth = sum(1 for _ in itertools.islice(dl.iterancestors("dl"), 20))  # type: ignore[attr-defined]
     out: list[object] = []
     for child in dl:  # type: ignore[attr-defined]
         tag = child.tag.lower() if isinstance(child.tag, str) else ""
@@ -316,7 +317,7 @@ def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = N
             not tag
             or tag in _SKIP
             or (skip_tables and tag == "table" and not first)
-            or (tag == "a" and item.text_content().strip() in _PERMALINKS)  # type: ignore[attr-defined]
+            or _is_permalink(item, tag)
         ):
             first = False
             continue

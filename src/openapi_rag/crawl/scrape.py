@@ -262,7 +262,7 @@ def _label(blocks: list[Block], index: int) -> str:
     for block in reversed(blocks[max(0, index - 200) : index]):
         if block.kind == "table":
             # A status list of one item ("default – unexpected error") introduces what follows it.
-            if is_status_table(block.rows, block.header) and len(block.rows) == 1 + block.header:
+            if len(block.rows) == 1 + block.header and is_status_table(block.rows, block.header):
                 words.append(" ".join(block.rows[-1]))
             continue
         if block.kind == "code":
