@@ -22,7 +22,7 @@ from typing import Any
 from openapi_rag.model import Chunk
 from openapi_rag.search.aggregate import LINK_KINDS
 from openapi_rag.search.results import Hit
-from openapi_rag.store.base import VectorStore
+from openapi_rag.store.base import VectorStore, read_heads
 from openapi_rag.store.filters import ChunkFilter
 
 
@@ -36,7 +36,7 @@ class _ServiceLinks:
 def _service_links(store: VectorStore, service: str) -> _ServiceLinks:
     links = _ServiceLinks()
     ids = store.select(ChunkFilter.of(services=[service], kinds=LINK_KINDS))
-    for chunk in getattr(store, "heads", store.get)(ids):  # returned as hits: content unread
+    for chunk in read_heads(store, ids):  # returned as hits: content unread
         if chunk.kind == "schema":
             name = chunk.metadata.get("schema")
             if name:
@@ -64,9 +64,8 @@ def expand_links(
     """
     if not hits:
         return []
-    # Without their content where the store offers that: only service and metadata are read.
-    read = getattr(store, "heads", store.get)
-    chunks = {chunk.id: chunk for chunk in read([hit.chunk_id for hit in hits])}
+    # Only service and metadata are read.
+    chunks = {chunk.id: chunk for chunk in read_heads(store, [hit.chunk_id for hit in hits])}
     seen = {hit.chunk_id for hit in hits}
     by_service = cache if cache is not None else {}
     linked: list[Hit] = []

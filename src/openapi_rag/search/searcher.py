@@ -87,7 +87,7 @@ from openapi_rag.search.links import expand_links
 from openapi_rag.search.providers import api_names, named_services
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
-from openapi_rag.store.base import Ranked, VectorStore, rank
+from openapi_rag.store.base import Ranked, VectorStore, rank, read_heads
 from openapi_rag.store.filters import ChunkFilter
 
 MODES = ("hybrid", "dense", "bm25")
@@ -348,7 +348,7 @@ class Searcher:
             # never fewer than the chunks of the lists' heads, whose scores do not depend on k
             # (fused head items rank above all others), so the order does not either.
             ranked, exhausted = ranked[: max(fetch, len(heads))], False
-        chunks = {c.id: c for c in self._heads([chunk_id for chunk_id, _ in ranked])}
+        chunks = {c.id: c for c in read_heads(self.store, [chunk_id for chunk_id, _ in ranked])}
         hits = [
             Hit.of(
                 chunks[chunk_id],
@@ -374,16 +374,10 @@ class Searcher:
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
         return minmax_fusion([dense, lexical], weights=[w / total for w in weights], depth=cfg.fusion_depth)
 
-    def _heads(self, chunk_ids: Sequence[str]) -> list[Chunk]:
-        """The chunks without their content where the store offers that (`FaissStore.heads`):
-        ranking reads ids, kinds, operations, summaries and texts, never the content."""
-        heads = getattr(self.store, "heads", None)
-        return heads(chunk_ids) if heads is not None else self.store.get(chunk_ids)
-
     def _all_heads(self, batch_size: int = 1000) -> Iterator[Chunk]:
         ids = self.store.ids()
         for start in range(0, len(ids), batch_size):
-            yield from self._heads(ids[start : start + batch_size])
+            yield from read_heads(self.store, ids[start : start + batch_size])
 
     def _dependency_graph(self) -> DependencyGraph:
         """Built on first use from the store's chunks (the store is not changed under a Searcher),
@@ -513,7 +507,7 @@ class Searcher:
     def _folded(self, operations: list[OperationHit], chunks: dict[str, Chunk]) -> list[OperationHit]:
         """`operations` with word-for-word copies from other services folded (`fold_duplicates`)."""
         missing = [op.chunk_ids[0] for op in operations if op.chunk_ids and op.chunk_ids[0] not in chunks]
-        known = {**chunks, **{c.id: c for c in self._heads(missing)}} if missing else chunks
+        known = {**chunks, **{c.id: c for c in read_heads(self.store, missing)}} if missing else chunks
         return fold_duplicates(operations, lambda chunk_id: getattr(known.get(chunk_id), "embed_text", None))
 
     def _needed_producers(self, ops: set[OpKey], scores: dict[OpKey, float], *, own: bool) -> set[OpKey]:
@@ -541,7 +535,7 @@ class Searcher:
             if chunk_id is not None:
                 ids[chunk_id] = key
         hits = []
-        for chunk in self._heads(list(ids)):
+        for chunk in read_heads(self.store, list(ids)):
             service, op_id = ids[chunk.id]
             method, _, path = op_id.partition(" ")
             hits.append(
@@ -562,7 +556,7 @@ class Searcher:
         cache: dict[str, Any] = {}
         expanded = []
         missing = [c for op in operations for c in op.chunk_ids if c not in by_id]
-        for chunk in self._heads(missing):  # chunks of lifted producers
+        for chunk in read_heads(self.store, missing):  # chunks of lifted producers
             by_id[chunk.id] = Hit.of(chunk, 0.0)
         for op in operations:
             own = [by_id[chunk_id] for chunk_id in op.chunk_ids if chunk_id in by_id]

@@ -20,6 +20,13 @@ def rank(pairs: Iterable[tuple[str, float]]) -> Ranked:
     return sorted(pairs, key=lambda pair: (-pair[1], pair[0]))
 
 
+def read_heads(store: VectorStore, chunk_ids: Sequence[str]) -> list[Chunk]:
+    """The chunks without their content where the store offers that (`FaissStore.heads`), else whole:
+    for readers of ids, kinds, operations, summaries and texts, never the content."""
+    heads = getattr(store, "heads", None)
+    return heads(chunk_ids) if heads is not None else store.get(chunk_ids)
+
+
 @runtime_checkable
 class VectorStore(Protocol):
     """Chunks with their vectors, searchable by inner product.
