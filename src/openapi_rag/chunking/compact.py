@@ -156,15 +156,7 @@ class CompactStrategy(EndpointStrategy):
 
     @property
     def params(self) -> dict[str, Any]:
-        return {
-            **super().params,
-            "returns": self.returns,
-            "context": self.context,
-            "embed_context": self.embed_context,
-            "embed_resource": self.embed_resource,
-            "unwrap": self.unwrap,
-            "headers": self.headers,
-        }
+        return {**super().params, "returns": self.returns, "context": self.context, **self._embedded}
 
     @property
     def _embedded(self) -> dict[str, bool]:

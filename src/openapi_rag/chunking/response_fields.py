@@ -61,7 +61,7 @@ def response_fields(
                 level.append(media.get("schema"))
     seen: set[str] = set()
     if unwrap:
-        level = [_payload(service, node, seen) for node in level]
+        level = [_payload(service, node) for node in level]
     for _ in range(max_depth):
         following: list[Any] = []
         for node in level:
@@ -76,12 +76,12 @@ def response_fields(
     return list(names)
 
 
-def _payload(service: Service, node: Any, seen: set[str]) -> Any:
+def _payload(service: Service, node: Any) -> Any:
     """The schema of `node`'s envelope property when `node` is an envelope, else `node`."""
-    for schema in _objects(service, node, set(seen)):
+    for schema in _objects(service, node, set()):
         properties = schema.get("properties")
         payload = properties.get(ENVELOPE) if isinstance(properties, dict) else None
-        if payload is not None and any(o.get("properties") for o in _objects(service, payload, set(seen))):
+        if payload is not None and any(o.get("properties") for o in _objects(service, payload, set())):
             return payload
     return node
 

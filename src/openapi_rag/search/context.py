@@ -69,7 +69,7 @@ _ADVERBS = frozenset(
 _RELATIVES = frozenset("that which who whom whose where when if".split())
 _QUESTIONS = frozenset("what which who whom whose how where why is are do does did can could".split())
 _PRONOUNS = frozenset("it that there he she what who here".split())  # "it's" is "it is"; "Tom's" is not
-_OPENERS = (LEAD_INS - STATEMENT_SUBJECTS) | {"please", "kindly", "just", "so"} - SUBORDINATORS
+_OPENERS = (LEAD_INS - STATEMENT_SUBJECTS) | {"please", "kindly", "just"} - SUBORDINATORS
 _PIECE_WORDS = re.compile(r"[a-z]+")
 IMPERATIVES = frozenset(
     """cancel confirm approve reject mark book buy purchase move transfer migrate take put set clear
@@ -189,7 +189,7 @@ _SUBJECT_OPENERS = (LEAD_INS - _SUBJECT_STARTS) | {"please", "kindly"}
 _SUBJECT_REQUIREMENTS = frozenset(
     "sure ensure note remember thanks thank keep bear mind assume assuming given regards".split()
 )
-_SUBJECT_WISHES = frozenset("want wants need needs like would wish i'd we'd let prefer request ask".split())
+_SUBJECT_WISHES = WISHES
 
 
 def _subject_statement(clause: str) -> bool:
