@@ -255,22 +255,23 @@ def _build_locked(
         return report
 
     vectors = embed_chunks(model, new_chunks, show_progress=show_progress)
+    manifest = Manifest(
+        strategy=strategy,
+        strategy_params=chunker.params,
+        embedder=model.model_id,
+        dimensions=int(existing.store.dimensions if existing is not None else vectors.shape[1]),
+        clean=clean,
+        store={"index_type": index_type},  # a PostgreSQL collection records its own (`write_update`)
+        sources=sources,
+        failed=report.failed,
+        search=settings.to_dict(),
+    )
     if isinstance(directory, PgTarget):
         from openapi_rag.store.pg_write import write_update
 
-        dimensions = vectors.shape[1] if len(new_chunks) or existing is None else existing.manifest.dimensions
         write_update(
             directory,
-            manifest=Manifest(
-                strategy=strategy,
-                strategy_params=chunker.params,
-                embedder=model.model_id,
-                dimensions=int(dimensions),
-                clean=clean,
-                sources=sources,
-                failed=report.failed,
-                search=settings.to_dict(),
-            ),
+            manifest=manifest,
             existing=existing,  # type: ignore[arg-type]
             stale_chunk_ids=stale_chunk_ids,
             new_chunks=new_chunks,
@@ -278,34 +279,20 @@ def _build_locked(
             records=records,
             bm25_b=settings.bm25_b,
         )
-        report.written = True
-        report.seconds = round(time.perf_counter() - start, 2)
-        return report
-    if existing is not None:
-        store = existing.store
-        store.remove(stale_chunk_ids)
     else:
-        store = FaissStore(vectors.shape[1], index_type=index_type)
-    if new_chunks:
-        store.add([c.id for c in new_chunks], vectors, new_chunks)
-    bm25 = BM25Index.from_chunks(store.chunks(), b=settings.bm25_b)
-    manifest = Manifest(
-        strategy=strategy,
-        strategy_params=chunker.params,
-        embedder=model.model_id,
-        dimensions=store.dimensions,
-        clean=clean,
-        store={"index_type": index_type},
-        sources=sources,
-        failed=report.failed,
-        search=settings.to_dict(),
-    )
-    if existing is not None:
-        for source in sources.values():
-            if source.service not in records:
-                records[source.service] = existing.service_record(source.service)
-    index = Index(manifest=manifest, store=store, bm25=bm25, embedder=model, services=records)
-    index.save(directory, lock=False)  # the lock is ours already
+        if existing is not None:
+            store = existing.store
+            store.remove(stale_chunk_ids)
+            for source in sources.values():
+                if source.service not in records:
+                    records[source.service] = existing.service_record(source.service)
+        else:
+            store = FaissStore(vectors.shape[1], index_type=index_type)
+        if new_chunks:
+            store.add([c.id for c in new_chunks], vectors, new_chunks)
+        bm25 = BM25Index.from_chunks(store.chunks(), b=settings.bm25_b)
+        index = Index(manifest=manifest, store=store, bm25=bm25, embedder=model, services=records)
+        index.save(directory, lock=False)  # the lock is ours already
     report.written = True
     report.seconds = round(time.perf_counter() - start, 2)
     return report
