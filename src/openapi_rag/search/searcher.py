@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -98,6 +98,14 @@ def check_k(k: int | str) -> None:
     """Refuse a k that is neither a number of results nor "auto" (ValueError)."""
     if k != AUTO and (isinstance(k, str) or int(k) < 0):
         raise ValueError(f"k must be a number of results or {AUTO!r}, not {k!r}")
+
+
+@dataclass
+class _Catalog:
+    keys: list[OpKey] = field(default_factory=list)  # every operation of every operation chunk
+    op_chunks: dict[OpKey, list[str]] = field(default_factory=dict)  # an operation's own chunks
+    titles: set[str] = field(default_factory=set)  # the titles on all chunks
+    service_titles: dict[str, str] = field(default_factory=dict)  # each service's first chunk's title
 
 
 class Searcher:
@@ -141,6 +149,7 @@ class Searcher:
         self._op_chunks: dict[OpKey, list[str]] = {}  # an operation's own chunks (one per view)
         self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
         self._api_names: dict[str, frozenset[str]] | None = None  # name word -> services
+        self._catalog: _Catalog | None = None  # one walk over the store's chunks, see `_scan`
 
     def configure(self, settings: SearchSettings | None = None, **changes: Any) -> SearchSettings:
         """Search with `settings` (or the current ones) with `changes` applied from now on.
@@ -379,25 +388,36 @@ class Searcher:
         for start in range(0, len(ids), batch_size):
             yield from read_heads(self.store, ids[start : start + batch_size])
 
-    def _dependency_graph(self) -> DependencyGraph:
-        """Built on first use from the store's chunks (the store is not changed under a Searcher),
-        with the words of the APIs' titles (`names_something`'s known words)."""
-        if self._graph is None:
-            keys: list[OpKey] = []
-            titles: set[str] = set()
-            self._op_chunks = {}
+    def _scan(self) -> _Catalog:
+        """What the dependency graph and the API names read from every chunk, in one walk of the
+        store (which is not changed under a Searcher); settings do not enter it."""
+        if self._catalog is None:
+            catalog = _Catalog()
             for chunk in self._all_heads():
-                titles.add(str(chunk.metadata.get("title", "")))
+                title = str(chunk.metadata.get("title", ""))
+                catalog.titles.add(title)
+                catalog.service_titles.setdefault(chunk.service, title)
                 if chunk.kind in LINK_KINDS:
                     continue
                 for op_id in chunk.operations:
-                    keys.append((chunk.service, op_id))
+                    catalog.keys.append((chunk.service, op_id))
                 if len(chunk.operations) == 1:
-                    self._op_chunks.setdefault((chunk.service, chunk.operations[0]), []).append(chunk.id)
+                    catalog.op_chunks.setdefault((chunk.service, chunk.operations[0]), []).append(chunk.id)
+            self._catalog = catalog
+        return self._catalog
+
+    def _dependency_graph(self) -> DependencyGraph:
+        """Built on first use from the store's chunks, with the words of the APIs' titles
+        (`names_something`'s known words)."""
+        if self._graph is None:
+            catalog = self._scan()
+            self._op_chunks = catalog.op_chunks
             self._graph = DependencyGraph.of(
-                keys, generic=self.settings.generic_producers, aliases_first=self.settings.aliases_first
+                catalog.keys, generic=self.settings.generic_producers, aliases_first=self.settings.aliases_first
             )
-            self._title_words = frozenset(w.lower() for title in titles for w in re.findall(r"\w+", title))
+            self._title_words = frozenset(
+                w.lower() for title in catalog.titles for w in re.findall(r"\w+", title)
+            )
         return self._graph
 
     def _rescore(
@@ -493,10 +513,7 @@ class Searcher:
         """`operations` with those of APIs the query does not name scaled by `other_api_factor`,
         when it names any (`providers.py`)."""
         if self._api_names is None:
-            titles: dict[str, str] = {}
-            for chunk in self._all_heads():
-                titles.setdefault(chunk.service, str(chunk.metadata.get("title", "")))
-            self._api_names = api_names(titles)
+            self._api_names = api_names(self._scan().service_titles)
         named = named_services(query, self._api_names)
         if not named:
             return operations
