@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,33 +24,42 @@ from openapi_rag.cli.bench_index_cmd import _percentiles, benchmark_queries
 from openapi_rag.cli.common import err, handle_errors, print_json
 
 
-def _grown(base: Any, target_ops: int | None) -> Any:
-    """`base` as an in-memory index, grown to `target_ops` operations by copies (None: as it is)."""
+@dataclass
+class _Catalog:
+    """The chunks, vectors and records of an index (grown or not), before any store is built."""
+
+    manifest: Any
+    chunks: list[Any]
+    vectors: Any
+    records: dict[str, Any]
+    embedder: Any
+
+
+def _grown(base: Any, target_ops: int | None) -> _Catalog:
+    """`base`'s chunks, vectors and records, copied to `target_ops` operations (None: as they are).
+
+    No store or BM25 is built here: the FAISS build is timed from these, and the PostgreSQL
+    collection is copied from that build, so each is built once.
+    """
     import numpy as np
 
-    from openapi_rag.index import Index
     from openapi_rag.index.manifest import Manifest, Source
-    from openapi_rag.search.bm25 import BM25Index
-    from openapi_rag.search.settings import SearchSettings
-    from openapi_rag.store import FaissStore
 
     ids = base.store.ids()
     chunks = base.store.get(ids)
     vectors = np.asarray(base.store.get_vectors(ids), dtype=np.float32)
     ops_per_copy = sum(s.operations for s in base.manifest.sources.values())
     copies = 1 if target_ops is None else max(1, -(-target_ops // max(1, ops_per_copy)))
-    store = FaissStore(vectors.shape[1])
     manifest = Manifest.from_dict(base.manifest.to_dict())
     manifest.sources = {}
     records = {}
+    clones = []
     for copy in range(copies):
-        batch = []
         for chunk in chunks:
             clone = type(chunk).from_dict(chunk.to_dict())
             if copies > 1:
                 clone.service, clone.id = f"{chunk.service}~{copy}", f"{chunk.id}~{copy}"
-            batch.append(clone)
-        store.add([c.id for c in batch], vectors, batch)
+            clones.append(clone)
         for source in base.manifest.sources.values():
             service = f"{source.service}~{copy}" if copies > 1 else source.service
             record = dict(base.service_record(source.service, cache=False), id=service)
@@ -62,9 +72,22 @@ def _grown(base: Any, target_ops: int | None) -> Any:
                 chunks=[f"{c}~{copy}" if copies > 1 else c for c in source.chunks],
                 operations=source.operations,
             )
-    settings = SearchSettings.from_dict(manifest.search)
-    bm25 = BM25Index.from_chunks(store.chunks(), b=settings.bm25_b)
-    return Index(manifest=manifest, store=store, bm25=bm25, embedder=base.embedder, services=records)
+    return _Catalog(manifest, clones, np.tile(vectors, (copies, 1)), records, base.embedder)
+
+
+def _faiss_index(catalog: _Catalog) -> Any:
+    """An in-memory `Index` over `catalog`: a FAISS store and its BM25, each built once."""
+    from openapi_rag.index import Index
+    from openapi_rag.search.bm25 import BM25Index
+    from openapi_rag.search.settings import SearchSettings
+    from openapi_rag.store import FaissStore
+
+    store = FaissStore(catalog.vectors.shape[1])
+    store.add([c.id for c in catalog.chunks], catalog.vectors, catalog.chunks)
+    bm25 = BM25Index.from_chunks(store.chunks(), b=SearchSettings.from_dict(catalog.manifest.search).bm25_b)
+    return Index(
+        manifest=catalog.manifest, store=store, bm25=bm25, embedder=catalog.embedder, services=catalog.records
+    )
 
 
 def _latency(index: Any, queries: list[str], clients: int) -> dict[str, Any]:
@@ -184,17 +207,11 @@ def bench_store(
         queries = benchmark_queries()[:limit]
         base.embedder.embed_many(queries)  # model loaded and warm before any timing
         err("growing the index ..." if target_ops else "reading the index ...")
-        source = _grown(base, target_ops)
-        err(f"{len(source)} chunks; building FAISS on disk ...")
+        catalog = _grown(base, target_ops)
+        err(f"{len(catalog.chunks)} chunks; building FAISS on disk ...")
         start = time.perf_counter()
-        disk = Index(
-            manifest=source.manifest,
-            store=_faiss_copy(source),
-            bm25=_bm25_copy(source),
-            embedder=source.embedder,
-            services=source._records,
-        )
-        disk.save(tmp / "index")
+        source = _faiss_index(catalog)
+        source.save(tmp / "index")
         faiss_seconds = time.perf_counter() - start
         faiss_mb = sum(f.stat().st_size for f in (tmp / "index").rglob("*") if f.is_file()) / 1e6
         err("building the PostgreSQL collection ...")
@@ -203,7 +220,7 @@ def bench_store(
         pg_seconds = time.perf_counter() - start
         if ef_search is not None:
             pg.store.ef_search = ef_search
-        del source
+        del source, catalog
         disk = Index.open(tmp / "index", embedder=base.embedder)
         conn = connect(target)
         try:
@@ -257,24 +274,6 @@ def _overlap(exact: Any, approximate: Any, queries: list[str], depth: int) -> fl
         found = {chunk_id for chunk_id, _ in approximate.store.search(vector, depth)[0]}
         shares.append(len(truth & found) / max(1, len(truth)))
     return round(sum(shares) / max(1, len(shares)), 4)
-
-
-def _faiss_copy(index: Any) -> Any:
-    from openapi_rag.store import FaissStore
-
-    ids = index.store.ids()
-    store = FaissStore(index.store.dimensions)
-    store.add(ids, index.store.get_vectors(ids), index.store.get(ids))
-    return store
-
-
-def _bm25_copy(index: Any) -> Any:
-    from openapi_rag.search.bm25 import BM25Index
-    from openapi_rag.search.settings import SearchSettings
-
-    return BM25Index.from_chunks(
-        index.store.chunks(), b=SearchSettings.from_dict(index.manifest.search).bm25_b
-    )
 
 
 def _temporary_server() -> tuple[Any, str]:
