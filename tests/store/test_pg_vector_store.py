@@ -95,3 +95,24 @@ def test_reads_and_removal(stores: tuple[PgVectorStore, FaissStore, Any]) -> Non
     query = faiss.get_vectors(["a02"])[0]
     assert _ids(pg.search(query, 3)[0]) == _ids(faiss.search(query, 3)[0])
     assert "a00" not in pg and len(pg) == 78
+
+
+def test_both_stores_refuse_the_same_bad_vectors_in_the_same_words(
+    stores: tuple[PgVectorStore, FaissStore, Any],
+) -> None:
+    """The shape and finiteness checks are one helper (`store.base.as_matrix`) for both backends."""
+    pg, faiss, _ = stores
+    new = [Chunk.from_dict({**pg.get(["a01"])[0].to_dict(), "id": "new"})]
+    for bad, message in (
+        (np.ones((1, DIM + 1)), rf"vectors must have shape \(n, {DIM}\), got \(1, {DIM + 1}\)"),
+        (np.full((1, DIM), np.nan), "vectors contain NaN or infinite values"),
+    ):
+        for store in (pg, faiss):
+            with pytest.raises(ValueError, match=message):
+                store.add(["new"], bad, new)
+    for store in (pg, faiss):
+        with pytest.raises(ValueError, match=rf"query vectors must have shape \(n, {DIM}\), got \({DIM - 1},\)"):
+            store.search(np.ones(DIM - 1), 3)
+        with pytest.raises(ValueError, match="query vectors contain NaN or infinite values"):
+            store.search(np.full(DIM, np.inf), 3)
+    assert len(pg) == len(faiss) == 80  # nothing went in

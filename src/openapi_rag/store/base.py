@@ -20,6 +20,29 @@ def rank(pairs: Iterable[tuple[str, float]]) -> Ranked:
     return sorted(pairs, key=lambda pair: (-pair[1], pair[0]))
 
 
+def as_matrix(vectors: np.ndarray, dimensions: int, what: str) -> np.ndarray:
+    """`vectors` as a contiguous float32 (n, dimensions) matrix (one vector: one row), checked.
+
+    Raises:
+        ValueError: another shape (the one given is named), or NaN or infinite values.
+    """
+    matrix = np.asarray(vectors, dtype=np.float32)
+    if matrix.ndim == 1:
+        matrix = matrix[None, :]
+    if matrix.ndim != 2 or matrix.shape[1] != dimensions:
+        raise ValueError(f"{what} must have shape (n, {dimensions}), got {np.shape(vectors)}")
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"{what} contain NaN or infinite values")
+    return np.ascontiguousarray(matrix)
+
+
+def normalized(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (a new array), so inner products are cosine similarities."""
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    # Zero vectors stay zero (score 0 against everything) instead of becoming NaN.
+    return np.ascontiguousarray(matrix / np.where(norms == 0, 1, norms), dtype=np.float32)
+
+
 def read_heads(store: VectorStore, chunk_ids: Sequence[str]) -> list[Chunk]:
     """The chunks without their content where the store offers that (`FaissStore.heads`), else whole:
     for readers of ids, kinds, operations, summaries and texts, never the content."""

@@ -34,7 +34,7 @@ from openapi_rag import __version__
 from openapi_rag.errors import IndexDamaged, IndexMismatch
 from openapi_rag.model import Chunk
 from openapi_rag.store.atomic import atomic_dir, resolve_dir
-from openapi_rag.store.base import Ranked, rank
+from openapi_rag.store.base import Ranked, as_matrix, normalized, rank
 from openapi_rag.store.chunk_table import ChunkTable
 from openapi_rag.store.filters import ChunkFilter, Postings
 from openapi_rag.store.integrity import check_chunk_table, load_vectors, read_json, require_fields
@@ -100,23 +100,6 @@ class FaissOptions:
                 f"unknown FAISS store options: {', '.join(unknown)} (known: {', '.join(sorted(known))})"
             )
         return cls(**data)
-
-
-def _as_matrix(vectors: np.ndarray, dimensions: int, what: str) -> np.ndarray:
-    matrix = np.asarray(vectors, dtype=np.float32)
-    if matrix.ndim == 1:
-        matrix = matrix[None, :]
-    if matrix.ndim != 2 or matrix.shape[1] != dimensions:
-        raise ValueError(f"{what} must have shape (n, {dimensions}), got {np.shape(vectors)}")
-    if not np.isfinite(matrix).all():
-        raise ValueError(f"{what} contain NaN or infinite values")
-    return np.ascontiguousarray(matrix)
-
-
-def _normalized(matrix: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    # Zero vectors stay zero (score 0 against everything) instead of becoming NaN.
-    return np.ascontiguousarray(matrix / np.where(norms == 0, 1, norms), dtype=np.float32)
 
 
 class FaissStore:
@@ -223,7 +206,7 @@ class FaissStore:
             ValueError: lengths or shapes disagree, `ids[i] != chunks[i].id`, or an id is already stored.
         """
         ids = list(ids)
-        matrix = _as_matrix(vectors, self._dimensions, "vectors")
+        matrix = as_matrix(vectors, self._dimensions, "vectors")
         if not (len(ids) == matrix.shape[0] == len(chunks)):
             raise ValueError(f"got {len(ids)} ids, {matrix.shape[0]} vectors and {len(chunks)} chunks")
         mismatched = [(i, c.id) for i, c in zip(ids, chunks, strict=True) if i != c.id]
@@ -240,7 +223,7 @@ class FaissStore:
         if not ids:
             return
         # Both branches copy, so the caller's array can change later without touching the store.
-        matrix = _normalized(matrix) if self.options.normalize else matrix.copy()
+        matrix = normalized(matrix) if self.options.normalize else matrix.copy()
         try:
             self._table.insert(chunks)
         except sqlite3.IntegrityError as exc:  # pragma: no cover - guarded by the duplicate check
@@ -343,9 +326,9 @@ class FaissStore:
         Returns:
             One ranked list of `(chunk_id, score)` per query row: score descending, then chunk id.
         """
-        queries = _as_matrix(query_vectors, self._dimensions, "query vectors")
+        queries = as_matrix(query_vectors, self._dimensions, "query vectors")
         if self.options.normalize:
-            queries = _normalized(queries)
+            queries = normalized(queries)
         mask = self._filter_mask(filter)
         allowed = None if mask is None else np.flatnonzero(mask)
         available = len(self._ids) if allowed is None else len(allowed)

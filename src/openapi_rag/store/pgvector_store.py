@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from openapi_rag.model import Chunk
-from openapi_rag.store.base import Ranked, rank
+from openapi_rag.store.base import Ranked, as_matrix, normalized, rank
 from openapi_rag.store.filters import ChunkFilter, chunk_tags
 from openapi_rag.store.pg_connect import CHUNKS, Database
 
@@ -32,18 +32,6 @@ HNSW_EF_CONSTRUCTION = 64
 MAX_EF_SEARCH = 1000
 _TIE_SLACK = 8  # as FaissStore: fetch past k so that ties at the cut are ordered by id
 CHUNK_CACHE_SIZE = 50_000  # chunks kept per view (a few hundred MB at most)
-
-
-def _normalized(matrix: np.ndarray, dimensions: int, what: str) -> np.ndarray:
-    matrix = np.asarray(matrix, dtype=np.float32)
-    if matrix.ndim == 1:
-        matrix = matrix[None, :]
-    if matrix.ndim != 2 or matrix.shape[1] != dimensions:
-        raise ValueError(f"{what} must have shape (n, {dimensions}), got {np.shape(matrix)}")
-    if not np.isfinite(matrix).all():
-        raise ValueError(f"{what} contain NaN or infinite values")
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return np.ascontiguousarray(matrix / np.where(norms == 0, 1, norms), dtype=np.float32)
 
 
 def hnsw_index_name(collection_id: int) -> str:
@@ -115,7 +103,7 @@ class PgVectorStore:
             ValueError: lengths disagree, `ids[i] != chunks[i].id`, or an id is already stored.
         """
         ids = list(ids)
-        matrix = _normalized(vectors, self._dimensions, "vectors")
+        matrix = normalized(as_matrix(vectors, self._dimensions, "vectors"))
         if not (len(ids) == matrix.shape[0] == len(chunks)):
             raise ValueError(f"got {len(ids)} ids, {matrix.shape[0]} vectors and {len(chunks)} chunks")
         if any(i != c.id for i, c in zip(ids, chunks, strict=True)):
@@ -258,7 +246,7 @@ class PgVectorStore:
 
     def search(self, query_vectors: np.ndarray, k: int, filter: ChunkFilter | None = None) -> list[Ranked]:
         """The `k` nearest chunks by cosine similarity for each query row, score descending then id."""
-        queries = _normalized(query_vectors, self._dimensions, "query vectors")
+        queries = normalized(as_matrix(query_vectors, self._dimensions, "query vectors"))
         if k <= 0 or not self._ids:
             return [[] for _ in range(len(queries))]
         fetch = min(len(self._ids), k + _TIE_SLACK)
