@@ -116,3 +116,19 @@ def test_both_stores_refuse_the_same_bad_vectors_in_the_same_words(
         with pytest.raises(ValueError, match="query vectors contain NaN or infinite values"):
             store.search(np.full(DIM, np.inf), 3)
     assert len(pg) == len(faiss) == 80  # nothing went in
+
+
+def test_one_pool_per_database_each_closed_before_a_fork(pg_target: PgTarget) -> None:
+    """`database_for` is the one registry of pools: readers and writers of a DSN share one, and the
+    fork hook closes exactly those (a forked `serve` worker must not use the parent's sockets)."""
+    from openapi_rag.store import pg_connect
+
+    db = pg_connect.database_for(pg_target)
+    assert pg_connect.database_for(PgTarget(pg_target.dsn, "another-collection")) is db
+    with db.connection() as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+    assert db._pool is not None
+    pg_connect._close_pools_before_fork()
+    assert db._pool is None
+    with db.connection() as conn:  # opened again on first use
+        assert conn.execute("SELECT 2").fetchone() == (2,)

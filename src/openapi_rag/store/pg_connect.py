@@ -14,7 +14,6 @@ import contextvars
 import os
 import socket
 import threading
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -183,11 +182,27 @@ def schema_exists(conn: Any) -> bool:
 # ---- the per-process pool -------------------------------------------------------------------------
 
 _bound: contextvars.ContextVar[Any] = contextvars.ContextVar("openapi_rag_pg_connection", default=None)
-_databases: weakref.WeakSet[Database] = weakref.WeakSet()
+# The one registry of pools: one per DSN in this process, each closed before a fork.
+_databases: dict[str, Database] = {}
+_databases_lock = threading.Lock()
+
+
+def database_for(target: PgTarget) -> Database:
+    """The pool of `target`'s database in this process, made on first use and shared from then on
+    (a served index, its reload poller and a writer's reads use the same one)."""
+    with _databases_lock:
+        db = _databases.get(target.dsn)
+        if db is None:
+            db = _databases[target.dsn] = Database(target)
+        return db
 
 
 class Database:
-    """A pool of connections to one database, opened lazily in each process that uses it."""
+    """A pool of connections to one database, opened lazily in each process that uses it.
+
+    Get one with `database_for`: only those are closed before a fork. One made directly (a test's)
+    is its maker's to close.
+    """
 
     def __init__(self, target: PgTarget, *, max_size: int = POOL_MAX):
         self.target = target
@@ -195,7 +210,6 @@ class Database:
         self._pool: Any = None
         self._pid = 0
         self._lock = threading.Lock()
-        _databases.add(self)
 
     def _configure(self, conn: Any) -> None:
         from pgvector.psycopg import register_vector
@@ -267,7 +281,7 @@ class Database:
 
 
 def _close_pools_before_fork() -> None:
-    for database in list(_databases):
+    for database in list(_databases.values()):
         database.close()
 
 

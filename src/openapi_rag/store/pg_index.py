@@ -42,6 +42,7 @@ from openapi_rag.store.pg_connect import (
     SERVICES,
     Database,
     connect,
+    database_for,
     missing_extension,
     schema_exists,
     vector_version,
@@ -53,18 +54,6 @@ from openapi_rag.store.pgvector_store import (
 )
 
 BACKEND = "postgresql"
-_databases: dict[str, Database] = {}
-_databases_lock = threading.Lock()
-
-
-def database_for(target: PgTarget) -> Database:
-    """One pool per DSN in this process (the server's index and its reload poller share it)."""
-    with _databases_lock:
-        db = _databases.get(target.dsn)
-        if db is None:
-            db = _databases[target.dsn] = Database(target)
-        return db
-
 
 def _no_collection(target: PgTarget, conn: Any) -> IndexNotFound:
     names = (

@@ -27,8 +27,8 @@ from openapi_rag.store.pg_connect import (
     FILES,
     LOCK_NAMESPACE,
     SERVICES,
-    Database,
     connect,
+    database_for,
     ensure_schema,
     schema_exists,
 )
@@ -130,7 +130,7 @@ def write_update(
                 (existing.manifest.store if existing else {}).get("ef_search", DEFAULT_EF_SEARCH)
             ),
         }
-        db = Database(target)
+        db = database_for(target)
         with conn.transaction(), db.bind(conn):
             row = conn.execute(
                 f"SELECT id FROM {COLLECTIONS} WHERE name = %s FOR UPDATE", (target.collection,)
