@@ -333,7 +333,8 @@ class CoRAG:
             relevant, enough = self._judge(request, hits, result)
             if relevant is None:
                 kept |= {h.id for h in hits}
-            else:  # an id the subject spells differently from its hits' (a table's case) still counts
+            else:  # an id the subject spells differently from its hits' (a table's case) still counts;
+                # `relevant & seen` is not redundant: table names do not normalize idempotently
                 kept |= relevant & seen.keys() | {i for i in seen if self.subject.normalize(i) in relevant}
             if enough:
                 result.stop = "enough"
