@@ -40,7 +40,7 @@ from openapi_rag.search.results import OperationHit, SearchResults
 from openapi_rag.search.settings import SearchSettings
 from openapi_rag.spec.extract import extract_service
 from openapi_rag.store import FaissStore
-from openapi_rag.store.atomic import atomic_dir, resolve_dir
+from openapi_rag.store.atomic import atomic_dir, resolve_dir, resolve_optional_dir
 from openapi_rag.store.filters import ChunkFilter
 from openapi_rag.store.integrity import read_json
 from openapi_rag.store.lock import writer_lock
@@ -202,9 +202,10 @@ class Index:
                 record = self.service_record(service_id)
                 path = tmp / SERVICES_DIR / f"{service_id}.json"
                 path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")), "utf-8")
-            for name in CARRIED_DIRS:
-                if (directory / name).is_dir():
-                    shutil.copytree(directory / name, tmp / name)
+            for name in CARRIED_DIRS:  # from their backup where their own swap was cut off
+                carried = resolve_optional_dir(directory / name, locked_by=directory)
+                if carried is not None:
+                    shutil.copytree(carried, tmp / name)
             self.manifest.write(tmp)  # last: a directory without a manifest is never taken for an index
 
     @classmethod

@@ -9,10 +9,11 @@ without error, every file in it is fsynced and it is swapped in:
 
 A crash before step 1 leaves `target` untouched (the temporary directory is garbage that the next
 save removes). A crash between steps 1 and 2 leaves no `target` but a complete `.<name>.bak`:
-`resolve_dir(target)` (called by every loader) renames it back, unless a writer holds the
-directory's lock (`lock.py`): then the swap is in progress, not cut off, and the reader reads the
-complete backup where it lies. Concurrent saves to one target must hold that lock (`build_index`
-and `Index.save` do).
+`resolve_dir(target)` (called by every loader; `resolve_optional_dir` for a folder that may be
+absent) renames it back, unless a writer holds the directory's lock (`lock.py`): then the swap is
+in progress, not cut off, and the reader reads the complete backup where it lies. Concurrent saves
+to one target must hold that lock (`build_index` and `Index.save` do; `save_tables` holds the
+index's lock while it swaps the index's `tables/`).
 """
 
 from __future__ import annotations
@@ -99,12 +100,16 @@ def atomic_dir(target: str | Path) -> Iterator[Path]:
     _remove_stale_temps(target, keep=target)
 
 
-def resolve_dir(directory: str | Path, *, required: tuple[str, ...] = ()) -> Path:
+def resolve_dir(
+    directory: str | Path, *, required: tuple[str, ...] = (), locked_by: str | Path | None = None
+) -> Path:
     """The directory to load from, restoring the backup of a save that was cut off mid-swap.
 
     Args:
         directory: the directory a store or index was saved to.
         required: file names that must exist in it.
+        locked_by: the directory whose writer lock its writers hold (default: `directory` itself;
+            an index's `tables/` is swapped under the index's lock).
 
     Raises:
         IndexNotFound: neither the directory nor a backup of it exists, or a required file is missing.
@@ -112,7 +117,7 @@ def resolve_dir(directory: str | Path, *, required: tuple[str, ...] = ()) -> Pat
     path = Path(directory)
     backup = backup_path(path.absolute())
     if not path.exists() and backup.is_dir():
-        if is_being_written(path):
+        if is_being_written(path if locked_by is None else locked_by):
             return _check_required(backup, required)  # mid-swap: the backup is the last complete copy
         logger.warning("restoring %s from %s (an earlier save was interrupted)", path, backup)
         try:
@@ -122,6 +127,15 @@ def resolve_dir(directory: str | Path, *, required: tuple[str, ...] = ()) -> Pat
     if not path.is_dir():
         raise IndexNotFound(f"No index found at {path}: build one with `openapi-rag index`")
     return _check_required(path, required)
+
+
+def resolve_optional_dir(directory: str | Path, *, locked_by: str | Path | None = None) -> Path | None:
+    """`resolve_dir` for a folder an index may lack (its `tables/`): None when neither the folder
+    nor the backup of a cut-off swap of it exists."""
+    path = Path(directory)
+    if not path.exists() and backup_path(path.absolute()).is_dir():
+        return resolve_dir(path, locked_by=locked_by)
+    return path if path.is_dir() else None
 
 
 def _check_required(path: Path, required: tuple[str, ...]) -> Path:

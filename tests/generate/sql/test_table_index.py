@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from openapi_rag.generate.sql.answer import generate_sql
 from openapi_rag.generate.sql.table_index import load_table_chunks, load_tables, save_tables
 from openapi_rag.index import Index, build_index
 from openapi_rag.spec import load_services
+from openapi_rag.store.atomic import backup_path
+from openapi_rag.store.lock import writer_lock
 from tests.conftest import shared_data
 from tests.index.conftest import WordHashEmbedder
 from tests.llm.doubles import ScriptedLLM
@@ -64,6 +67,51 @@ def test_index_without_tables_and_damaged_tables(music_index: Path) -> None:
     (music_index / "tables" / "schema.json").write_text("{not json")
     with pytest.raises(SqlError, match=r"tables/schema.json: not the table records"):
         load_tables(music_index)
+
+
+def _save_cut_off_between_renames(
+    index_dir: Path, schema: DbSchema, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`save_tables`, killed after it moved the old `tables/` aside and before the new one went in."""
+    real_rename = os.rename
+    calls: list[tuple[str | Path, str | Path]] = []
+
+    def crash_on_second_rename(src: str | Path, dst: str | Path) -> None:
+        calls.append((src, dst))
+        if len(calls) == 2:
+            raise OSError("power cut")
+        real_rename(src, dst)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "rename", crash_on_second_rename)
+        with pytest.raises(OSError, match="power cut"):
+            save_tables(index_dir, schema)
+    assert not (index_dir / "tables").exists() and backup_path(index_dir / "tables").is_dir()
+
+
+def test_a_save_of_tables_cut_off_mid_swap_leaves_the_previous_tables(
+    music_index: Path, music_spec: Path, music_schema: DbSchema, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save_tables(music_index, music_schema)
+    names = [t.name for t in music_schema.tables]
+    chunks = [c.to_dict() for c in load_table_chunks(music_index)]
+    one_table = DbSchema(music_schema.tables[:1], "one.sql")
+    _save_cut_off_between_renames(music_index, one_table, monkeypatch)
+
+    with writer_lock(music_index):  # a writer at work: the swap may be in progress, read the backup
+        assert [t.name for t in load_tables(music_index).tables] == names  # type: ignore[union-attr]
+        assert not (music_index / "tables").exists()
+    stored = load_tables(music_index)  # no writer: the cut-off swap is undone
+    assert stored is not None and [t.name for t in stored.tables] == names
+    assert [c.to_dict() for c in load_table_chunks(music_index)] == chunks
+    assert (music_index / "tables").is_dir() and not backup_path(music_index / "tables").exists()
+
+    # Re-indexing the API right after such a cut carries the previous tables over too.
+    _save_cut_off_between_renames(music_index, one_table, monkeypatch)
+    music_spec.write_text(music_spec.read_text().replace("List albums", "List all albums"))
+    assert build_index([music_spec], music_index).changed
+    stored = load_tables(music_index)
+    assert stored is not None and [t.name for t in stored.tables] == names
 
 
 def test_cli_index_db_then_sql_from_the_index_alone_and_with_a_filled_db(

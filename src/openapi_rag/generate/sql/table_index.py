@@ -17,7 +17,7 @@ from openapi_rag.generate.sql.retrieve import table_chunks
 from openapi_rag.generate.sql.schema import DbSchema, SqlError
 from openapi_rag.index.manifest import MANIFEST_JSON
 from openapi_rag.model import Chunk
-from openapi_rag.store.atomic import atomic_dir, resolve_dir
+from openapi_rag.store.atomic import atomic_dir, resolve_dir, resolve_optional_dir
 from openapi_rag.store.lock import writer_lock
 
 TABLES_DIR = "tables"
@@ -43,6 +43,13 @@ def save_tables(index_dir: str | Path, schema: DbSchema, *, wait: bool = False) 
     return len(schema.tables)
 
 
+def _tables_dir(index_dir: str | Path) -> Path | None:
+    """The index's `tables/`, or the previous one where a `save_tables` was cut off between the
+    swap's two renames (None: the index holds no tables)."""
+    directory = resolve_dir(index_dir, required=(MANIFEST_JSON,))
+    return resolve_optional_dir(directory / TABLES_DIR, locked_by=index_dir)
+
+
 def load_tables(index_dir: str | Path) -> DbSchema | None:
     """The tables stored in the index, or None when it holds none.
 
@@ -50,9 +57,9 @@ def load_tables(index_dir: str | Path) -> DbSchema | None:
         IndexNotFound: no index there.
         SqlError: `tables/schema.json` cannot be read (the file is named).
     """
-    directory = resolve_dir(index_dir, required=(MANIFEST_JSON,))
-    path = directory / TABLES_DIR / SCHEMA_JSON
-    if not path.is_file():
+    tables = _tables_dir(index_dir)
+    path = tables / SCHEMA_JSON if tables is not None else None
+    if path is None or not path.is_file():
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -63,9 +70,9 @@ def load_tables(index_dir: str | Path) -> DbSchema | None:
 
 def load_table_chunks(index_dir: str | Path) -> list[Chunk]:
     """The stored table chunks (kind `table`), in table order; none when the index holds no tables."""
-    directory = resolve_dir(index_dir, required=(MANIFEST_JSON,))
-    path = directory / TABLES_DIR / CHUNKS_JSONL
-    if not path.is_file():
+    tables = _tables_dir(index_dir)
+    path = tables / CHUNKS_JSONL if tables is not None else None
+    if path is None or not path.is_file():
         return []
     chunks = []
     with path.open(encoding="utf-8") as handle:
