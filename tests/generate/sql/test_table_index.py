@@ -14,6 +14,7 @@ from openapi_rag.cli import cli
 from openapi_rag.embed import register_embedder, unregister_embedder
 from openapi_rag.generate.sql import DbSchema, SqlError, derive_schema, load_db_schema
 from openapi_rag.generate.sql.answer import generate_sql
+from openapi_rag.generate.sql.retrieve import table_chunks
 from openapi_rag.generate.sql.table_index import load_table_chunks, load_tables, save_tables
 from openapi_rag.index import Index, build_index
 from openapi_rag.spec import load_services
@@ -51,6 +52,9 @@ def test_tables_stored_beside_operations_leave_endpoint_search_alone(
     assert [_search(music_index, q) for q in queries] == before  # no table chunk among the hits
     chunks = load_table_chunks(music_index)
     assert {c.kind for c in chunks} == {"table"} and [c.id for c in chunks][:1] == ["table:artists"]
+    # Made from the stored tables when read: the chunks of the schema that was saved.
+    assert [c.to_dict() for c in chunks] == [c.to_dict() for c in table_chunks(music_schema)]
+    assert sorted(p.name for p in (music_index / "tables").iterdir()) == ["schema.json"]
     stored = load_tables(music_index)
     assert stored is not None and [t.name for t in stored.tables] == [t.name for t in music_schema.tables]
     assert stored.table("albums").source["operations"] == ["GET /albums"]  # type: ignore[union-attr]

@@ -1,11 +1,13 @@
 """Table chunks stored in an API index, beside its operation chunks (`index --db`, `schema index`).
 
-An index directory gains `tables/`: `schema.json` (the tables with their descriptions, enums and
-the operations each came from: what `sql`/`ask --index` read instead of deriving again) and
-`chunks.jsonl` (one `Chunk` of kind `table` per table, the text retrieval and an LLM read).
-They live in their own folder rather than in the vector store, so endpoint search never returns
-them and its BM25 statistics do not change; `Index.save` carries the folder over when the API
-chunks are re-indexed. Written under the index's writer lock and swapped in whole (`atomic_dir`).
+An index directory gains `tables/schema.json`: the tables with their descriptions, enums and the
+operations each came from (what `sql`/`ask --index` read instead of deriving again). The table
+chunks (one `Chunk` of kind `table` per table, the text retrieval and an LLM read) are made from
+it when read (`retrieve.table_chunks`), so they can never disagree with it; indexes written before
+also hold a `chunks.jsonl` of them, which nothing reads. The tables live in their own folder
+rather than in the vector store, so endpoint search never returns them and its BM25 statistics
+do not change; `Index.save` carries the folder over when the API chunks are re-indexed. Written
+under the index's writer lock and swapped in whole (`atomic_dir`).
 """
 
 from __future__ import annotations
@@ -22,11 +24,10 @@ from openapi_rag.store.lock import writer_lock
 
 TABLES_DIR = "tables"
 SCHEMA_JSON = "schema.json"
-CHUNKS_JSONL = "chunks.jsonl"
 
 
 def save_tables(index_dir: str | Path, schema: DbSchema, *, wait: bool = False) -> int:
-    """Store `schema`'s tables and their chunks in the index at `index_dir`; returns the table count.
+    """Store `schema`'s tables in the index at `index_dir`; returns the table count.
 
     Raises:
         IndexNotFound: no index there (build it with `openapi-rag index` first).
@@ -38,8 +39,6 @@ def save_tables(index_dir: str | Path, schema: DbSchema, *, wait: bool = False) 
         with atomic_dir(directory / TABLES_DIR) as tmp:
             data = {"source": schema.source, **schema.to_dict()}
             (tmp / SCHEMA_JSON).write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
-            lines = (json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in table_chunks(schema))
-            (tmp / CHUNKS_JSONL).write_text("".join(lines), encoding="utf-8")
     return len(schema.tables)
 
 
@@ -69,19 +68,14 @@ def load_tables(index_dir: str | Path) -> DbSchema | None:
 
 
 def load_table_chunks(index_dir: str | Path) -> list[Chunk]:
-    """The stored table chunks (kind `table`), in table order; none when the index holds no tables."""
-    tables = _tables_dir(index_dir)
-    path = tables / CHUNKS_JSONL if tables is not None else None
-    if path is None or not path.is_file():
-        return []
-    chunks = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            try:
-                chunks.append(Chunk.from_dict(json.loads(line)))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise SqlError(f"{path}, line {number}: not a chunk record ({exc})") from exc
-    return chunks
+    """The stored tables' chunks (kind `table`), in table order; none when the index holds no tables.
+
+    Raises:
+        IndexNotFound: no index there.
+        SqlError: `tables/schema.json` cannot be read (the file is named).
+    """
+    tables = load_tables(index_dir)
+    return table_chunks(tables) if tables is not None else []
 
 
 def with_index_tables(schema: DbSchema, tables: DbSchema) -> list[str]:
