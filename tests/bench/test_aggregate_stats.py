@@ -191,3 +191,23 @@ def test_halves_get_their_own_rows_with_r1_and_mrr_intervals():
     assert rows[0]["mrr_ci_low"] <= 0.75 <= rows[0]["mrr_ci_high"]
     # Results from one half only (eval --half tune) are labelled with it, once.
     assert [r["half"] for r in summary_rows(results[:2], halves=True)] == ["tune"]
+
+
+def test_paired_t_test_by_hand_and_without_variance():
+    """One paired t-test for eval-calls and eval-sql; no scipy warning where differences do not vary."""
+    pytest.importorskip("scipy")
+    # Differences 1, 0, 1: mean 2/3, standard deviation 1/sqrt(3), so t = (2/3) / (1/3) = 2 with 2 df.
+    t, p = stats.paired_t_test([1, 0, 1], [0, 0, 0])
+    assert t == pytest.approx(2.0) and p == pytest.approx(0.1835, abs=1e-4)
+    t, p = stats.paired_t_test([0, 0, 0], [1, 0, 1])
+    assert t == pytest.approx(-2.0) and p == pytest.approx(0.1835, abs=1e-4)
+    for x, y, sign, p_value in (
+        ([1, 1, 0], [1, 1, 0], math.nan, 1.0),  # the same scores
+        ([], [], math.nan, 1.0),
+        ([math.nan, 1], [math.nan, 1], math.nan, 1.0),  # a case neither could score counts as the same
+        ([1, 1, 1], [0, 0, 0], math.inf, 0.0),  # every difference the same
+        ([0, 0], [1, 1], -math.inf, 0.0),
+        ([1], [0], math.inf, 0.0),
+    ):
+        t, p = stats.paired_t_test(x, y)
+        assert (math.isnan(t) if math.isnan(sign) else t == sign) and p == p_value, (x, y)

@@ -1,4 +1,4 @@
-"""Friedman tests across chunking strategies (the paper's Figure 6a).
+"""Friedman tests across chunking strategies (the paper's Figure 6a), and the paired t-test.
 
 For each embedder, search mode and k, the strategies are the treatments and the queries the
 blocks: the test asks whether the strategies' per-query scores (recall by default) differ more than
@@ -66,6 +66,25 @@ def _friedman(columns: list[list[float]]) -> tuple[float, float]:
 
     result = friedmanchisquare(*columns)
     return float(result.statistic), float(result.pvalue)
+
+
+def paired_t_test(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+    """t and the two-sided p of the paired t-test of `x` against `y` (`scipy.stats.ttest_rel`,
+    extra `eval`), for two configurations scored on the same cases (`eval-calls`, `eval-sql`).
+
+    Where the differences do not vary, t is 0/0 or x/0 and scipy warns of precision loss; the
+    limits are returned instead: NaN with p 1.0 where `x` equals `y` (so with no pairs too), and
+    ±inf with p 0.0 where every difference is the same non-zero amount (so with one pair too).
+    """
+    if list(x) == list(y):
+        return math.nan, 1.0
+    diffs = [a - b for a, b in zip(x, y, strict=True)]
+    if all(d == diffs[0] for d in diffs):
+        return math.copysign(math.inf, diffs[0]), 0.0
+    from scipy import stats
+
+    test = stats.ttest_rel(x, y)
+    return float(test.statistic), float(test.pvalue)
 
 
 def friedman_tests(results: Sequence[QueryResult], metric: str = "recall") -> list[FriedmanCell]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from openapi_rag.bench.bootstrap import bootstrap_ci
 from openapi_rag.bench.halves import half_of
+from openapi_rag.bench.stats import paired_t_test
 from openapi_rag.generate.call.cases import (
     DIFFICULTIES,
     Case,
@@ -188,9 +189,7 @@ def summarize(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
 def paired_tests(
     results: Sequence[CaseResult], metrics: Sequence[str] = ("exact", "execution")
 ) -> list[dict[str, Any]]:
-    """Paired t-tests (scipy.stats.ttest_rel) between every two configurations, over the same cases."""
-    from scipy import stats
-
+    """Paired t-tests (`bench.stats.paired_t_test`) between every two configurations, over the same cases."""
     by_config: dict[str, dict[str, CaseResult]] = {}
     for r in results:
         by_config.setdefault(r.config, {})[r.case_id] = r
@@ -200,17 +199,9 @@ def paired_tests(
         for metric in metrics:
             x = [getattr(by_config[a][c], metric) for c in shared]
             y = [getattr(by_config[b][c], metric) for c in shared]
-            diffs = [i - j for i, j in zip(x, y, strict=True)]
-            if len(shared) < 2 or all(d == diffs[0] for d in diffs):
-                statistic, p = (
-                    math.nan,
-                    (1.0 if not any(diffs) else 0.0),
-                )  # no variance: equal, or all one way
-            else:
-                test = stats.ttest_rel(x, y)
-                statistic, p = float(test.statistic), float(test.pvalue)
+            statistic, p = paired_t_test(x, y)  # no variance (equal, or all one way): t is not finite
             rows.append({"a": a, "b": b, "metric": metric, "cases": len(shared), "mean_a": round(_mean(x), 4),
-                         "mean_b": round(_mean(y), 4), "t": round(statistic, 4) if not math.isnan(statistic) else None,
+                         "mean_b": round(_mean(y), 4), "t": round(statistic, 4) if math.isfinite(statistic) else None,
                          "p": p})  # fmt: skip
     return rows
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from openapi_rag.bench.bootstrap import bootstrap_ci
+from openapi_rag.bench.stats import paired_t_test
 from openapi_rag.generate.sql.answer import answer_sql
 from openapi_rag.generate.sql.classify import classify
 from openapi_rag.generate.sql.compare import CLAUSES, component_match, same_rows
@@ -236,8 +237,6 @@ def paired_tests(
     configs = list(dict.fromkeys(r.config.name for r in results))
     if len(configs) < 2:
         return []
-    from scipy import stats
-
     by = {(r.config.name, r.case.case_id): r for r in results}
     pairs_of_configs = [(configs[0], other) for other in configs[1:]]
     for name in configs:
@@ -259,11 +258,7 @@ def paired_tests(
             if len(pairs) < 2:
                 continue
             a, b = zip(*pairs, strict=True)
-            if a == b:
-                statistic, p = 0.0, 1.0
-            else:
-                test = stats.ttest_rel(b, a)
-                statistic, p = float(test.statistic), float(test.pvalue)
+            statistic, p = paired_t_test(b, a)
             out.append(
                 {
                     "base": base,
@@ -271,7 +266,7 @@ def paired_tests(
                     "metric": metric,
                     "n": len(pairs),
                     "mean_diff": (sum(b) - sum(a)) / len(pairs),
-                    "t": statistic,
+                    "t": 0.0 if a == b else statistic,  # the same scores: no difference, t 0
                     "p": p,
                 }
             )
