@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from openapi_rag.cli.bench_cmd import bench
-from openapi_rag.cli.common import err, handle_errors, print_json
+from openapi_rag.cli.common import err, handle_errors, llm_option, print_json
 
 
 @bench.command("generate")
@@ -34,13 +34,7 @@ from openapi_rag.cli.common import err, handle_errors, print_json
     "--instances", type=click.IntRange(1, 100), default=1, show_default=True, help="Instances (seeds)."
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first instance.")
-@click.option(
-    "--llm",
-    "llm_name",
-    default=None,
-    metavar="NAME",
-    help="LLM name (default: $OPENAPI_RAG_LLM or local); see `openapi-rag llm check`.",
-)
+@llm_option()
 @click.option("--json", "json_", is_flag=True, help="Print the outcome as JSON.")
 @handle_errors
 def bench_generate(

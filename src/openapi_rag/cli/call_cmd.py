@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option, print_json, print_json_line
+from openapi_rag.cli.common import err, handle_errors, index_option, llm_option, print_json, print_json_line
 
 
 def read_queries(handle: Any) -> Iterator[tuple[int, str | None, str | None]]:
@@ -84,7 +84,7 @@ def format_call(call: dict[str, Any]) -> str:
               help="offline: values assigned by rules; llm: the LLM writes schema-constrained JSON.")  # fmt: skip
 @click.option("--policy", type=click.Choice(["rag", "self-rag", "corag"]), default="rag", show_default=True,
               help="Retrieval: plain search, or LLM-judged (Self-RAG filter, CoRAG rounds).")  # fmt: skip
-@click.option("--llm", "llm_name", default=None, metavar="NAME", help="LLM for --generator llm / --policy.")
+@llm_option("LLM for --generator llm / --policy.")
 @click.option("--execute", default=None, metavar="mock|URL",
               help="Send the call: to a validating mock of the index, or to a real base URL (GET only).")  # fmt: skip
 @click.option("--repair", type=click.IntRange(0, 10), default=0, show_default=True,

@@ -71,6 +71,13 @@ def index_option(help: str = "Index directory built by `openapi-rag index`.") ->
     )
 
 
+def llm_option(
+    help: str = "LLM name (default: $OPENAPI_RAG_LLM or local); see `openapi-rag llm check`.",
+) -> Callable[[F], F]:
+    """`--llm NAME`, the same on every command that can use an LLM; `help` says what for."""
+    return click.option("--llm", "llm_name", default=None, metavar="NAME", help=help)
+
+
 def query_limit_options(func: F) -> F:
     """`--max-query-chars` and `--max-clauses`, the bounds on one query (`search.clauses.QueryLimits`)."""
     from openapi_rag.search.clauses import QueryLimits

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option, print_json
+from openapi_rag.cli.common import err, handle_errors, index_option, llm_option, print_json
 
 
 @cli.command("compose")
@@ -18,8 +18,7 @@ from openapi_rag.cli.common import err, handle_errors, index_option, print_json
 @click.option("--threshold", type=float, default=None,
               help="Similarity an operation must reach to match (default 0.55; 0.6 with --spec).")  # fmt: skip
 @click.option("-k", "--limit", "k", type=int, default=10, show_default=True, help="Most matches to show.")
-@click.option("--llm", "llm_name", default=None,
-              help="LLM that drafts the service (default: $OPENAPI_RAG_LLM or local).")  # fmt: skip
+@llm_option("LLM that drafts the service (default: $OPENAPI_RAG_LLM or local).")
 @click.option("--max-repairs", type=int, default=3, show_default=True,
               help="Times the draft goes back to the LLM with the validator's findings.")  # fmt: skip
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, print_json
+from openapi_rag.cli.common import err, handle_errors, llm_option, print_json
 
 
 def get_llm_or_none(name: str | None) -> Any:
@@ -24,9 +24,7 @@ def get_llm_or_none(name: str | None) -> Any:
 @click.argument("pages", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the OpenAPI document here (.yaml/.yml or .json); default: YAML on stdout.")  # fmt: skip
-@click.option(
-    "--llm", "llm_name", help="Enrich parameters from prose with this LLM (e.g. local, openai:gpt-4o-mini)."
-)
+@llm_option("Enrich parameters from prose with this LLM (e.g. local, openai:gpt-4o-mini).")
 @click.option("--json", "json_", is_flag=True, help="Print the report (and the document) as JSON on stdout.")
 @handle_errors
 def crawl_cmd(pages: tuple[Path, ...], output: Path | None, llm_name: str | None, json_: bool) -> None:

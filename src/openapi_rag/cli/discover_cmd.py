@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors, index_option, print_json
+from openapi_rag.cli.common import err, handle_errors, index_option, llm_option, print_json
 
 
 def _k(value: str) -> int | None:
@@ -24,13 +24,7 @@ def _k(value: str) -> int | None:
 @click.argument("task")
 @index_option()
 @click.option("-k", "--k", "k", default="10", show_default=True, help='Endpoints per search, or "all".')
-@click.option(
-    "--llm",
-    "llm_name",
-    default=None,
-    metavar="NAME",
-    help="LLM name (default: $OPENAPI_RAG_LLM or local); see `openapi-rag llm check`.",
-)
+@llm_option()
 @click.option("--model", "model", default=None, hidden=True, help="Deprecated name of --llm.")
 @click.option(
     "-e",

@@ -14,6 +14,7 @@ from openapi_rag.cli.common import (
     err,
     handle_errors,
     index_option,
+    llm_option,
     print_json,
     progress_enabled,
 )
@@ -34,9 +35,7 @@ from openapi_rag.cli.common import (
 @click.option(
     "--repair", "repairs", default="0", show_default=True, help="Comma-separated repair budgets, e.g. 0,2."
 )
-@click.option(
-    "--llm", "llm_name", default=None, metavar="NAME", help="LLM for the llm generator and policies."
-)
+@llm_option("LLM for the llm generator and policies.")
 @click.option("--half", type=click.Choice(["all", "tune", "report"]), default="all", show_default=True,
               help="Only the cases of this half (bench.halves).")  # fmt: skip
 @click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N cases (a quick look).")

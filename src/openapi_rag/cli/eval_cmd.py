@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import LazyChoice, err, handle_errors, print_json, progress_enabled
+from openapi_rag.cli.common import LazyChoice, err, handle_errors, llm_option, print_json, progress_enabled
 
 
 def _dataset_kinds() -> tuple[str, ...]:
@@ -106,13 +106,7 @@ def _jsonable(value: Any) -> Any:
     default=None,
     help="Index search, then an LLM policy: the Self-RAG filter or CoRAG's iterative retrieval.",
 )
-@click.option(
-    "--llm",
-    "llm_name",
-    default=None,
-    metavar="NAME",
-    help="LLM for --agent/--policy and for the texts of summary, query and craft (default: configured).",
-)
+@llm_option("LLM for --agent/--policy and for the texts of summary, query and craft (default: configured).")
 @click.option(
     "--plain",
     is_flag=True,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import err, handle_errors
+from openapi_rag.cli.common import err, handle_errors, llm_option
 from openapi_rag.cli.crawl_cmd import get_llm_or_none
 
 
@@ -19,7 +19,7 @@ from openapi_rag.cli.crawl_cmd import get_llm_or_none
               help="Folder of the source specs (ID.json / ID.yaml).")  # fmt: skip
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Write summary.json, pages.jsonl, table.md and the crawled documents here.")  # fmt: skip
-@click.option("--llm", "llm_name", help="Crawl with this LLM's enrichment stage.")
+@llm_option("Crawl with this LLM's enrichment stage.")
 @click.option("--json", "json_", is_flag=True, help="Print the summary as JSON.")
 @handle_errors
 def eval_crawl_cmd(

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from openapi_rag.cli import cli
-from openapi_rag.cli.common import comma_choices, err, handle_errors, print_json
+from openapi_rag.cli.common import comma_choices, err, handle_errors, llm_option, print_json
 from openapi_rag.cli.sql_options import load_llm, needs_llm, open_index
 
 
@@ -33,7 +33,7 @@ from openapi_rag.cli.sql_options import load_llm, needs_llm, open_index
 @click.option("--policies", default="rag", show_default=True, help="Comma list: rag,self-rag,corag.")
 @click.option("--context", "contexts", default="db", show_default=True, help="Comma list: db,api,hybrid.")
 @click.option("-i", "--index", "index_dir", default=None, type=click.Path(), help="API index for api/hybrid.")
-@click.option("--llm", "llm_name", default=None, metavar="NAME", help="LLM for llm, self-rag, corag.")
+@llm_option("LLM for llm, self-rag, corag.")
 @click.option(
     "--half",
     type=click.Choice(["all", "tune", "report"]),

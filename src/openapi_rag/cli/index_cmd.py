@@ -11,6 +11,7 @@ from openapi_rag.cli.common import (
     allow_refs_option,
     err,
     handle_errors,
+    llm_option,
     parse_clean,
     print_json,
     progress_enabled,
@@ -33,13 +34,7 @@ from openapi_rag.store.pg_target import PgTarget
     envvar="OPENAPI_RAG_EMBEDDER",
     help="Embedding model (default: the index's own, else minilm, offline; env OPENAPI_RAG_EMBEDDER).",
 )
-@click.option(
-    "--llm",
-    "llm_name",
-    default=None,
-    metavar="NAME",
-    help="LLM writing the texts of summary, query and craft (default: $OPENAPI_RAG_LLM, else local).",
-)
+@llm_option("LLM writing the texts of summary, query and craft (default: $OPENAPI_RAG_LLM, else local).")
 @click.option(
     "--clean",
     default=None,

@@ -12,6 +12,7 @@ from openapi_rag.cli import cli
 from openapi_rag.cli.common import (
     err,
     handle_errors,
+    llm_option,
     print_json,
     print_json_line,
     query_limit_options,
@@ -82,9 +83,7 @@ def hit_dict(hit: Any, rank: int) -> dict[str, Any]:
     default=None,
     help="Let an LLM filter the results (self-rag) or retrieve in rounds of sub-queries (corag).",
 )
-@click.option(
-    "--llm", "llm_name", default=None, metavar="NAME", help="LLM for --policy (default: configured)."
-)
+@llm_option("LLM for --policy (default: configured).")
 @click.option(
     "-e",
     "--embedder",

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from openapi_rag.cli.common import err
+from openapi_rag.cli.common import err, llm_option
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,9 +94,7 @@ def generation_options(func: F) -> F:
                 show_default=True,
                 help="Documentation: the table chunks (db), the index's API operation chunks (api), or both.",
             ),
-            click.option(
-                "--llm", "llm_name", default=None, metavar="NAME", help="LLM (default: configured)."
-            ),
+            llm_option("LLM (default: configured)."),
         ]
     ):
         func = option(func)
