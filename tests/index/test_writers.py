@@ -61,8 +61,10 @@ def test_a_waiting_writer_runs_after_the_first_and_readers_are_not_blocked(
         holder.join()
 
 
-def _writer(*args: str, delay: float = 0.0) -> subprocess.Popen[str]:
+def _writer(*args: str, delay: float = 0.0, gate: Path | None = None) -> subprocess.Popen[str]:
     env = {**os.environ, "OPENAPI_RAG_TEST_EMBED_DELAY": str(delay)}
+    if gate is not None:  # the writer embeds nothing until `gate` exists (see writer_process.py)
+        env["OPENAPI_RAG_TEST_EMBED_GATE"] = str(gate)
     return subprocess.Popen(
         [sys.executable, str(WRITER), *args],
         env=env,
@@ -85,12 +87,21 @@ def _wait_for_holder(idx: Path, proc: subprocess.Popen[str]) -> None:
 
 
 def test_two_writer_processes_on_a_fresh_directory(specs: Path, tmp_path: Path) -> None:
-    """Before the lock one of them crashed with FileNotFoundError; now the second is told who writes."""
+    """Before the lock one of them crashed with FileNotFoundError; now the second is told who writes.
+
+    The first writer holds its lock until the second has finished (a gate, not a delay): with a
+    delay, a second process slow to start on a loaded machine came after the first had finished,
+    found the index written and rightly succeeded, and the test failed.
+    """
     idx = tmp_path / "idx"
-    first = _writer("index", str(specs), "--index", str(idx), "--embedder", "slow-hash", delay=0.3)
-    _wait_for_holder(idx, first)
-    second = _writer("index", str(specs), "--index", str(idx), "--embedder", "slow-hash")
-    out2, err2 = second.communicate(timeout=60)
+    gate = tmp_path / "second-writer-done"
+    first = _writer("index", str(specs), "--index", str(idx), "--embedder", "slow-hash", gate=gate)
+    try:
+        _wait_for_holder(idx, first)
+        second = _writer("index", str(specs), "--index", str(idx), "--embedder", "slow-hash")
+        out2, err2 = second.communicate(timeout=60)
+    finally:
+        gate.touch()
     out1, err1 = first.communicate(timeout=60)
     assert first.returncode == 0, err1
     assert second.returncode == 1 and f"is being updated by PID {first.pid}" in err2

@@ -4,7 +4,9 @@ Tests that need a second process (two writers racing, a terminal for progress ba
 with `sys.executable`; the word-hash embedder of `conftest.py` is registered only in the test
 process, so it is registered here again under the name `slow-hash`, sleeping
 `OPENAPI_RAG_TEST_EMBED_DELAY` seconds per batch so that a writer stays inside its lock long enough
-to be raced.
+to be raced. With `OPENAPI_RAG_TEST_EMBED_GATE=PATH` it also waits (up to two minutes) until PATH
+exists: a test that must race a writer holds it inside its lock for as long as the race takes,
+however slowly the other process starts on a loaded machine.
 
     python tests/index/writer_process.py index specs/ --index idx/ --embedder slow-hash
 """
@@ -21,6 +23,8 @@ import numpy as np
 
 from openapi_rag.embed import Embedder, normalize_rows, register_embedder
 
+GATE_TIMEOUT_S = 120  # a bound: a writer whose gate never opens goes on rather than hang (the tests wait 60 s)
+
 
 class SlowHashEmbedder(Embedder):
     model_id = "slow-hash"
@@ -30,6 +34,10 @@ class SlowHashEmbedder(Embedder):
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         time.sleep(float(os.environ.get("OPENAPI_RAG_TEST_EMBED_DELAY", "0")))
+        gate = os.environ.get("OPENAPI_RAG_TEST_EMBED_GATE")
+        deadline = time.monotonic() + GATE_TIMEOUT_S
+        while gate and not os.path.exists(gate) and time.monotonic() < deadline:
+            time.sleep(0.05)
         rows = np.zeros((len(texts), 32), dtype=np.float32)
         for i, text in enumerate(texts):
             for word in re.findall(r"[a-z]+", text.lower()):
