@@ -230,6 +230,18 @@ async def _mcp_times(
     return mcp_ms, direct
 
 
+def _embed_batches(metrics: str) -> dict[str, Any]:
+    """Runs of the embedder and texts embedded over the server's life (all workers), from /metrics."""
+    totals = {}
+    for line in metrics.splitlines():
+        for name in ("openapi_rag_embed_batches_total", "openapi_rag_embedded_texts_total"):
+            if line.startswith(name + " "):
+                totals[name] = float(line.split()[1])
+    runs = totals.get("openapi_rag_embed_batches_total", 0.0)
+    texts = totals.get("openapi_rag_embedded_texts_total", 0.0)
+    return {"runs": int(runs), "texts": int(texts), "mean_texts": round(texts / runs, 2) if runs else 0.0}
+
+
 def rebuild(index_dir: Path) -> float:
     """Rewrite the whole index in place (atomic swap), as a rebuild does; seconds taken."""
     from openapi_rag.index import Index
@@ -306,6 +318,7 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
         seen = [httpx.get(f"{server.base}/healthz").json()["reloads"] for _ in range(4 * plan.workers)]
         rebuild_report["reloads_seen"] = min(seen)
         report["rebuild"] = rebuild_report
+        report["embedder_batches"] = _embed_batches(httpx.get(f"{server.base}/metrics").text)
         kinds = ("connect_errors", "read_errors", "write_errors", "status_errors", "timeouts")
         errors = sum(figures[k] for k in kinds)
         report.update(

@@ -42,7 +42,18 @@ class Metrics:
             buckets=BUCKETS,
             registry=register_to,
         )
+        # Batch sizes reached by the embedder (`batching.py`): texts / batches is the mean.
+        self.embed_batches = Counter(
+            "openapi_rag_embed_batches", "Runs of the embedder for search requests.", registry=register_to
+        )
+        self.embedded_texts = Counter(
+            "openapi_rag_embedded_texts", "Texts embedded for search requests.", registry=register_to
+        )
         self.stats = stats
+
+    def observe_embed_batch(self, texts: int) -> None:
+        self.embed_batches.inc()
+        self.embedded_texts.inc(texts)
 
     def render(self) -> tuple[bytes, str]:
         from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
