@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+
 import numpy as np
 
 Embed = Callable[[list[str]], np.ndarray]

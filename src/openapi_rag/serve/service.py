@@ -19,6 +19,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -100,6 +101,7 @@ class IndexHolder:
         self._current = self._open(embedder=embedder)
         self.reloads = 0
         self.reload_failures = 0
+        self.on_reload: Callable[[], None] | None = None  # called after each swap (the server's GC)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -133,8 +135,11 @@ class IndexHolder:
             if loaded.signature != _signature(self.directory):
                 return False  # swapped again while we read it: take the next one
             self._current = loaded
+            del loaded
             self.reloads += 1
             logger.info("index reloaded from %s", self.directory)
+            if self.on_reload is not None:
+                self.on_reload()
             return True
 
     def watch(self, interval: float) -> None:
