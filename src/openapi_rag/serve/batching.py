@@ -31,7 +31,8 @@ class PreparedEmbeddings:
     """A searcher's embed function that answers from vectors prepared for the search now running.
 
     Texts that were not prepared (another caller, or a plan that differs) go to the wrapped
-    function, so a search is never wrong for want of a prepared vector, only slower.
+    function, so a search is never wrong for want of a prepared vector, only slower. A search in
+    another thread that finds a text prepared gets the vector the model gives that text anyway.
     """
 
     def __init__(self, embed: Embed):

@@ -4,10 +4,10 @@ how the load spread over the workers, to show what a latency tail is made of.
 wrk's own summary has latency percentiles for the whole run only. The Lua script here also times
 each request on the client (LuaJIT's FFI reads CLOCK_MONOTONIC, the clock of Python's
 `time.monotonic`, so both sides share one time line). A wrk thread has no handle on which of its
-connections answered, but each answer starts with its query (`{"query":"..."`), and a thread's
-requests in flight carry distinct queries (as long as it has fewer connections than there are
-queries), so the answer is matched to its request by the query; a request whose start was written
-over, or that wrk built but never sent (it builds one per thread it does not send), goes unmatched.
+connections answered, so each request carries an `X-Request-Id` (thread and number) that the
+server hands back on the answer, and the answer is paired with its request's start by it.
+(Pairing by query text undercounted the tail: while one worker stalled, the other's connections
+sent the same query again before the stalled answer came, and its start was written over.)
 Every request stays in the headline figures; the timeline only splits them by when they ended.
 """
 
@@ -39,9 +39,6 @@ end
 local paths = {
 PATHS
 }
-local keys = {
-KEYS
-}
 local threads = {}
 local counter = 1
 function setup(thread)
@@ -55,28 +52,28 @@ function init(args)
   unmatched = 0
   trace = {}
   started = {}
+  n = 0
   -- Threads start evenly apart in the list, so no two threads send the same queries together.
   i = (id - 1) * math.floor(#paths / THREADS)
 end
 function request()
   i = i + 1
-  local p = (i % #paths) + 1
-  started[p] = now()
-  return wrk.format("GET", paths[p])
+  n = n + 1
+  started[n] = now()
+  return wrk.format("GET", paths[(i % #paths) + 1], {["X-Request-Id"] = id .. "-" .. n})
 end
 function response(status, headers, body)
   local t = now()
   checked = checked + 1
   if status ~= 200 or string.sub(body, 1, 9) ~= '{"query":' or not string.find(body, '"results":[', 1, true) then
     malformed = malformed + 1
-    return
   end
-  local stop = string.find(body, ',"results":[', 10, true)
-  local p = stop and keys[string.sub(body, 10, stop - 1)]
-  local t0 = p and started[p]
+  local given = headers["x-request-id"] or headers["X-Request-Id"]
+  local r = given and tonumber(string.match(given, "^" .. id .. "%-(%d+)$"))
+  local t0 = r and started[r]
   if t0 then
     trace[#trace + 1] = string.format("%.4f %.3f", t, (t - t0) * 1000)
-    started[p] = nil
+    started[r] = nil
   else
     unmatched = unmatched + 1
   end
@@ -109,14 +106,8 @@ def wrk_script(queries: Sequence[str], k: int, mode: str, *, threads: int, trace
     """The Lua script for wrk: the request paths, the answer check and the per-request trace."""
     paths = [f"/search?{httpx.QueryParams({'q': q, 'k': k, 'mode': mode})}" for q in queries]
     # An answer's first field is its query as the server's JSON writes it (UTF-8, not escaped).
-    # Lua reads UTF-8 between quotes as bytes, but not JSON's \uXXXX escapes: none in the keys.
-    keys = [
-        f"[{json.dumps(json.dumps(q, ensure_ascii=False), ensure_ascii=False)}] = {n}"
-        for n, q in enumerate(queries, 1)
-    ]
     return (
         _LUA.replace("PATHS", ",\n".join(json.dumps(p) for p in paths))  # JSON strings are Lua strings here
-        .replace("KEYS", ",\n".join(keys))
         .replace("THREADS", str(threads))
         .replace("TRACE_PATH", json.dumps(str(trace_path)))
     )
