@@ -102,7 +102,11 @@ def _echo_tail(report: dict) -> None:
         for name, counts in spread.items()
         if name.startswith("connections_")
     )
-    click.echo(f"workers: connections {connections}; CPU seconds {spread['cpu_s']}")
+    batches = report["embedder_batches"]
+    click.echo(
+        f"workers: connections {connections}; CPU seconds {spread['cpu_s']}; embedder "
+        f"{batches['runs']} runs, {batches['mean_texts']} texts per run"
+    )
     for name in ("outside_rebuild", "inside_rebuild"):
         if name in tail:
             part = tail[name]
