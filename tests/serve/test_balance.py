@@ -49,8 +49,8 @@ def test_connections_opened_at_once_end_up_spread_over_both_workers(index_dir: P
     clients = [httpx.Client(timeout=60) for _ in range(8)]
     failures: list[str] = []
 
-    def walk(client: httpx.Client) -> None:
-        for _ in range(15):
+    def walk(client: httpx.Client, requests: int = 15) -> None:
+        for _ in range(requests):
             response = client.get(f"{server.url}/search", params={"q": "my playlists", "k": 3})
             if response.status_code != 200:
                 failures.append(response.text)
@@ -63,7 +63,16 @@ def test_connections_opened_at_once_end_up_spread_over_both_workers(index_dir: P
             thread.join()
         assert failures == []
         port = int(server.url.rsplit(":", 1)[1])
-        held = connections_by_worker(worker_pids(server.process.pid), port)
+        pids = worker_pids(server.process.pid)
+        held = connections_by_worker(pids, port)
+        # A shed connection may land on the same worker again; each further request is another
+        # chance to move it (without the balancer, 5 / 3 was seen to stay 5 / 3).
+        for _ in range(20):
+            if max(held) - min(held) <= 1:
+                break
+            for client in clients:
+                walk(client, 1)
+            held = connections_by_worker(pids, port)
         assert len(held) == 2 and max(held) - min(held) <= 1, held
     finally:
         for client in clients:
