@@ -89,3 +89,20 @@ def test_prepared_vectors_fall_back_to_the_model_for_texts_not_prepared():
     prepared.ready = {"a": np.zeros(2, dtype=np.float32)}
     assert prepared(["a"]).tolist() == [[0.0, 0.0]] and calls == []
     assert prepared(["a", "b"]).tolist() == [[1.0, 1.0], [1.0, 1.0]] and calls == [["a", "b"]]
+
+
+def test_a_query_the_search_would_refuse_is_refused_before_anything_is_embedded(index_dir: Path):
+    from openapi_rag.serve.service import BadRequest
+
+    service = SearchService(IndexHolder(index_dir))
+    prepared = service.holder.current.prepared
+    prepared.embed = recording = Recording(prepared.embed)
+    many = " and ".join(f"create item {number}" for number in range(40))  # over --max-clauses (32)
+    for query in ("!!!", many):
+        try:
+            asyncio.run(service.asearch(query))
+        except BadRequest as exc:
+            assert exc.field == "q"
+        else:
+            raise AssertionError(f"{query!r} was searched")
+    assert recording.calls == []

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from openapi_rag.errors import OpenAPIRagError
+from openapi_rag.search.clauses import check_query
 from openapi_rag.serve.batching import EmbedBatcher, PreparedEmbeddings
 from openapi_rag.serve.settings import Limits
 from openapi_rag.store.pg_target import PgTarget
@@ -316,8 +317,14 @@ class SearchService:
         query, k = self._checked(query, k, mode, field)
         loaded = self.holder.current  # the index this request started with, even across a reload
         prepared = loaded.prepared
-        texts = loaded.index.searcher.texts_to_embed(query, mode=mode) if prepared is not None else []
-        if not texts or prepared is None:
+        if prepared is None:
+            return self._search(loaded, query, k, mode, service, tag, field)
+        try:  # refused before anything is embedded, as the search itself would refuse it
+            check_query(query, loaded.index.query_limits)
+        except ValueError as exc:
+            raise BadRequest(field, str(exc)) from exc
+        texts = loaded.index.searcher.texts_to_embed(query, mode=mode)
+        if not texts:
             return self._search(loaded, query, k, mode, service, tag, field)
         vectors = await self.batcher.embed(prepared.embed, texts)
         prepared.ready = dict(zip(texts, vectors, strict=True))
