@@ -28,6 +28,35 @@ def test_bench_serve_loads_rebuilds_and_reports(index_dir: Path, tmp_path: Path)
     assert len(report["memory_before"]["workers"]) == 2
     assert all(w["rss_mb"] > 0 for w in report["memory_before"]["workers"])
     assert set(report["overhead"]) >= {"index_search_ms", "http_overhead_ms", "mcp_overhead_ms"}
+    # Every answer was paired with its request on the client; the split covers the whole run.
+    tail = report["tail"]
+    assert report["unmatched"] == 0 and tail["matched"] == report["requests"]
+    assert sum(step["requests"] for step in tail["timeline"]) == report["requests"]
+    assert tail["inside_rebuild"]["requests"] + tail["outside_rebuild"]["requests"] == report["requests"]
+    assert abs(tail["all"]["max_ms"] - report["max_ms"]) <= 2  # the same requests wrk timed
+    assert len(report["workers_load"]["connections_early"]) == 2
+    assert sum(report["workers_load"]["connections_after_reload"]) == 4
+    assert report["embedder_batches"]["texts"] >= report["embedder_batches"]["runs"] > 0
+
+
+def test_answers_carry_back_a_plain_request_id(index_dir: Path):
+    import asyncio
+
+    import httpx
+
+    from openapi_rag.serve.http_app import create_app
+    from openapi_rag.serve.service import IndexHolder, SearchService
+    from openapi_rag.serve.settings import ServeSettings
+
+    app = create_app(SearchService(IndexHolder(index_dir)), ServeSettings(index_dir=index_dir))
+
+    async def ask(request_id: str) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.get("/healthz", headers={"X-Request-Id": request_id})
+
+    assert asyncio.run(ask("2-417")).headers["x-request-id"] == "2-417"
+    assert "x-request-id" not in asyncio.run(ask("a b;\"<script>")).headers  # never echoed raw
 
 
 def test_bench_show_sizes_every_operation(index_dir: Path):

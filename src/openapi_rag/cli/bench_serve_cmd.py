@@ -86,11 +86,36 @@ def bench_serve(
             click.echo(f"{label.replace('_', ' ')}: workers {workers_mem}")
     if report["rebuild"]:
         click.echo(f"rebuild: {report['rebuild']}")
+    _echo_tail(report)
     if over:
         click.echo(
             f"per query: Index.search {over['index_search_ms']} ms; HTTP +{over['http_overhead_ms']} ms; "
             f"MCP +{over['mcp_overhead_ms']} ms (medians over {over['queries']} queries)"
         )
+
+
+def _echo_tail(report: dict) -> None:
+    """Where the tail comes from: the workers' shares and the latency over time."""
+    spread, tail = report["workers_load"], report["tail"]
+    connections = " / ".join(
+        f"{name.removeprefix('connections_').replace('_', ' ')} {counts}"
+        for name, counts in spread.items()
+        if name.startswith("connections_")
+    )
+    batches = report["embedder_batches"]
+    click.echo(
+        f"workers: connections {connections}; CPU seconds {spread['cpu_s']}; embedder "
+        f"{batches['runs']} runs, {batches['mean_texts']} texts per run"
+    )
+    for name in ("outside_rebuild", "inside_rebuild"):
+        if name in tail:
+            part = tail[name]
+            click.echo(
+                f"{name.replace('_', ' ')} {tail['rebuild_window_s']} s: {part['requests']} requests, "
+                f"p50 {part['p50_ms']} ms, p95 {part['p95_ms']} ms, max {part['max_ms']} ms"
+            )
+    steps = ", ".join(f"{step['from_s']}s {step['p95_ms']}" for step in tail["timeline"])
+    click.echo(f"p95 ms by {len(tail['timeline'])} windows of the run: {steps}")
 
 
 @bench.command("show")

@@ -274,40 +274,55 @@ class Searcher:
                 return [pair for pair in ranked if pair[1] >= threshold], True
             fetch *= 2
 
+    def texts_to_embed(self, query: str, *, mode: str = "hybrid", threshold: float | None = None) -> list[str]:
+        """The texts a search for `query` embeds, in the order it embeds them (see `_texts`), so
+        that a caller can embed them ahead, in one batch with other queries' (`serve/batching.py`)."""
+        if mode == "bm25" or self.embed is None:
+            return []
+        clauses = self._clauses(query, threshold)
+        return ([query] if len(clauses) < self.settings.whole_query_clauses else []) + clauses
+
+    def _clauses(self, query: str | None, threshold: float | None) -> list[str]:
+        cfg = self.settings
+        if not (cfg.clauses and threshold is None and query):
+            return []
+        clauses = split_clauses(
+            query,
+            split_and=cfg.split_and,
+            connectives=cfg.connectives,
+            intents_only=cfg.intents_only,
+            context_rule=cfg.context_rule,
+            sentence_units=cfg.sentence_units,
+        )
+        if not clauses and cfg.focus_intent:
+            focus = self._single_intent(query)
+            clauses = [focus] if focus and focus.strip() != query.strip() else []
+        return clauses
+
     def _texts(
         self, query: str | None, vector: np.ndarray | None, mode: str, threshold: float | None
     ) -> tuple[list[str | None], list[np.ndarray | None]]:
         """The query and, when it has several, its clauses, each with its vector where the mode
         needs one (embedded here when not given). A query of `whole_query_clauses` clauses or more
         is represented on the dense side by its clauses alone (its whole-query vector, the mean of
-        many intents, is not computed: a long query's embedding is the costliest step)."""
+        many intents, is not computed: a long query's embedding is the costliest step). The texts
+        go to the model in one call: a batch gives each the same vector as embedding it alone."""
         cfg = self.settings
-        clauses: list[str] = []
-        if cfg.clauses and threshold is None and query:
-            clauses = split_clauses(
-                query,
-                split_and=cfg.split_and,
-                connectives=cfg.connectives,
-                intents_only=cfg.intents_only,
-                context_rule=cfg.context_rule,
-                sentence_units=cfg.sentence_units,
-            )
-            if not clauses and cfg.focus_intent:
-                focus = self._single_intent(query)
-                clauses = [focus] if focus and focus.strip() != query.strip() else []
+        clauses = self._clauses(query, threshold)
         if mode == "bm25":
             return [query, *clauses], [None] * (1 + len(clauses))
         if clauses and self.embed is None:  # no way to embed the clauses: the whole query only
             clauses = []
         whole = len(clauses) < cfg.whole_query_clauses
-        if whole and vector is None:
+        todo = ([query] if whole and vector is None else []) + clauses
+        if todo:
             assert self.embed is not None and query is not None  # checked in _check
-            vector = np.asarray(self.embed([query]))[0]
-        vectors: list[np.ndarray | None] = [vector if whole else None]
-        if clauses:
-            assert self.embed is not None
-            vectors += list(np.asarray(self.embed(list(clauses))))
-        return [query, *clauses], vectors
+            embedded = list(np.asarray(self.embed(todo)))
+            if whole and vector is None:
+                vector = embedded.pop(0)
+        else:
+            embedded = []
+        return [query, *clauses], [vector if whole else None, *embedded]
 
     def _chunk_hits(
         self,

@@ -9,6 +9,7 @@ processes, and each hop to a thread pool and back costs a scheduling delay on a 
 
 # No `from __future__ import annotations`: FastAPI reads the route signatures' types at run time,
 # and the request models are local to `create_app` (their limits come from the settings).
+import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query, Request
@@ -159,7 +160,7 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         tag: Annotated[str | None, Query(max_length=200)] = None,
     ) -> Any:
         """The operations that best answer the task `q`, best first, one line each."""
-        results = await run(service_search, q, k=k, mode=mode, service=service, tag=tag)
+        results = await service_search(q, k=k, mode=mode, service=service, tag=tag)
         return {"query": q, "results": results}
 
     @app.post(
@@ -173,16 +174,23 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         """`{"query": ...}` answers like GET /search; `{"queries": [...]}` answers each in `batch`."""
         options = dict(k=body.k, mode=body.mode, service=body.service, tag=body.tag)
         if isinstance(body, SearchOne):
-            return {"query": body.query, "results": await run(service_search, body.query, **options)}
-        batch = []
-        for number, text in enumerate(body.queries):
-            hits = await run(service_search, text, field=f"queries[{number}]", **options)
-            batch.append({"query": text, "results": hits})
-        return {"batch": batch}
+            return {"query": body.query, "results": await service_search(body.query, **options)}
+        # Together, so that the batch's queries are embedded in one run of the model.
+        answers = await asyncio.gather(
+            *(
+                service_search(text, field=f"queries[{number}]", **options)
+                for number, text in enumerate(body.queries)
+            )
+        )
+        return {
+            "batch": [
+                {"query": text, "results": hits} for text, hits in zip(body.queries, answers, strict=True)
+            ]
+        }
 
-    def service_search(query: str, **options: Any) -> list[dict[str, Any]]:
+    async def service_search(query: str, **options: Any) -> list[dict[str, Any]]:
         # The routes' `service` parameter (a service filter) shadows the SearchService inside them.
-        return service.search(query, **options)
+        return await service.asearch(query, **options)
 
     @app.get(
         "/operations/{service_id}/{method}/{path:path}",
@@ -223,6 +231,7 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         return {"status": "ok", **{k: stats[k] for k in ("operations", "services", "reloads")}}
 
     metrics = Metrics(service.stats)
+    service.batcher.on_batch = metrics.observe_embed_batch
 
     @app.get("/metrics", responses=error_responses, summary="Prometheus metrics", response_class=Response)
     async def metrics_route() -> Response:

@@ -29,6 +29,7 @@ from typing import Any
 import httpx
 
 from openapi_rag.errors import MissingDependency, OpenAPIRagError
+from openapi_rag.serve.load_trace import connections_by_worker, read_trace, tail_report, wrk_script
 
 LOOPBACK = "127.0.0.1"
 MAX_DURATION = 600
@@ -58,56 +59,6 @@ def load_queries(path: str | Path | None = None) -> list[str]:
     if not queries:
         raise OpenAPIRagError(f"{path}: no queries")
     return queries
-
-
-def _wrk_script(queries: list[str], k: int, mode: str) -> str:
-    paths = [f"/search?{httpx.QueryParams({'q': q, 'k': k, 'mode': mode})}" for q in queries]
-    quoted = ",\n".join(json.dumps(p) for p in paths)  # JSON strings are valid Lua strings here
-    return _LUA.replace("PATHS", quoted)
-
-
-# One counter per wrk thread; `done` sums them. `response` checks the body's shape.
-_LUA = r"""
-local paths = {
-PATHS
-}
-local threads = {}
-local counter = 1
-function setup(thread)
-  thread:set("id", counter)
-  table.insert(threads, thread)
-  counter = counter + 1
-end
-function init(args)
-  malformed = 0
-  checked = 0
-  i = id * 7919
-end
-function request()
-  i = i + 1
-  return wrk.format("GET", paths[(i % #paths) + 1])
-end
-function response(status, headers, body)
-  checked = checked + 1
-  if status ~= 200 or string.sub(body, 1, 9) ~= '{"query":' or not string.find(body, '"results":[', 1, true) then
-    malformed = malformed + 1
-  end
-end
-function done(summary, latency, requests)
-  local malformed, checked = 0, 0
-  for _, t in ipairs(threads) do
-    malformed = malformed + t:get("malformed")
-    checked = checked + t:get("checked")
-  end
-  local e = summary.errors
-  io.write(string.format(
-    'WRK_JSON {"requests":%d,"duration_us":%d,"bytes":%d,"p50_us":%d,"p95_us":%d,"p99_us":%d,' ..
-    '"max_us":%d,"connect_errors":%d,"read_errors":%d,"write_errors":%d,"status_errors":%d,' ..
-    '"timeouts":%d,"malformed":%d,"checked":%d}\n',
-    summary.requests, summary.duration, summary.bytes, latency:percentile(50), latency:percentile(95),
-    latency:percentile(99), latency.max, e.connect, e.read, e.write, e.status, e.timeout, malformed, checked))
-end
-"""
 
 
 def memory_mb(pid: int) -> dict[str, float]:
@@ -172,6 +123,7 @@ class ServerProcess:
             raise OpenAPIRagError(f"the server did not start: {line.strip()}")
         self.base = line.split("http://", 1)[1].split()[0].rstrip("/")
         self.base = f"http://{self.base}"
+        self.port = int(self.base.rsplit(":", 1)[1])
         threading.Thread(target=self.process.stderr.read, daemon=True).start()  # keep the pipe drained
         deadline = time.monotonic() + 300
         while True:
@@ -278,6 +230,18 @@ async def _mcp_times(
     return mcp_ms, direct
 
 
+def _embed_batches(metrics: str) -> dict[str, Any]:
+    """Runs of the embedder and texts embedded over the server's life (all workers), from /metrics."""
+    totals = {}
+    for line in metrics.splitlines():
+        for name in ("openapi_rag_embed_batches_total", "openapi_rag_embedded_texts_total"):
+            if line.startswith(name + " "):
+                totals[name] = float(line.split()[1])
+    runs = totals.get("openapi_rag_embed_batches_total", 0.0)
+    texts = totals.get("openapi_rag_embedded_texts_total", 0.0)
+    return {"runs": int(runs), "texts": int(texts), "mean_texts": round(texts / runs, 2) if runs else 0.0}
+
+
 def rebuild(index_dir: Path) -> float:
     """Rewrite the whole index in place (atomic swap), as a rebuild does; seconds taken."""
     from openapi_rag.index import Index
@@ -308,27 +272,44 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
                 plan.index_dir, queries[: plan.overhead_queries], plan.k, plan.mode
             )
         report["memory_before"] = server.memory()
+        pids = worker_pids(server.process.pid) or [server.process.pid]
         with tempfile.TemporaryDirectory() as tmp:
-            script = Path(tmp) / "search.lua"
-            script.write_text(_wrk_script(queries, plan.k, plan.mode))
-            command = [wrk, "-t2", f"-c{plan.connections}", f"-d{plan.duration}s", "--timeout", "10s"]
+            script, trace = Path(tmp) / "search.lua", Path(tmp) / "trace.txt"
+            threads = min(2, plan.connections)
+            script.write_text(wrk_script(queries, plan.k, plan.mode, threads=threads, trace_path=trace))
+            command = [wrk, f"-t{threads}", f"-c{plan.connections}", f"-d{plan.duration}s", "--timeout", "10s"]
             log(f"wrk: {plan.connections} connections for {plan.duration} s ...")
-            cpu_before = server.cpu()
+            cpu_before = {pid: cpu_seconds(pid) for pid in [server.process.pid, *pids]}
+            origin = time.monotonic()
             load = subprocess.Popen(
                 [*command, "-s", str(script), server.base], stdout=subprocess.PIPE, text=True
             )
+            # Which worker holds which connections: the kernel hands each new one to whichever
+            # worker accepts first, so the split need not be even.
+            early = min(3.0, plan.duration / 2, plan.rebuild_at / 2 if plan.rebuild_at is not None else 3.0)
+            time.sleep(early)
+            spread = {"connections_early": connections_by_worker(pids, server.port)}
             rebuild_report: dict[str, Any] = {}
+            window = None
             if plan.rebuild_at is not None and plan.rebuild_at < plan.duration:
-                time.sleep(plan.rebuild_at)
+                time.sleep(max(0.0, plan.rebuild_at - (time.monotonic() - origin)))
                 log("rebuilding the index under load ...")
-                rebuild_report["started_s"] = plan.rebuild_at
+                rebuild_report["started_s"] = round(time.monotonic() - origin, 1)
                 rebuild_report["seconds"] = round(rebuild(plan.index_dir), 1)
-                time.sleep(
-                    min(5.0, max(0.0, plan.duration - plan.rebuild_at - rebuild_report["seconds"] - 1))
-                )
+                settle = min(5.0, max(0.0, plan.duration - (time.monotonic() - origin) - 1))
+                time.sleep(settle)
+                # The workers reload within the poll interval after the swap, then warm the new
+                # index: the window runs from the rebuild's start to `settle` seconds after its end.
+                window = (rebuild_report["started_s"], time.monotonic() - origin)
                 report["memory_after_reload"] = server.memory()
+                spread["connections_after_reload"] = connections_by_worker(pids, server.port)
             output, _ = load.communicate(timeout=plan.duration + 120)
-            server_cpu = server.cpu() - cpu_before
+            cpu_after = {pid: cpu_seconds(pid) for pid in cpu_before}
+            rows = read_trace(trace, origin) if trace.exists() else []
+        server_cpu = sum(cpu_after[pid] - cpu_before[pid] for pid in cpu_before)
+        spread["cpu_s"] = [round(cpu_after[pid] - cpu_before[pid], 1) for pid in pids]
+        report["workers_load"] = spread
+        report["tail"] = tail_report(rows, window, plan.duration)
         line = next((x for x in output.splitlines() if x.startswith("WRK_JSON ")), None)
         if line is None:
             raise OpenAPIRagError(f"wrk printed no summary:\n{output}")
@@ -337,6 +318,7 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
         seen = [httpx.get(f"{server.base}/healthz").json()["reloads"] for _ in range(4 * plan.workers)]
         rebuild_report["reloads_seen"] = min(seen)
         report["rebuild"] = rebuild_report
+        report["embedder_batches"] = _embed_batches(httpx.get(f"{server.base}/metrics").text)
         kinds = ("connect_errors", "read_errors", "write_errors", "status_errors", "timeouts")
         errors = sum(figures[k] for k in kinds)
         report.update(
@@ -355,6 +337,7 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
                 "error_kinds": {k: figures[k] for k in kinds if figures[k]},
                 "malformed": figures["malformed"],
                 "checked": figures["checked"],
+                "unmatched": figures["unmatched"],
             }
         )
         return report

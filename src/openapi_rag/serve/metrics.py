@@ -8,6 +8,7 @@ samples to files under PROMETHEUS_MULTIPROC_DIR, which the parent creates before
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -42,7 +43,18 @@ class Metrics:
             buckets=BUCKETS,
             registry=register_to,
         )
+        # Batch sizes reached by the embedder (`batching.py`): texts / batches is the mean.
+        self.embed_batches = Counter(
+            "openapi_rag_embed_batches", "Runs of the embedder for search requests.", registry=register_to
+        )
+        self.embedded_texts = Counter(
+            "openapi_rag_embedded_texts", "Texts embedded for search requests.", registry=register_to
+        )
         self.stats = stats
+
+    def observe_embed_batch(self, texts: int) -> None:
+        self.embed_batches.inc()
+        self.embedded_texts.inc(texts)
 
     def render(self) -> tuple[bytes, str]:
         from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
@@ -71,8 +83,21 @@ class Metrics:
         return ("\n".join(lines) + "\n").encode()
 
 
+_REQUEST_ID = re.compile(rb"[A-Za-z0-9._:-]{1,64}")
+
+
+def _request_id(scope: Scope) -> bytes | None:
+    """The request's `X-Request-Id` when it is a short plain token, else None (never echoed)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"x-request-id":
+            return value if _REQUEST_ID.fullmatch(value) else None
+    return None
+
+
 class MetricsMiddleware:
-    """ASGI middleware counting every response, the 401s and 429s of the guard included."""
+    """ASGI middleware counting every response, the 401s and 429s of the guard included. It also
+    hands a request's `X-Request-Id` back on its answer, so that a client (`bench serve`) can pair
+    answers with requests."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics, route_of: Callable[[Scope], str]):
         self.app = app
@@ -95,10 +120,14 @@ class MetricsMiddleware:
                 self.metrics.requests.labels(route, str(status)).inc()
                 self.metrics.latency.labels(route).observe(time.perf_counter() - start)
 
+        request_id = _request_id(scope)
+
         async def send_status(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+                if request_id is not None:
+                    message = {**message, "headers": [*message.get("headers", []), (b"x-request-id", request_id)]}
             elif message["type"] == "http.response.body" and not message.get("more_body", False):
                 # Counted before the last bytes go out: once a client has its answer, /metrics
                 # (from any worker) already counts it.

@@ -20,6 +20,7 @@ import sys
 import tempfile
 from typing import Any
 
+from openapi_rag.serve.balance import ConnectionBalancer, ConnectionCounts
 from openapi_rag.serve.settings import ServeSettings
 from openapi_rag.store.pg_target import PgTarget
 
@@ -90,13 +91,20 @@ def serve_http(settings: ServeSettings, *, on_ready: Any = None) -> None:
     port = sock.getsockname()[1]
     if on_ready:
         on_ready(settings.host, port)
+    holder.on_reload = refreeze
     if settings.workers == 1:
         warm_embedder(holder.current.index)
+        gc.freeze()
         holder.watch(settings.reload_interval)
         uvicorn_server(make_app(), settings).run(sockets=[sock])
         return
+    counts = ConnectionCounts(settings.workers)
+    # The index's objects, loaded once, move out of the collector's reach: a full collection no
+    # longer walks them (a pause of tens of ms in the middle of some request), and it no longer
+    # writes to their pages, which would turn the pages the workers share into private copies.
+    gc.freeze()
     children = []
-    for _ in range(settings.workers):
+    for slot in range(settings.workers):
         pid = os.fork()
         if pid == 0:  # worker
             code = 0
@@ -104,7 +112,7 @@ def serve_http(settings: ServeSettings, *, on_ready: Any = None) -> None:
                 _single_threaded_faiss()
                 warm_embedder(holder.current.index)
                 holder.watch(settings.reload_interval)
-                uvicorn_server(make_app(), settings).run(sockets=[sock])
+                _balanced_server(make_app(), settings, counts, slot).run(sockets=[sock])
             except BaseException:  # noqa: BLE001 - a worker reports and exits, never returns to the parent's code
                 logger.exception("worker failed")
                 code = 1
@@ -114,9 +122,27 @@ def serve_http(settings: ServeSettings, *, on_ready: Any = None) -> None:
     sock.close()
     # The workers hold the index now (shared pages); once they swap in a rebuilt one, only the
     # parent would still keep the old copy resident.
+    gc.unfreeze()
     del holder, make_app
     gc.collect()
     _supervise(children)
+
+
+def refreeze() -> None:
+    """After a reload: let the collector free the previous index (a cycle of objects the frozen
+    generation would keep forever), then freeze the new one. Runs in the reload thread; the full
+    collection pauses the worker once per reload, like the reload itself."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
+def _balanced_server(app: Any, settings: ServeSettings, counts: ConnectionCounts, slot: int) -> Any:
+    """A worker's uvicorn server, shedding keep-alive connections beyond its share (`balance.py`)."""
+    balancer = ConnectionBalancer(app, counts, slot, lambda: len(server.server_state.connections))
+    server = uvicorn_server(balancer, settings)
+    balancer.start_refresh()
+    return server
 
 
 def _supervise(children: list[int]) -> None:

@@ -19,12 +19,15 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from openapi_rag.errors import OpenAPIRagError
+from openapi_rag.search.clauses import check_query
+from openapi_rag.serve.batching import EmbedBatcher, PreparedEmbeddings
 from openapi_rag.serve.settings import Limits
 from openapi_rag.store.pg_target import PgTarget
 
@@ -71,6 +74,9 @@ class Loaded:
     opened_at: float
     # Services rebuilt from their stored description for `show` (big specs take ~100 ms each).
     service_cache: OrderedDict[str, Any] = field(default_factory=OrderedDict)
+    # The searcher's embed function, answering from vectors embedded ahead in a batch; None where
+    # the searcher cannot say what it will embed (CRAFT views, a PostgreSQL snapshot's searcher).
+    prepared: PreparedEmbeddings | None = None
     _listing: list[dict[str, Any]] | None = None
 
     @cached_property
@@ -96,6 +102,7 @@ class IndexHolder:
         self._current = self._open(embedder=embedder)
         self.reloads = 0
         self.reload_failures = 0
+        self.on_reload: Callable[[], None] | None = None  # called after each swap (the server's GC)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -110,7 +117,7 @@ class IndexHolder:
         signature = _signature(self.directory)
         index = Index.open(self.directory, embedder=embedder)
         warm(index)
-        return Loaded(index, signature, time.time())
+        return Loaded(index, signature, time.time(), prepared=_prepared_embeddings(index))
 
     def poll(self) -> bool:
         """Swap in a rebuilt index if there is one; True when it did."""
@@ -129,8 +136,11 @@ class IndexHolder:
             if loaded.signature != _signature(self.directory):
                 return False  # swapped again while we read it: take the next one
             self._current = loaded
+            del loaded
             self.reloads += 1
             logger.info("index reloaded from %s", self.directory)
+            if self.on_reload is not None:
+                self.on_reload()
             return True
 
     def watch(self, interval: float) -> None:
@@ -147,6 +157,16 @@ class IndexHolder:
 
     def close(self) -> None:
         self._stop.set()
+
+
+def _prepared_embeddings(index: Any) -> PreparedEmbeddings | None:
+    from openapi_rag.search.searcher import Searcher
+
+    searcher = getattr(index, "searcher", None)
+    if type(searcher) is not Searcher or searcher.embed is None or hasattr(index, "_searcher_at"):
+        return None
+    searcher.embed = prepared = PreparedEmbeddings(searcher.embed)
+    return prepared
 
 
 def warm(index: Any) -> None:
@@ -251,6 +271,7 @@ class SearchService:
     def __init__(self, holder: IndexHolder, limits: Limits | None = None):
         self.holder = holder
         self.limits = limits or Limits()
+        self.batcher = EmbedBatcher()
         self._cache_lock = threading.Lock()
 
     # ---- validation ---------------------------------------------------------------------------
@@ -278,13 +299,61 @@ class SearchService:
         field: str = "q",
     ) -> list[dict[str, Any]]:
         """Compact hits: id (`service METHOD /path`), summary line, score."""
+        query, k = self._checked(query, k, mode, field)
+        return self._search(self.holder.current, query, k, mode, service, tag, field)
+
+    async def asearch(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: str = "hybrid",
+        service: str | None = None,
+        tag: str | None = None,
+        field: str = "q",
+    ) -> list[dict[str, Any]]:
+        """As `search`, with the query's texts embedded in one batch with those of the other
+        requests waiting on this event loop (`batching.py`); the results are the same."""
+        query, k = self._checked(query, k, mode, field)
+        loaded = self.holder.current  # the index this request started with, even across a reload
+        prepared = loaded.prepared
+        if prepared is None:
+            return self._search(loaded, query, k, mode, service, tag, field)
+        try:  # refused before anything is embedded, as the search itself would refuse it
+            check_query(query, loaded.index.query_limits)
+        except ValueError as exc:
+            raise BadRequest(field, str(exc)) from exc
+        texts = loaded.index.searcher.texts_to_embed(query, mode=mode)
+        if not texts:
+            return self._search(loaded, query, k, mode, service, tag, field)
+        vectors = await self.batcher.embed(prepared.embed, texts)
+        prepared.ready = dict(zip(texts, vectors, strict=True))
+        try:
+            return self._search(loaded, query, k, mode, service, tag, field)
+        finally:
+            prepared.ready = {}
+
+    def _checked(self, query: Any, k: Any, mode: Any, field: str) -> tuple[str, int]:
         query = self.check_query(query, field)
         k = self.check_k(k)
         if mode not in MODES:
             raise BadRequest("mode", f"must be one of {', '.join(MODES)}")
-        index = self.holder.current.index
+        return query, k
+
+    def _search(
+        self,
+        loaded: Loaded,
+        query: str,
+        k: int,
+        mode: str,
+        service: str | None,
+        tag: str | None,
+        field: str,
+    ) -> list[dict[str, Any]]:
         try:
-            hits = index.search(query, k=k, mode=mode, service=service or None, tag=tag or None, expand=False)
+            hits = loaded.index.search(
+                query, k=k, mode=mode, service=service or None, tag=tag or None, expand=False
+            )
         except ValueError as exc:
             raise BadRequest(field, str(exc)) from exc
         return [compact_hit(hit) for hit in hits]
