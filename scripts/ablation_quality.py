@@ -81,7 +81,9 @@ ROWS: dict[str, Row] = {
     "without dropping context sentences": Row(dict(intents_only=False)),
     "with the earlier context rule (a subject and a copula)": Row(dict(context_rule="subject")),
     "without sentences as units (the context rule alone)": Row(dict(sentence_units=False)),
-    "with a request's one intent searched on its own": Row(dict(focus_intent=True)),
+    "without a request's one intent searched on its own": Row(dict(focus_intent=False)),
+    "with the one intent searched alone however few words it names": Row(dict(focus_min_words=0)),
+    "with the one intent searched alone from 4 words of its own": Row(dict(focus_min_words=4)),
     "with the earlier default (earlier context rule, no sentence units)": Row(
         dict(context_rule="subject", sentence_units=False)
     ),

@@ -101,9 +101,9 @@ def test_a_long_request_over_a_real_api_finds_its_one_operation() -> None:
         "connection fc-7781 straight away? No statement should come through for it any more."
     )
     assert intents(query) == ["Could you cancel its bank feed connection fc-7781 straight away?"]
-    whole = [op.id for op in index.search(query, k=3, expand=False)]  # the default: off
-    index.searcher.configure(focus_intent=True)
-    focused = [op.id for op in index.search(query, k=3, expand=False)]
+    focused = [op.id for op in index.search(query, k=3, expand=False)]  # the default: on
+    index.searcher.configure(focus_intent=False)
+    whole = [op.id for op in index.search(query, k=3, expand=False)]
     # the whole request reads as much about statements as about the feed; its one intent does not
     assert whole[0] == "GET /Statements/{statementId}"
     assert focused[0] == "POST /FeedConnections/DeleteRequests"

@@ -25,9 +25,17 @@ import re
 from dataclasses import dataclass
 
 from openapi_rag.errors import InvalidQuery
-from openapi_rag.search.context import CONTEXT_RULES, is_context, opens_with_action
+from openapi_rag.search.context import CONTEXT_RULES, is_context, opens_with_action, own_words
 
-__all__ = ["CONTEXT_RULES", "QueryLimits", "check_query", "intents", "is_context", "split_clauses"]
+__all__ = [
+    "CONTEXT_RULES",
+    "QueryLimits",
+    "check_query",
+    "intents",
+    "is_context",
+    "single_intent",
+    "split_clauses",
+]
 
 MIN_WORDS = 3
 _CUT = re.compile(r",\s+(?:and\s+|then\s+)?|;\s*|(?<=[.!?])\s+|\s+(?:and\s+)?then\s+")
@@ -107,6 +115,24 @@ def split_clauses(
         sentence_units=sentence_units,
     )
     return clauses if len(clauses) > 1 else []
+
+
+def single_intent(query: str, *, min_own_words: int = 0, **options: object) -> str | None:
+    """The one piece of `query` that asks for an action, when it names at least `min_own_words`
+    words of its own (`context.own_words`); else None (several intents, none, or one that only
+    points back at the context: "I'm curious about the holidays in Australia in 2023. Can you
+    fetch the list for me?" is better searched whole). `options`: as `intents` takes them.
+
+    Example:
+        >>> single_intent("We closed that account. Please cancel its feed connection fc-77.")
+        'Please cancel its feed connection fc-77.'
+        >>> single_intent("We need the 2023 holidays. Can you fetch the list?", min_own_words=3) is None
+        True
+    """
+    found = intents(query, **options)  # type: ignore[arg-type]
+    if len(found) != 1 or own_words(found[0]) < min_own_words:
+        return None
+    return found[0]
 
 
 def _cut_before_actions(sentence: str, split_and: bool, connectives: bool) -> list[str]:

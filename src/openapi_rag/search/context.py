@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from openapi_rag.search.actions import LEAD_INS, clause_methods
+from openapi_rag.search.tokenize import STOPWORDS
 
 CONTEXT_RULES = ("statement", "subject")
 
@@ -144,6 +145,8 @@ _BACK_REFERENCES = frozenset(
     "it this that these those them me us for up out now too again please today right away asap s".split()
 )
 """Words of a piece that only points back at an action named elsewhere ("do it for me")."""
+_NOT_OWN = STOPWORDS | LEAD_INS | _BACK_REFERENCES | {"one", "ones", "something", "anything", "help"}
+"""Words that do not name an object of a piece's own (`own_words`)."""
 _VERB_ENDINGS = ("ize", "ise", "yze", "ify", "ate")
 _OBJECT_DETERMINERS = frozenset(
     "the a an all their its his her my our your any each every some these those".split()
@@ -174,6 +177,24 @@ def opens_with_action(piece: str) -> bool:
     # an object's determiner ("generate a report", "forecast their demand"), leads a command
     object_follows = len(words) > 1 and words[1] in _OBJECT_DETERMINERS
     return words[0] not in STATEMENT_SUBJECTS and (words[0].endswith(_VERB_ENDINGS) or object_follows)
+
+
+def own_words(piece: str) -> int:
+    """How many words of a piece name something of its own: not function words (`STOPWORDS`),
+    lead-ins ("please", "could you") or words that point back at what was said before ("the list",
+    "that information", "a random one").
+
+    "Could you fetch that information for me?" names nothing of its own (2 words: the rest of the
+    request says which information); "Please cancel the scheduled message SM8812" names its object.
+
+    Example:
+        >>> own_words("Could you fetch that information for me?")
+        2
+        >>> own_words("Please cancel the scheduled message SM8812 so it never goes out.")
+        6
+    """
+    words = re.findall(r"[a-z0-9][a-z0-9'_-]*", piece.lower())
+    return sum(1 for w in words if w not in _NOT_OWN)
 
 
 def _past(word: str) -> bool:

@@ -20,10 +20,10 @@ embedding of a long list of intents matches none of them well, and it is the cos
 a search (recall unchanged on RestBench and SOCBench-D, `scripts/ablation_quality.py`).
 Sentences that only give context, identifiers or preferences are no intents (`context.py`); a
 conversational request is cut within a sentence only before an action (`sentence_units`). With
-`focus_intent` (off by default) a request naming one intent among such sentences also searches
-that intent alone, as a clause: "Our savings account was closed. Could you cancel its bank feed?
-No statement should come through any more." reads as much about statements as about feeds until
-its one intent is searched on its own.
+`focus_intent` (the default) a request naming one intent among such sentences also searches
+that intent alone, as a clause, when it names words of its own (`focus_min_words`): "Our savings
+account was closed. Could you cancel its bank feed? No statement should come through any more."
+reads as much about statements as about feeds until its one intent is searched on its own.
 
 Dependencies (`dependencies=True`, the default): the producer of an identifier that one of the best
 operations needs in its path (`GET /search/movie` for `/movie/{movie_id}`) is lifted to just below
@@ -72,7 +72,7 @@ from openapi_rag.model import Chunk
 from openapi_rag.search.actions import weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.search.clauses import intents, split_clauses
+from openapi_rag.search.clauses import single_intent, split_clauses
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -500,14 +500,14 @@ class Searcher:
     def _single_intent(self, query: str) -> str | None:
         """The one piece of `query` that asks for an action, or None (several, or none found)."""
         cfg = self.settings
-        found = intents(
+        return single_intent(
             query,
+            min_own_words=cfg.focus_min_words,
             split_and=cfg.split_and,
             connectives=cfg.connectives,
             context_rule=cfg.context_rule,
             sentence_units=cfg.sentence_units,
         )
-        return found[0] if len(found) == 1 else None
 
     def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:
         """`operations` with those of APIs the query does not name scaled by `other_api_factor`,
