@@ -80,12 +80,22 @@ ROWS: dict[str, Row] = {
     "without 'along with', 'as well as', 'while' cuts": Row(dict(connectives=False)),
     "without dropping context sentences": Row(dict(intents_only=False)),
     "with the earlier context rule (a subject and a copula)": Row(dict(context_rule="subject")),
+    "with the statement context rule (no main clauses)": Row(dict(context_rule="statement")),
+    "without settling the first result (method and resource)": Row(dict(settle_first=False)),
+    "with the first result settled from .85 of the best": Row(dict(settle_share=0.85)),
+    "with the first result settled from .9 of the best": Row(dict(settle_share=0.9)),
+    "with the resource read in the intent only": Row(dict(settle_words="intent")),
+    "with the verbs real APIs use for changes": Row(dict(catalog_verbs=True)),
+    "with verb mismatch .7": Row(dict(verb_mismatch=0.7)),
+    "as before issue 18 items 5-6 (statement rule, no focus, no settling)": Row(
+        dict(context_rule="statement", focus_intent=False, settle_first=False)
+    ),
     "without sentences as units (the context rule alone)": Row(dict(sentence_units=False)),
     "without a request's one intent searched on its own": Row(dict(focus_intent=False)),
     "with the one intent searched alone however few words it names": Row(dict(focus_min_words=0)),
     "with the one intent searched alone from 4 words of its own": Row(dict(focus_min_words=4)),
     "with the earlier default (earlier context rule, no sentence units)": Row(
-        dict(context_rule="subject", sentence_units=False)
+        dict(context_rule="subject", sentence_units=False, focus_intent=False, settle_first=False)
     ),
     "with the verb of a request's one intent weighed": Row(dict(verb_single_intent=True)),
     "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),

@@ -71,7 +71,9 @@ def intents(
     sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
     if sentence_units and len(sentences) > 1 and any(is_context(s, context_rule) for s in sentences):
         parts = [
-            piece for sentence in sentences for piece in _cut_before_actions(sentence, split_and, connectives)
+            piece
+            for sentence in sentences
+            for piece in _cut_before_actions(sentence, split_and, connectives, context_rule)
         ]
     else:
         parts = [part.strip() for part in _CUT.split(query)]
@@ -135,7 +137,7 @@ def single_intent(query: str, *, min_own_words: int = 0, **options: object) -> s
     return found[0]
 
 
-def _cut_before_actions(sentence: str, split_and: bool, connectives: bool) -> list[str]:
+def _cut_before_actions(sentence: str, split_and: bool, connectives: bool, rule: str = "statement") -> list[str]:
     """A sentence's pieces, cut at commas, semicolons, "then" (and the connectives and "and") only
     where the next piece opens with an action of its own."""
     pattern = _INNER_CUT.pattern
@@ -150,7 +152,7 @@ def _cut_before_actions(sentence: str, split_and: bool, connectives: bool) -> li
     for i in range(1, len(segments), step):
         separator = next((g for g in segments[i : i + cut.groups] if g), "")
         text = segments[i + cut.groups] or ""
-        if opens_with_action(text) or "then" in separator.lower():
+        if opens_with_action(text, rule) or "then" in separator.lower():
             pieces.append(text)
         else:
             pieces[-1] += separator + text

@@ -30,7 +30,7 @@ import re
 from openapi_rag.search.actions import LEAD_INS, clause_methods
 from openapi_rag.search.tokenize import STOPWORDS
 
-CONTEXT_RULES = ("statement", "subject")
+CONTEXT_RULES = ("statement", "subject", "main_clause")
 
 _WORDS = re.compile(r"[a-z']+")  # the "subject" rule's words: "it's" is one
 
@@ -61,6 +61,9 @@ REQUIREMENTS = frozenset(
 """Words that open a requirement, a greeting or a courtesy ("please make sure ...", "thanks")."""
 WISHES = frozenset("want wants need needs like would wish i'd we'd let prefer request ask".split())
 """Words that make a statement a request ("I'd like to have ...", "we need to be ...")."""
+INDEFINITES = frozenset("one someone somebody everyone everybody nobody anyone anybody something everything".split())
+"""Indefinite pronouns that open a statement like a determiner's noun ("One of our clients
+overpaid", "Someone deleted the page"): read as subjects by the "main_clause" rule."""
 PERSONS = frozenset("i we they he she it".split())
 """Personal pronouns: what follows one is its verb, so a piece opening with one that asks for
 nothing ("We report in NZD", "They say they never got it") is a statement."""
@@ -83,7 +86,7 @@ STATEMENT_WINDOW = 8
 """How many words after the first a statement's copula may come (`is_context`)."""
 
 
-def is_context(clause: str, rule: str = "statement") -> bool:
+def is_context(clause: str, rule: str = "statement") -> bool:  # noqa: C901 (one reading, in order)
     """Whether a piece of a request does not ask for an action: it only gives context, an
     identifier or a preference.
 
@@ -108,7 +111,8 @@ def is_context(clause: str, rule: str = "statement") -> bool:
     if rule == "subject":
         return _subject_statement(clause)
     question = clause.rstrip().endswith("?")
-    words = _PIECE_WORDS.findall(clause.lower())
+    main = rule == "main_clause"
+    words = _consequence(_PIECE_WORDS.findall(clause.lower()), main)
     while words and words[0] in _OPENERS:
         words = words[1:]
     if not words:
@@ -116,8 +120,10 @@ def is_context(clause: str, rule: str = "statement") -> bool:
     first = words[0]
     if first in REQUIREMENTS or words[:2] == ["make", "sure"]:
         return True
-    if first in SUBORDINATORS:
-        return not question
+    if first in SUBORDINATORS:  # "main_clause": "Before I approve it, I need to know ..." asks
+        return not question and not (main and _wish_after(words))
+    if main and first in INDEFINITES:  # "One of our clients overpaid", "Someone deleted it"
+        first = "a"
     if first not in STATEMENT_SUBJECTS and not set(words[1:]) - _BACK_REFERENCES:
         return True  # "Could you set that up?", "Please do this for me": the action named before
     if question or first in _QUESTIONS or first in IMPERATIVES or clause_methods(clause) is not None:
@@ -138,7 +144,25 @@ def is_context(clause: str, rule: str = "statement") -> bool:
             return False
         if word in COPULAS or (position in (1, 2) and (word in FINITE or _past(word))):
             return True
-    return False
+    # "main_clause": a verb after an adverb ends a longer subject ("A table at our restaurant just
+    # paid in cash"): a noun phrase seldom has "just", "already" or "never" before a verb form
+    return main and any(
+        a in _ADVERBS and (w in FINITE or _past(w)) for a, w in zip(words[1:STATEMENT_WINDOW], words[2:], strict=False)
+    )
+
+
+def _consequence(words: list[str], main: bool) -> list[str]:
+    """With the "main_clause" rule, a leading "so" before a lead-in is dropped: in "..., so please
+    issue a credit note" the consequence is the action, not a subordinate clause."""
+    return words[1:] if main and words[:1] == ["so"] and words[1:2] and words[1] in _OPENERS else words
+
+
+def _wish_after(words: list[str]) -> bool:
+    """Whether a person says what they want after a subordinate clause ("..., I need to know")."""
+    return any(
+        w in PERSONS and any(x in WISHES for x in words[i + 1 : i + 3]) and "t" not in words[i + 1 : i + 3]
+        for i, w in enumerate(words[1:], 1)
+    )
 
 
 _BACK_REFERENCES = frozenset(
@@ -154,7 +178,7 @@ _OBJECT_DETERMINERS = frozenset(
 _NEXT_STEP = frozenset("also additionally then next finally lastly afterwards plus".split())
 
 
-def opens_with_action(piece: str) -> bool:
+def opens_with_action(piece: str, rule: str = "statement") -> bool:
     """Whether a piece opens with an action of its own: a next-step word ("also", "then") or,
     after lead-ins, an action verb, an imperative or a wish ("I'd like to ...").
 
@@ -165,6 +189,7 @@ def opens_with_action(piece: str) -> bool:
     words = _PIECE_WORDS.findall(piece.lower())
     if words and words[0] in _NEXT_STEP:
         return True
+    words = _consequence(words, rule == "main_clause")
     while words and words[0] in _OPENERS:
         words = words[1:]
     if not words:

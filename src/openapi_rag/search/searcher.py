@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 
 from openapi_rag.model import Chunk
-from openapi_rag.search.actions import weigh_verb
+from openapi_rag.search.actions import ACTION_VERBS, CATALOG_VERBS, weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import single_intent, split_clauses
@@ -85,6 +85,7 @@ from openapi_rag.search.duplicates import fold_duplicates
 from openapi_rag.search.fusion import minmax_fusion, reciprocal_rank_fusion
 from openapi_rag.search.links import expand_links
 from openapi_rag.search.providers import api_names, named_services
+from openapi_rag.search.resources import settle_first
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.store.base import Ranked, VectorStore, rank, read_heads
@@ -215,6 +216,16 @@ class Searcher:
             operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
         if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
             operations = self._favour_named_apis(operations, query)
+        if cfg.settle_first and threshold is None and len(texts) <= 2 and texts[-1]:
+            # one intent (the query, or its focus): its verb's method and its resource first
+            verbs = {**ACTION_VERBS, **CATALOG_VERBS} if cfg.catalog_verbs else ACTION_VERBS
+            operations = settle_first(
+                operations,
+                texts[-1],
+                share=cfg.settle_share,
+                verbs=verbs,
+                words_of=texts[0] if cfg.settle_words == "request" else None,
+            )
         if cfg.fold_duplicates:
             operations = self._folded(operations, chunks)
         if threshold is None:
@@ -436,8 +447,9 @@ class Searcher:
         cfg = self.settings
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
+            verbs = {**ACTION_VERBS, **CATALOG_VERBS} if cfg.catalog_verbs else ACTION_VERBS
             per_text[1:] = [
-                weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share)
+                weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=verbs)
                 for scores, text in zip(per_text[1:], texts[1:], strict=True)
             ]
             if cfg.verb_single_intent and len(texts) == 1 and texts[0]:  # no clause, no focus
@@ -446,6 +458,7 @@ class Searcher:
                     self._single_intent(texts[0]),
                     factor=cfg.verb_mismatch,
                     offer_share=cfg.verb_offer_share,
+                    verbs=verbs,
                 )
         if cfg.clause_share < 1.0:
             per_text[1:] = [
