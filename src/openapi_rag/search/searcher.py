@@ -33,7 +33,10 @@ they need, so only the whole query's list is lifted.
 
 Action verbs (`action_verbs=True`, the default): within a clause's list, operations whose HTTP
 method the clause's verb rules out ("remove ..." and `GET /materials`) are scaled down where the
-list offers an allowed method scoring close to its best (`actions.py`).
+list offers an allowed method scoring close to its best (`actions.py`). For a request naming one
+action, the first result is settled (`settle_first`): an operation of the best one's API whose
+method the verb allows and whose resource the request names goes first when it scores close to
+the best (`resources.py`).
 
 `k="auto"`: as many operations as the scores say are relevant: for each clause, those scoring at
 least `auto_ratio` of the clause's best score; for a query searched whole, those scoring at least
