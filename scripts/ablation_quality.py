@@ -17,6 +17,7 @@ default; for a "without X" row, "no" means X keeps its place.
     python scripts/ablation_quality.py [--data ../shared/data] [--rows default,without]
         [--realworld-index DIR] [--tasks benchmarks/realworld/tasks.jsonl] [--embedder minilm]
         [--long-tasks benchmarks/realworld/long_tasks.jsonl] [--realworld-data ../shared/data/realworld]
+        [--more]
 
 Rows that chunk differently (`Row.chunking`) rebuild the realworld index in memory from
 `--realworld-data` (loaded with the default cleaning, as `openapi-rag index` does); without it
@@ -80,10 +81,22 @@ ROWS: dict[str, Row] = {
     "without 'along with', 'as well as', 'while' cuts": Row(dict(connectives=False)),
     "without dropping context sentences": Row(dict(intents_only=False)),
     "with the earlier context rule (a subject and a copula)": Row(dict(context_rule="subject")),
+    "with the statement context rule (no main clauses)": Row(dict(context_rule="statement")),
+    "without settling the first result (method and resource)": Row(dict(settle_first=False)),
+    "with the first result settled from .85 of the best": Row(dict(settle_share=0.85)),
+    "with the first result settled from .9 of the best": Row(dict(settle_share=0.9)),
+    "with the resource read in the intent only": Row(dict(settle_words="intent")),
+    "with the verbs real APIs use for changes": Row(dict(catalog_verbs=True)),
+    "with verb mismatch .7": Row(dict(verb_mismatch=0.7)),
+    "as before issue 18 items 5-6 (statement rule, no focus, no settling)": Row(
+        dict(context_rule="statement", focus_intent=False, settle_first=False)
+    ),
     "without sentences as units (the context rule alone)": Row(dict(sentence_units=False)),
-    "with a request's one intent searched on its own": Row(dict(focus_intent=True)),
+    "without a request's one intent searched on its own": Row(dict(focus_intent=False)),
+    "with the one intent searched alone however few words it names": Row(dict(focus_min_words=0)),
+    "with the one intent searched alone from 4 words of its own": Row(dict(focus_min_words=4)),
     "with the earlier default (earlier context rule, no sentence units)": Row(
-        dict(context_rule="subject", sentence_units=False)
+        dict(context_rule="subject", sentence_units=False, focus_intent=False, settle_first=False)
     ),
     "with the verb of a request's one intent weighed": Row(dict(verb_single_intent=True)),
     "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),
@@ -171,13 +184,14 @@ def realworld(tasks_file: Path) -> list[Group]:
     return [Group(None, tasks)]
 
 
-def toolalpaca(data: Path) -> list[Group]:
+def toolalpaca(data: Path, name: str = "toolalpaca") -> list[Group]:
     """ToolAlpaca's real and simulated evaluation sets as `openapi-rag eval --dataset toolalpaca`
-    reads them: one index over its 21 APIs."""
+    reads them: one index over its 21 APIs (`name`: another dataset of `../shared/data/extra` read
+    the same way, `stabletoolbench` or `nestful`)."""
     from openapi_rag.bench import load_dataset
 
     groups = []
-    for group in load_dataset("toolalpaca", [data / "extra" / "toolalpaca"]).groups:
+    for group in load_dataset(name, [data / "extra" / name]).groups:
         tasks = [
             Task(q.id, q.text, [set(e.matches) for e in q.gold if e.matches])
             for q in group.queries
@@ -303,11 +317,19 @@ def main() -> None:
         default=repo / "benchmarks" / "realworld" / "long_tasks.jsonl",
         help="long conversational single-operation requests over the realworld index (dataset `long`)",
     )
+    parser.add_argument(
+        "--more",
+        action="store_true",
+        help="also StableToolBench and NESTFUL (../shared/data/extra; none of the defaults was chosen on them)",
+    )
     args = parser.parse_args()
     wanted = [r.strip() for r in args.rows.split(",")] if args.rows else None
     datasets = {"restbench": restbench(args.data), "socbench-d": socbench(args.data)}
     if (args.data / "extra" / "toolalpaca").is_dir():
         datasets["toolalpaca"] = toolalpaca(args.data)
+    for name in ("stabletoolbench", "nestful") if args.more else ():
+        if (args.data / "extra" / name).is_dir():
+            datasets[name] = toolalpaca(args.data, name)
     if args.realworld_index and args.tasks.is_file():
         datasets["realworld"] = realworld(args.tasks)
         if args.long_tasks.is_file():

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from openapi_rag.search.clauses import is_context, split_clauses
+from openapi_rag.search.clauses import is_context, single_intent, split_clauses
+from openapi_rag.search.context import own_words
 
 
 def test_splits_at_commas_semicolons_and_sentence_ends() -> None:
@@ -30,6 +31,19 @@ def test_single_intent_and_short_pieces_give_nothing() -> None:
     assert split_clauses("movies and TV shows of Tom Hanks") == []  # "and" alone does not cut
     assert split_clauses("Get alerts, e.g. solar") == []  # one clause long enough: nothing to split
     assert split_clauses("") == []
+
+
+def test_single_intent_needs_words_of_its_own() -> None:
+    """The one intent among context sentences is searched alone only when it names its object;
+    one that points back ("fetch the list") is completed by the context."""
+    query = "I'm curious about the public holidays in Australia in 2023. Can you fetch the list for me?"
+    assert single_intent(query) == "Can you fetch the list for me?"
+    assert single_intent(query, min_own_words=3) is None
+    named = "Tom is on leave from 10 July. Please book annual leave for employee E-204 in payroll."
+    assert single_intent(named, min_own_words=3) == "Please book annual leave for employee E-204 in payroll."
+    assert own_words("Could you find me a random one?") == 2
+    # two intents: none is the one
+    assert single_intent("Create a playlist. Then add three songs to the new playlist.") is None
 
 
 def test_min_words() -> None:

@@ -101,9 +101,9 @@ def test_a_long_request_over_a_real_api_finds_its_one_operation() -> None:
         "connection fc-7781 straight away? No statement should come through for it any more."
     )
     assert intents(query) == ["Could you cancel its bank feed connection fc-7781 straight away?"]
-    whole = [op.id for op in index.search(query, k=3, expand=False)]  # the default: off
-    index.searcher.configure(focus_intent=True)
-    focused = [op.id for op in index.search(query, k=3, expand=False)]
+    focused = [op.id for op in index.search(query, k=3, expand=False)]  # the default: on
+    index.searcher.configure(focus_intent=False)
+    whole = [op.id for op in index.search(query, k=3, expand=False)]
     # the whole request reads as much about statements as about the feed; its one intent does not
     assert whole[0] == "GET /Statements/{statementId}"
     assert focused[0] == "POST /FeedConnections/DeleteRequests"
@@ -121,3 +121,22 @@ def test_long_task_set_shape() -> None:
     for t in tasks:
         sentences = [s for s in t["query"].replace("!", ".").replace("?", ".").split(". ") if s.strip()]
         assert 2 <= len(sentences) <= 4, t["id"]
+
+
+def test_main_clause_rule_reads_what_the_statement_rule_misses() -> None:
+    """A main clause after a subordinate one, an indefinite subject, a verb after an adverb and
+    "so please ..." (`context_rule="main_clause"`, the default)."""
+    asks = "Before I approve her holiday request I need to know how many days off Maria has left."
+    assert is_context(asks) and not is_context(asks, "main_clause")
+    assert is_context("Before we send them anything, we don't want it checked", "main_clause")
+    told = "One of our clients overpaid and we've agreed to send the difference back."
+    assert not is_context(told) and is_context(told, "main_clause")
+    paid = "A table at our restaurant just paid in cash."
+    assert not is_context(paid) and is_context(paid, "main_clause")
+    assert not is_context("the operational status of monitored machinery", "main_clause")  # a noun phrase
+    query = "We agreed to give them 200 back, so please issue a credit note for that amount. It is urgent."
+    assert intents(query, sentence_units=True) == []
+    assert intents(query, sentence_units=True, context_rule="main_clause") == [
+        "so please issue a credit note for that amount."
+    ]
+

@@ -101,7 +101,8 @@ def test_clauses_are_skipped_without_an_embed_function_or_with_a_threshold() -> 
 
 def test_the_producer_of_a_needed_identifier_is_lifted_below_its_consumer() -> None:
     query = axis((2, 1.0), (3, 0.3))  # images first, discover a little, search/movie not at all
-    lifted = make_searcher(clauses=False).search("movie posters", query, mode="dense", k=3)
+    # settle_first off: "movie posters" names the search's resource (movie), not the images'
+    lifted = make_searcher(clauses=False, settle_first=False).search("movie posters", query, mode="dense", k=3)
     # the search is lifted: it turns the movie's name into its id (dependencies.SEARCH_FIRST)
     assert ids(lifted)[:2] == ["GET /movie/{movie_id}/images", "GET /search/movie"]
     assert lifted.operations[1].score == pytest.approx(0.9 * lifted.operations[0].score)

@@ -120,7 +120,8 @@ def test_bm25_mode(searcher: Searcher) -> None:
 
 
 def test_hybrid_mode_is_rrf_of_both_lists(searcher: Searcher) -> None:
-    searcher.configure(fusion="rrf")  # the default fusion is min-max (tests/search/test_quality_search.py)
+    # the default fusion is min-max (tests/search/test_quality_search.py); the fused order alone
+    searcher.configure(fusion="rrf", settle_first=False)
     query = "albums"
     dense = [cid for cid, _ in searcher.store.search(QUERY, k=len(CORPUS))[0]]
     lexical = [cid for cid, _ in searcher.bm25.search(query, k=len(CORPUS))]  # type: ignore[union-attr]

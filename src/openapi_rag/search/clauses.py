@@ -25,9 +25,17 @@ import re
 from dataclasses import dataclass
 
 from openapi_rag.errors import InvalidQuery
-from openapi_rag.search.context import CONTEXT_RULES, is_context, opens_with_action
+from openapi_rag.search.context import CONTEXT_RULES, is_context, opens_with_action, own_words
 
-__all__ = ["CONTEXT_RULES", "QueryLimits", "check_query", "intents", "is_context", "split_clauses"]
+__all__ = [
+    "CONTEXT_RULES",
+    "QueryLimits",
+    "check_query",
+    "intents",
+    "is_context",
+    "single_intent",
+    "split_clauses",
+]
 
 MIN_WORDS = 3
 _CUT = re.compile(r",\s+(?:and\s+|then\s+)?|;\s*|(?<=[.!?])\s+|\s+(?:and\s+)?then\s+")
@@ -63,7 +71,9 @@ def intents(
     sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
     if sentence_units and len(sentences) > 1 and any(is_context(s, context_rule) for s in sentences):
         parts = [
-            piece for sentence in sentences for piece in _cut_before_actions(sentence, split_and, connectives)
+            piece
+            for sentence in sentences
+            for piece in _cut_before_actions(sentence, split_and, connectives, context_rule)
         ]
     else:
         parts = [part.strip() for part in _CUT.split(query)]
@@ -109,7 +119,25 @@ def split_clauses(
     return clauses if len(clauses) > 1 else []
 
 
-def _cut_before_actions(sentence: str, split_and: bool, connectives: bool) -> list[str]:
+def single_intent(query: str, *, min_own_words: int = 0, **options: object) -> str | None:
+    """The one piece of `query` that asks for an action, when it names at least `min_own_words`
+    words of its own (`context.own_words`); else None (several intents, none, or one that only
+    points back at the context: "I'm curious about the holidays in Australia in 2023. Can you
+    fetch the list for me?" is better searched whole). `options`: as `intents` takes them.
+
+    Example:
+        >>> single_intent("We closed that account. Please cancel its feed connection fc-77.")
+        'Please cancel its feed connection fc-77.'
+        >>> single_intent("We need the 2023 holidays. Can you fetch the list?", min_own_words=3) is None
+        True
+    """
+    found = intents(query, **options)  # type: ignore[arg-type]
+    if len(found) != 1 or own_words(found[0]) < min_own_words:
+        return None
+    return found[0]
+
+
+def _cut_before_actions(sentence: str, split_and: bool, connectives: bool, rule: str = "statement") -> list[str]:
     """A sentence's pieces, cut at commas, semicolons, "then" (and the connectives and "and") only
     where the next piece opens with an action of its own."""
     pattern = _INNER_CUT.pattern
@@ -124,7 +152,7 @@ def _cut_before_actions(sentence: str, split_and: bool, connectives: bool) -> li
     for i in range(1, len(segments), step):
         separator = next((g for g in segments[i : i + cut.groups] if g), "")
         text = segments[i + cut.groups] or ""
-        if opens_with_action(text) or "then" in separator.lower():
+        if opens_with_action(text, rule) or "then" in separator.lower():
             pieces.append(text)
         else:
             pieces[-1] += separator + text

@@ -28,8 +28,9 @@ from __future__ import annotations
 import re
 
 from openapi_rag.search.actions import LEAD_INS, clause_methods
+from openapi_rag.search.tokenize import STOPWORDS
 
-CONTEXT_RULES = ("statement", "subject")
+CONTEXT_RULES = ("statement", "subject", "main_clause")
 
 _WORDS = re.compile(r"[a-z']+")  # the "subject" rule's words: "it's" is one
 
@@ -60,6 +61,9 @@ REQUIREMENTS = frozenset(
 """Words that open a requirement, a greeting or a courtesy ("please make sure ...", "thanks")."""
 WISHES = frozenset("want wants need needs like would wish i'd we'd let prefer request ask".split())
 """Words that make a statement a request ("I'd like to have ...", "we need to be ...")."""
+INDEFINITES = frozenset("one someone somebody everyone everybody nobody anyone anybody something everything".split())
+"""Indefinite pronouns that open a statement like a determiner's noun ("One of our clients
+overpaid", "Someone deleted the page"): read as subjects by the "main_clause" rule."""
 PERSONS = frozenset("i we they he she it".split())
 """Personal pronouns: what follows one is its verb, so a piece opening with one that asks for
 nothing ("We report in NZD", "They say they never got it") is a statement."""
@@ -82,7 +86,7 @@ STATEMENT_WINDOW = 8
 """How many words after the first a statement's copula may come (`is_context`)."""
 
 
-def is_context(clause: str, rule: str = "statement") -> bool:
+def is_context(clause: str, rule: str = "statement") -> bool:  # noqa: C901 (one reading, in order)
     """Whether a piece of a request does not ask for an action: it only gives context, an
     identifier or a preference.
 
@@ -107,7 +111,8 @@ def is_context(clause: str, rule: str = "statement") -> bool:
     if rule == "subject":
         return _subject_statement(clause)
     question = clause.rstrip().endswith("?")
-    words = _PIECE_WORDS.findall(clause.lower())
+    main = rule == "main_clause"
+    words = _consequence(_PIECE_WORDS.findall(clause.lower()), main)
     while words and words[0] in _OPENERS:
         words = words[1:]
     if not words:
@@ -115,8 +120,10 @@ def is_context(clause: str, rule: str = "statement") -> bool:
     first = words[0]
     if first in REQUIREMENTS or words[:2] == ["make", "sure"]:
         return True
-    if first in SUBORDINATORS:
-        return not question
+    if first in SUBORDINATORS:  # "main_clause": "Before I approve it, I need to know ..." asks
+        return not question and not (main and _wish_after(words))
+    if main and first in INDEFINITES:  # "One of our clients overpaid", "Someone deleted it"
+        first = "a"
     if first not in STATEMENT_SUBJECTS and not set(words[1:]) - _BACK_REFERENCES:
         return True  # "Could you set that up?", "Please do this for me": the action named before
     if question or first in _QUESTIONS or first in IMPERATIVES or clause_methods(clause) is not None:
@@ -137,13 +144,33 @@ def is_context(clause: str, rule: str = "statement") -> bool:
             return False
         if word in COPULAS or (position in (1, 2) and (word in FINITE or _past(word))):
             return True
-    return False
+    # "main_clause": a verb after an adverb ends a longer subject ("A table at our restaurant just
+    # paid in cash"): a noun phrase seldom has "just", "already" or "never" before a verb form
+    return main and any(
+        a in _ADVERBS and (w in FINITE or _past(w)) for a, w in zip(words[1:STATEMENT_WINDOW], words[2:], strict=False)
+    )
+
+
+def _consequence(words: list[str], main: bool) -> list[str]:
+    """With the "main_clause" rule, a leading "so" before a lead-in is dropped: in "..., so please
+    issue a credit note" the consequence is the action, not a subordinate clause."""
+    return words[1:] if main and words[:1] == ["so"] and words[1:2] and words[1] in _OPENERS else words
+
+
+def _wish_after(words: list[str]) -> bool:
+    """Whether a person says what they want after a subordinate clause ("..., I need to know")."""
+    return any(
+        w in PERSONS and any(x in WISHES for x in words[i + 1 : i + 3]) and "t" not in words[i + 1 : i + 3]
+        for i, w in enumerate(words[1:], 1)
+    )
 
 
 _BACK_REFERENCES = frozenset(
     "it this that these those them me us for up out now too again please today right away asap s".split()
 )
 """Words of a piece that only points back at an action named elsewhere ("do it for me")."""
+_NOT_OWN = STOPWORDS | LEAD_INS | _BACK_REFERENCES | {"one", "ones", "something", "anything", "help"}
+"""Words that do not name an object of a piece's own (`own_words`)."""
 _VERB_ENDINGS = ("ize", "ise", "yze", "ify", "ate")
 _OBJECT_DETERMINERS = frozenset(
     "the a an all their its his her my our your any each every some these those".split()
@@ -151,7 +178,7 @@ _OBJECT_DETERMINERS = frozenset(
 _NEXT_STEP = frozenset("also additionally then next finally lastly afterwards plus".split())
 
 
-def opens_with_action(piece: str) -> bool:
+def opens_with_action(piece: str, rule: str = "statement") -> bool:
     """Whether a piece opens with an action of its own: a next-step word ("also", "then") or,
     after lead-ins, an action verb, an imperative or a wish ("I'd like to ...").
 
@@ -162,6 +189,7 @@ def opens_with_action(piece: str) -> bool:
     words = _PIECE_WORDS.findall(piece.lower())
     if words and words[0] in _NEXT_STEP:
         return True
+    words = _consequence(words, rule == "main_clause")
     while words and words[0] in _OPENERS:
         words = words[1:]
     if not words:
@@ -174,6 +202,24 @@ def opens_with_action(piece: str) -> bool:
     # an object's determiner ("generate a report", "forecast their demand"), leads a command
     object_follows = len(words) > 1 and words[1] in _OBJECT_DETERMINERS
     return words[0] not in STATEMENT_SUBJECTS and (words[0].endswith(_VERB_ENDINGS) or object_follows)
+
+
+def own_words(piece: str) -> int:
+    """How many words of a piece name something of its own: not function words (`STOPWORDS`),
+    lead-ins ("please", "could you") or words that point back at what was said before ("the list",
+    "that information", "a random one").
+
+    "Could you fetch that information for me?" names nothing of its own (2 words: the rest of the
+    request says which information); "Please cancel the scheduled message SM8812" names its object.
+
+    Example:
+        >>> own_words("Could you fetch that information for me?")
+        2
+        >>> own_words("Please cancel the scheduled message SM8812 so it never goes out.")
+        6
+    """
+    words = re.findall(r"[a-z0-9][a-z0-9'_-]*", piece.lower())
+    return sum(1 for w in words if w not in _NOT_OWN)
 
 
 def _past(word: str) -> bool:

@@ -20,10 +20,10 @@ embedding of a long list of intents matches none of them well, and it is the cos
 a search (recall unchanged on RestBench and SOCBench-D, `scripts/ablation_quality.py`).
 Sentences that only give context, identifiers or preferences are no intents (`context.py`); a
 conversational request is cut within a sentence only before an action (`sentence_units`). With
-`focus_intent` (off by default) a request naming one intent among such sentences also searches
-that intent alone, as a clause: "Our savings account was closed. Could you cancel its bank feed?
-No statement should come through any more." reads as much about statements as about feeds until
-its one intent is searched on its own.
+`focus_intent` (the default) a request naming one intent among such sentences also searches
+that intent alone, as a clause, when it names words of its own (`focus_min_words`): "Our savings
+account was closed. Could you cancel its bank feed? No statement should come through any more."
+reads as much about statements as about feeds until its one intent is searched on its own.
 
 Dependencies (`dependencies=True`, the default): the producer of an identifier that one of the best
 operations needs in its path (`GET /search/movie` for `/movie/{movie_id}`) is lifted to just below
@@ -33,7 +33,10 @@ they need, so only the whole query's list is lifted.
 
 Action verbs (`action_verbs=True`, the default): within a clause's list, operations whose HTTP
 method the clause's verb rules out ("remove ..." and `GET /materials`) are scaled down where the
-list offers an allowed method scoring close to its best (`actions.py`).
+list offers an allowed method scoring close to its best (`actions.py`). For a request naming one
+action, the first result is settled (`settle_first`): an operation of the best one's API whose
+method the verb allows and whose resource the request names goes first when it scores close to
+the best (`resources.py`).
 
 `k="auto"`: as many operations as the scores say are relevant: for each clause, those scoring at
 least `auto_ratio` of the clause's best score; for a query searched whole, those scoring at least
@@ -69,10 +72,10 @@ from typing import Any
 import numpy as np
 
 from openapi_rag.model import Chunk
-from openapi_rag.search.actions import weigh_verb
+from openapi_rag.search.actions import ACTION_VERBS, CATALOG_VERBS, weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.search.clauses import intents, split_clauses
+from openapi_rag.search.clauses import single_intent, split_clauses
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -85,6 +88,7 @@ from openapi_rag.search.duplicates import fold_duplicates
 from openapi_rag.search.fusion import minmax_fusion, reciprocal_rank_fusion
 from openapi_rag.search.links import expand_links
 from openapi_rag.search.providers import api_names, named_services
+from openapi_rag.search.resources import settle_first
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.store.base import Ranked, VectorStore, rank, read_heads
@@ -215,6 +219,16 @@ class Searcher:
             operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
         if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
             operations = self._favour_named_apis(operations, query)
+        if cfg.settle_first and threshold is None and len(texts) <= 2 and texts[-1]:
+            # one intent (the query, or its focus): its verb's method and its resource first
+            verbs = {**ACTION_VERBS, **CATALOG_VERBS} if cfg.catalog_verbs else ACTION_VERBS
+            operations = settle_first(
+                operations,
+                texts[-1],
+                share=cfg.settle_share,
+                verbs=verbs,
+                words_of=texts[0] if cfg.settle_words == "request" else None,
+            )
         if cfg.fold_duplicates:
             operations = self._folded(operations, chunks)
         if threshold is None:
@@ -451,8 +465,9 @@ class Searcher:
         cfg = self.settings
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
+            verbs = {**ACTION_VERBS, **CATALOG_VERBS} if cfg.catalog_verbs else ACTION_VERBS
             per_text[1:] = [
-                weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share)
+                weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=verbs)
                 for scores, text in zip(per_text[1:], texts[1:], strict=True)
             ]
             if cfg.verb_single_intent and len(texts) == 1 and texts[0]:  # no clause, no focus
@@ -461,6 +476,7 @@ class Searcher:
                     self._single_intent(texts[0]),
                     factor=cfg.verb_mismatch,
                     offer_share=cfg.verb_offer_share,
+                    verbs=verbs,
                 )
         if cfg.clause_share < 1.0:
             per_text[1:] = [
@@ -515,14 +531,14 @@ class Searcher:
     def _single_intent(self, query: str) -> str | None:
         """The one piece of `query` that asks for an action, or None (several, or none found)."""
         cfg = self.settings
-        found = intents(
+        return single_intent(
             query,
+            min_own_words=cfg.focus_min_words,
             split_and=cfg.split_and,
             connectives=cfg.connectives,
             context_rule=cfg.context_rule,
             sentence_units=cfg.sentence_units,
         )
-        return found[0] if len(found) == 1 else None
 
     def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:
         """`operations` with those of APIs the query does not name scaled by `other_api_factor`,
