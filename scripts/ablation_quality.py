@@ -45,6 +45,7 @@ from openapi_rag.index import Index
 from openapi_rag.search import BM25Index
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.search.tokenize import ApiTokenizer
+from openapi_rag.search.views import ViewVectors
 from openapi_rag.spec import load_services
 
 METRICS = ("R@1", "R@5", "R@10", "MRR")
@@ -61,6 +62,7 @@ class Row:
     strategy: str = "compact"
     chunking: dict[str, Any] = field(default_factory=dict)  # the strategy's parameters changed
     synonyms: bool = True  # the BM25 tokenizer's verb synonyms (index-time)
+    static: str | None = None  # a second embedder's view of the chunks (`search/views.py`)
 
 
 ROWS: dict[str, Row] = {
@@ -115,6 +117,13 @@ ROWS: dict[str, Row] = {
     ),
     "with dense weight 1.5": Row(dict(dense_weight=1.5)),
     "with dense weight 2": Row(dict(dense_weight=2.0)),
+    # issue 18 item 8, vocabulary: short views max-pooled (`search/views.py`), a second embedder
+    "without short views (one vector per operation)": Row(dict(view_pool=False)),
+    "with wordllama as a third list (weight .25)": Row(dict(static_weight=0.25), static="wordllama"),
+    "with wordllama as a third list (weight .5)": Row(dict(static_weight=0.5), static="wordllama"),
+    "with wordllama as a third list (weight 1)": Row(dict(static_weight=1.0), static="wordllama"),
+    "with wordllama in place of MiniLM": Row(dict(static_weight=1.25, dense_weight=0.0), static="wordllama"),
+    "with wordllama alone": Row(dict(static_weight=1.0, dense_weight=0.0, bm25_weight=0.0), static="wordllama"),
 }
 
 
@@ -220,6 +229,7 @@ class Runner:
             tuple(sorted(row.chunking.items())),
             row.synonyms,
             settings.bm25_b,
+            row.static,
         )
         if key not in self._built:
             strategy = get_strategy(row.strategy, **row.chunking)
@@ -244,7 +254,10 @@ class Runner:
                     bm25=bm25,
                     embedder=index.embedder,
                     directory=index.directory,
+                    views=index.views,
                 )
+            if row.static:
+                index.searcher.static = ViewVectors.of_embedder(row.static, list(index.store.chunks()))
             self._built[key] = index
         index = self._built[key]
         index.searcher.configure(settings)
