@@ -7,18 +7,28 @@ import importlib.util
 import numpy as np
 import pytest
 
+from openapi_rag.chunking import get_strategy
 from openapi_rag.index import Index, build_index
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.search.views import VIEWS
 from openapi_rag.spec import load_services
 
 
+def _with_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`compact` writes views by default (they are off: `chunking/compact.py` VIEWS)."""
+    from openapi_rag.chunking.compact import CompactStrategy
+
+    monkeypatch.setitem(CompactStrategy.__init__.__kwdefaults__, "views", True)
+
+
 def test_views_are_built_saved_loaded_and_pooled(specs, tmp_path):
-    index = Index.build(load_services([specs]).services, embedder="word-hash")
+    strategy = get_strategy("compact", views=True)
+    index = Index.build(load_services([specs]).services, strategy=strategy, embedder="word-hash")
     chunks = list(index.store.chunks())
     assert index.views is not None and len(index.views) == sum(len(c.metadata[VIEWS]) for c in chunks)
     assert index.manifest.strategy_params["views"] is True
     index.save(tmp_path / "idx")
-    opened = Index.open(tmp_path / "idx")
+    opened = Index.open(tmp_path / "idx", settings=SearchSettings(view_pool=True))
     assert opened.views is not None and list(opened.views.ids) == list(index.views.ids)
     np.testing.assert_array_equal(opened.views.vectors, index.views.vectors)
     # A view's own words reach its operation even where the whole line is a blur of other fields.
@@ -31,7 +41,8 @@ def test_views_are_built_saved_loaded_and_pooled(specs, tmp_path):
     assert all(hit.score < 0.999 for hit in alone)
 
 
-def test_an_update_keeps_the_views(specs, tmp_path):
+def test_an_update_keeps_the_views(specs, tmp_path, monkeypatch):
+    _with_views(monkeypatch)
     build_index([specs], tmp_path / "idx", embedder="word-hash")
     before = Index.open(tmp_path / "idx").views
     (specs / "yelp.yaml").unlink()
@@ -41,12 +52,8 @@ def test_an_update_keeps_the_views(specs, tmp_path):
     assert set(after.views.ids) == set(after.store.ids()) and len(after.views) < len(before)
 
 
-def test_without_views_there_is_no_views_folder(specs, tmp_path):
-    from openapi_rag.chunking import get_strategy
-
-    index = Index.build(
-        load_services([specs]).services, strategy=get_strategy("compact", views=False), embedder="word-hash"
-    )
+def test_by_default_there_is_no_views_folder(specs, tmp_path):
+    index = Index.build(load_services([specs]).services, embedder="word-hash")
     index.save(tmp_path / "idx")
     assert index.views is None and not (tmp_path / "idx" / VIEWS).exists()
     assert Index.open(tmp_path / "idx").views is None

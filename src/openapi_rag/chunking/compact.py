@@ -56,11 +56,14 @@ ones a user says."""
 EMBED_RESOURCE = False
 """An operation without a description of its own embeds the first sentence of its resource
 schema's description instead (`context.py`). Off: no gain on the tuning halves."""
-VIEWS = True
-"""Each sentence of the embedded line's statement (summary, description sentence, tag sentence)
-is also a short view of its own, "tags – METHOD /path: sentence" (`metadata["views"]`), embedded
-apart and max-pooled at search time (`search/views.py`): one vector of the whole line blurs several
-statements, and a user saying one of them in other words is nearer that one alone."""
+VIEWS = False
+"""Each statement of the embedded line (summary, description sentence, tag sentence) is also a
+short view of its own, "tags – METHOD /path: statement" (`metadata["views"]`), embedded apart and
+max-pooled at search time (`search/views.py`): one vector of the whole line blurs several
+statements, and a user saying one of them in other words should be nearer that one alone. Off: it
+won on the realworld tuning half (R@5 .549 → .573) but lost on the tuning halves overall (RestBench
+MRR .730 → .696, the long requests' R@5 .800 → .733) and on the reporting halves (realworld R@1
+.262 → .192, RestBench R@10 .887 → .854); README, issue 18 item 8."""
 CONTEXT = False
 """BM25 also reads the tag sentence and the resource schema's name and description (`context.py`).
 Off: it lost on the tuning halves (RestBench, SOCBench-D and realworld R@5)."""

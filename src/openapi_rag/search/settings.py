@@ -43,9 +43,10 @@ class SearchSettings(BaseModel):
     static_weight: float = Field(0.0, ge=0)
     """Weight of a second embedder's list (`views.py`: an index built with `static="wordllama"`)
     as a third list in hybrid mode; 0: not read."""
-    view_pool: bool = True
+    view_pool: bool = False
     """A chunk's dense score is its best over its own vector and its short views' (`views.py`;
-    an index whose chunker wrote views)."""
+    an index built with `compact`'s `views=True`). Off, with the views: they failed the rule
+    (`chunking/compact.py` VIEWS)."""
     rrf_k: int = Field(60, ge=0)
     """The RRF rank constant (Cormack et al. 2009)."""
     fusion_depth: int = Field(50, ge=1)
