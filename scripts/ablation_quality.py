@@ -336,7 +336,7 @@ def main() -> None:
     print(header)
     print("|" + "---|" * (2 + len(datasets) * len(HALVES) * len(METRICS)))
     base = None
-    intervals: dict[str, dict[str, tuple[float, float]]] = {}
+    intervals: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}  # row -> dataset -> metric
     for name, row in ROWS.items():
         if wanted and name != "default" and not any(name.startswith(w) for w in wanted):
             continue
@@ -344,17 +344,18 @@ def main() -> None:
         result = {}
         for d, groups in datasets.items():
             result[d] = runner.evaluate(d, groups, row)
-            if base is None:  # the default: 95% bootstrap intervals of its reporting halves
-                rows = runner.last_rows["report"]
-                intervals[d] = {m: bootstrap_ci([[r[m] for r in rows]]) for m in METRICS}
+            rows = runner.last_rows.get("report", [])  # 95% bootstrap intervals of the reporting halves
+            if rows and not any(v != v for v in result[d]["report"].values()):  # NaN: not run
+                intervals.setdefault(name, {})[d] = {m: bootstrap_ci([[r[m] for r in rows]]) for m in METRICS}
         base = base or result
         cells = [f"{result[d][h][m]:.3f}" for d in datasets for h in HALVES for m in METRICS]
         verdict = "" if result is base else ("yes" if adopted(result, base) else "no")
         print(f"| {name} | " + " | ".join(cells) + f" | {verdict} |", flush=True)
         print(f"  ({time.time() - started:.0f} s)", file=sys.stderr)
-    print("\ndefault, reporting halves, 95% bootstrap intervals:")
-    for d, by_metric in intervals.items():
-        print(f"  {d}: " + ", ".join(f"{m} [{low:.3f}, {high:.3f}]" for m, (low, high) in by_metric.items()))
+    for name, by_dataset in intervals.items():
+        print(f"\n{name}, reporting halves, 95% bootstrap intervals:")
+        for d, by_metric in by_dataset.items():
+            print(f"  {d}: " + ", ".join(f"{m} [{low:.3f}, {high:.3f}]" for m, (low, high) in by_metric.items()))
 
 
 if __name__ == "__main__":
