@@ -119,6 +119,8 @@ ROWS: dict[str, Row] = {
     "with dense weight 2": Row(dict(dense_weight=2.0)),
     # issue 18 item 8, vocabulary: short views max-pooled (`search/views.py`), a second embedder
     "with short views max-pooled": Row(dict(view_pool=True), chunking=dict(views=True)),
+    "with short views as a third list (weight .5)": Row(dict(view_weight=0.5), chunking=dict(views=True)),
+    "with short views as a third list (weight 1)": Row(dict(view_weight=1.0), chunking=dict(views=True)),
     "with wordllama as a third list (weight .25)": Row(dict(static_weight=0.25), static="wordllama"),
     "with wordllama as a third list (weight .5)": Row(dict(static_weight=0.5), static="wordllama"),
     "with wordllama as a third list (weight 1)": Row(dict(static_weight=1.0), static="wordllama"),

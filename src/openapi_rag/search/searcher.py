@@ -356,11 +356,12 @@ class Searcher:
             for chunk_id, score in dense:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
-            static = self._static(text, vector, mode, max(fetch, len(dense)), threshold, allowed)
-            lists.append(self._fuse(mode, dense, lexical, static))
+            extra = self._extra_lists(text, vector, mode, max(fetch, len(dense)), threshold, allowed)
+            lists.append(self._fuse(mode, dense, lexical, extra))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
-                heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth], *static[:depth]))
+                heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
+                heads.update(chunk_id for ranked, _ in extra for chunk_id, _ in ranked[:depth])
         ranked = lists[0] if len(lists) == 1 else _best_of(lists)
         if threshold is not None:
             ranked = [(i, s) for i, s in ranked if i in dense_scores]
@@ -382,22 +383,20 @@ class Searcher:
         ]
         return hits, chunks, lists, exhausted
 
-    def _fuse(self, mode: str, dense: Ranked, lexical: Ranked, static: Ranked) -> Ranked:
+    def _fuse(self, mode: str, dense: Ranked, lexical: Ranked, extra: list[tuple[Ranked, float]]) -> Ranked:
         if mode == "dense":
             return dense
         if mode == "bm25":
             return lexical
         cfg = self.settings
-        lists, weights = [dense, lexical], [cfg.dense_weight, cfg.bm25_weight]
-        if cfg.static_weight > 0 and self.static is not None:
-            lists.append(static)
-            weights.append(cfg.static_weight)
+        lists = [dense, lexical, *(ranked for ranked, _ in extra)]
+        weights = [cfg.dense_weight, cfg.bm25_weight, *(weight for _, weight in extra)]
         if cfg.fusion == "rrf":
             return reciprocal_rank_fusion(lists, weights=weights, k=cfg.rrf_k, depth=cfg.fusion_depth)
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
         return minmax_fusion(lists, weights=[w / total for w in weights], depth=cfg.fusion_depth)
 
-    def _static(
+    def _extra_lists(
         self,
         text: str | None,
         vector: np.ndarray | None,
@@ -405,14 +404,19 @@ class Searcher:
         fetch: int,
         threshold: float | None,
         allowed: list[str] | None,
-    ) -> Ranked:
-        """The second embedder's list for `text` in hybrid mode when it is weighed, else empty;
-        like the dense list, none for a many-clause query's whole text (`vector` None)."""
+    ) -> list[tuple[Ranked, float]]:
+        """More ranked lists for the hybrid fusion, each with its weight: the short views' and the
+        second embedder's, where the index has them and the settings weigh them; like the dense
+        list, none for a many-clause query's whole text (`vector` None)."""
         if mode != "hybrid" or threshold is not None or text is None or vector is None:
             return []
-        if self.static is None or self.settings.static_weight <= 0:
-            return []
-        return self.static.search(fetch, text=text, allowed=allowed)
+        cfg = self.settings
+        extra = []
+        if self.views is not None and cfg.view_weight > 0:
+            extra.append((self.views.search(fetch, vector=vector, allowed=allowed), cfg.view_weight))
+        if self.static is not None and cfg.static_weight > 0:
+            extra.append((self.static.search(fetch, text=text, allowed=allowed), cfg.static_weight))
+        return extra
 
     def _all_heads(self, batch_size: int = 1000) -> Iterator[Chunk]:
         ids = self.store.ids()

@@ -43,6 +43,9 @@ class SearchSettings(BaseModel):
     static_weight: float = Field(0.0, ge=0)
     """Weight of a second embedder's list (`views.py`: an index built with `static="wordllama"`)
     as a third list in hybrid mode; 0: not read."""
+    view_weight: float = Field(0.0, ge=0)
+    """Weight of the short views' list (`views.py`, each chunk at its best view; an index built
+    with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read."""
     view_pool: bool = False
     """A chunk's dense score is its best over its own vector and its short views' (`views.py`;
     an index built with `compact`'s `views=True`). Off, with the views: they failed the rule
