@@ -72,3 +72,19 @@ def test_a_static_view_is_a_third_list(specs, tmp_path):
     alone = opened.search(query, k=5, expand=False)
     assert alone and alone[0].service == "redocly-museum-api" and "ticket" in alone[0].id.lower()
     assert off  # the default ignores the view (static_weight 0)
+
+
+def test_views_as_a_third_list_of_the_hybrid_fusion(specs, tmp_path):
+    strategy = get_strategy("compact", views=True)
+    index = Index.build(load_services([specs]).services, strategy=strategy, embedder="word-hash")
+    chunk = next(c for c in index.store.chunks() if len(c.metadata[VIEWS]) > 1)
+    query = chunk.metadata[VIEWS][-1]
+    listed = index.searcher.search_chunks(query, mode="hybrid", k=200)
+    index.searcher.configure(view_weight=1.0)
+    with_views = index.searcher.search_chunks(query, mode="hybrid", k=200)
+    assert with_views[0].chunk_id == chunk.id
+    assert [h.score for h in with_views] != [h.score for h in listed]  # a third list was fused
+    index.searcher.configure(view_weight=0.0)
+    assert [(h.chunk_id, h.score) for h in index.searcher.search_chunks(query, mode="hybrid", k=200)] == [
+        (h.chunk_id, h.score) for h in listed
+    ]
