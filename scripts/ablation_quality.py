@@ -46,6 +46,7 @@ from openapi_rag.index import Index
 from openapi_rag.search import BM25Index
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.search.tokenize import ApiTokenizer
+from openapi_rag.search.views import ViewVectors
 from openapi_rag.spec import load_services
 
 METRICS = ("R@1", "R@5", "R@10", "MRR")
@@ -62,6 +63,7 @@ class Row:
     strategy: str = "compact"
     chunking: dict[str, Any] = field(default_factory=dict)  # the strategy's parameters changed
     synonyms: bool = True  # the BM25 tokenizer's verb synonyms (index-time)
+    static: str | None = None  # a second embedder's view of the chunks (`search/views.py`)
 
 
 ROWS: dict[str, Row] = {
@@ -128,6 +130,15 @@ ROWS: dict[str, Row] = {
     ),
     "with dense weight 1.5": Row(dict(dense_weight=1.5)),
     "with dense weight 2": Row(dict(dense_weight=2.0)),
+    # issue 18 item 8, vocabulary: short views max-pooled (`search/views.py`), a second embedder
+    "with short views max-pooled": Row(dict(view_pool=True), chunking=dict(views=True)),
+    "with short views as a third list (weight .5)": Row(dict(view_weight=0.5), chunking=dict(views=True)),
+    "with short views as a third list (weight 1)": Row(dict(view_weight=1.0), chunking=dict(views=True)),
+    "with wordllama as a third list (weight .25)": Row(dict(static_weight=0.25), static="wordllama"),
+    "with wordllama as a third list (weight .5)": Row(dict(static_weight=0.5), static="wordllama"),
+    "with wordllama as a third list (weight 1)": Row(dict(static_weight=1.0), static="wordllama"),
+    "with wordllama in place of MiniLM": Row(dict(static_weight=1.25, dense_weight=0.0), static="wordllama"),
+    "with wordllama alone": Row(dict(static_weight=1.0, dense_weight=0.0, bm25_weight=0.0), static="wordllama"),
 }
 
 
@@ -234,6 +245,7 @@ class Runner:
             tuple(sorted(row.chunking.items())),
             row.synonyms,
             settings.bm25_b,
+            row.static,
         )
         if key not in self._built:
             strategy = get_strategy(row.strategy, **row.chunking)
@@ -258,7 +270,10 @@ class Runner:
                     bm25=bm25,
                     embedder=index.embedder,
                     directory=index.directory,
+                    views=index.views,
                 )
+            if row.static:
+                index.searcher.static = ViewVectors.of_embedder(row.static, list(index.store.chunks()))
             self._built[key] = index
         index = self._built[key]
         index.searcher.configure(settings)
@@ -345,7 +360,7 @@ def main() -> None:
     print(header)
     print("|" + "---|" * (2 + len(datasets) * len(HALVES) * len(METRICS)))
     base = None
-    intervals: dict[str, dict[str, tuple[float, float]]] = {}
+    intervals: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}  # row -> dataset -> metric
     for name, row in ROWS.items():
         if wanted and name != "default" and not any(name.startswith(w) for w in wanted):
             continue
@@ -353,17 +368,18 @@ def main() -> None:
         result = {}
         for d, groups in datasets.items():
             result[d] = runner.evaluate(d, groups, row)
-            if base is None:  # the default: 95% bootstrap intervals of its reporting halves
-                rows = runner.last_rows["report"]
-                intervals[d] = {m: bootstrap_ci([[r[m] for r in rows]]) for m in METRICS}
+            rows = runner.last_rows.get("report", [])  # 95% bootstrap intervals of the reporting halves
+            if rows and not any(v != v for v in result[d]["report"].values()):  # NaN: not run
+                intervals.setdefault(name, {})[d] = {m: bootstrap_ci([[r[m] for r in rows]]) for m in METRICS}
         base = base or result
         cells = [f"{result[d][h][m]:.3f}" for d in datasets for h in HALVES for m in METRICS]
         verdict = "" if result is base else ("yes" if adopted(result, base) else "no")
         print(f"| {name} | " + " | ".join(cells) + f" | {verdict} |", flush=True)
         print(f"  ({time.time() - started:.0f} s)", file=sys.stderr)
-    print("\ndefault, reporting halves, 95% bootstrap intervals:")
-    for d, by_metric in intervals.items():
-        print(f"  {d}: " + ", ".join(f"{m} [{low:.3f}, {high:.3f}]" for m, (low, high) in by_metric.items()))
+    for name, by_dataset in intervals.items():
+        print(f"\n{name}, reporting halves, 95% bootstrap intervals:")
+        for d, by_metric in by_dataset.items():
+            print(f"  {d}: " + ", ".join(f"{m} [{low:.3f}, {high:.3f}]" for m, (low, high) in by_metric.items()))
 
 
 if __name__ == "__main__":

@@ -110,3 +110,34 @@ def test_an_operation_without_a_summary_is_named_by_its_operation_id_in_words(mo
     assert "get movie credits" not in compact_text(SERVICE, named)  # a summary is the better name
     monkeypatch.setattr(render, "OPERATION_ID_FOR_SUMMARY", False)
     assert lexical_text(SERVICE, bare) == "GET /movie/{movie_id}/credits The cast."
+
+
+def test_each_statement_is_a_short_view_of_its_own() -> None:
+    from openapi_rag.chunking.compact import view_texts
+
+    operation = op(
+        summary="Get credits",
+        description="Get the cast and crew for a movie. Long details follow here.",
+        tags=["movies", "people"],
+        parameters=[Parameter("movie_id", "path", True, "The movie.")],
+    )
+    assert view_texts(SERVICE, operation) == [
+        "movies, people – GET /movie/{movie_id}/credits: Get credits",
+        "movies, people – GET /movie/{movie_id}/credits: Get the cast and crew for a movie.",
+    ]
+    bare = op(operation_id="getMovieCredits")  # no tags, no summary: the operationId in words
+    assert view_texts(SERVICE, bare) == ["GET /movie/{movie_id}/credits: get movie credits"]
+    assert view_texts(SERVICE, op()) == []  # nothing said: no view
+
+
+def test_views_are_a_strategy_parameter_written_on_the_chunks(campaigns) -> None:  # type: ignore[no-untyped-def]
+    from openapi_rag.search.views import VIEWS
+
+    chunks = get_strategy("compact", views=True).chunk([campaigns])
+    post = next(c for c in chunks if c.operations == ["POST /campaigns"])
+    assert post.metadata[VIEWS][0] == "campaigns – POST /campaigns: Create a campaign"
+    assert all(not view.startswith("Campaigns API") for c in chunks for view in c.metadata[VIEWS])
+    plain = get_strategy("compact")
+    assert plain.params["views"] is False and get_strategy("compact", views=True).params["views"] is True
+    assert all(VIEWS not in c.metadata for c in plain.chunk([campaigns]))
+    assert [c.embed_text for c in plain.chunk([campaigns])] == [c.embed_text for c in chunks]

@@ -35,6 +35,7 @@ from openapi_rag.chunking.render import collapse, leading_sentence, operation_su
 from openapi_rag.chunking.response_fields import response_fields
 from openapi_rag.model import Chunk, Operation, Service
 from openapi_rag.search.bm25 import BM25_TEXT
+from openapi_rag.search.views import VIEWS as VIEWS_KEY
 from openapi_rag.tokens import Tokenizer
 
 RETURNS = 25
@@ -55,6 +56,14 @@ ones a user says."""
 EMBED_RESOURCE = False
 """An operation without a description of its own embeds the first sentence of its resource
 schema's description instead (`context.py`). Off: no gain on the tuning halves."""
+VIEWS = False
+"""Each statement of the embedded line (summary, description sentence, tag sentence) is also a
+short view of its own, "tags – METHOD /path: statement" (`metadata["views"]`), embedded apart and
+max-pooled at search time (`search/views.py`): one vector of the whole line blurs several
+statements, and a user saying one of them in other words should be nearer that one alone. Off: it
+won on the realworld tuning half (R@5 .549 → .573) but lost on the tuning halves overall (RestBench
+MRR .730 → .696, the long requests' R@5 .800 → .733) and on the reporting halves (realworld R@1
+.262 → .192, RestBench R@10 .887 → .854); README, issue 18 item 8."""
 CONTEXT = False
 """BM25 also reads the tag sentence and the resource schema's name and description (`context.py`).
 Off: it lost on the tuning halves (RestBench, SOCBench-D and realworld R@5)."""
@@ -72,6 +81,28 @@ def compact_text(
 ) -> str:
     """The short line embedded for `op` (see the module docstring)."""
     head = " – ".join(part for part in (collapse(service.title), ", ".join(op.tags)) if part)
+    body = ". ".join(_statements(service, op, embed_context=embed_context, embed_resource=embed_resource))
+    text = f"{head} – {op.id}: {body}" if head else f"{op.id}: {body}"
+    names = ", ".join(p.name for p in op.parameters if headers or p.location != "header")
+    text = f"{text} Parameters: {names}." if names else text
+    fields = _returns(service, op, returns, unwrap)
+    return f"{text} Returns: {', '.join(fields)}." if fields else text
+
+
+def view_texts(
+    service: Service, op: Operation, *, embed_context: bool = EMBED_CONTEXT, embed_resource: bool = EMBED_RESOURCE
+) -> list[str]:
+    """The short views of `op`: each statement of its embedded line on its own, named by the
+    operation's tags and `METHOD /path` (`VIEWS`); one statement still gets its view, free of the
+    line's API title, parameters and response fields."""
+    statements = _statements(service, op, embed_context=embed_context, embed_resource=embed_resource)
+    tags = ", ".join(op.tags)
+    return [f"{tags} – {op.id}: {s}" if tags else f"{op.id}: {s}" for s in statements]
+
+
+def _statements(service: Service, op: Operation, *, embed_context: bool, embed_resource: bool) -> list[str]:
+    """What the embedded line says `op` does: its summary, its description's first sentence and its
+    tag's sentence, each once."""
     summary = operation_summary(op)
     sentence = leading_sentence(op.description)
     if sentence.lower() == summary.lower():  # many specs repeat the summary as description
@@ -81,12 +112,7 @@ def compact_text(
     tag = tag_sentence(service, op) if embed_context else ""
     if tag and tag.lower() in (summary.lower(), sentence.lower()):
         tag = ""
-    body = ". ".join(part for part in (summary, sentence, tag) if part)
-    text = f"{head} – {op.id}: {body}" if head else f"{op.id}: {body}"
-    names = ", ".join(p.name for p in op.parameters if headers or p.location != "header")
-    text = f"{text} Parameters: {names}." if names else text
-    fields = _returns(service, op, returns, unwrap)
-    return f"{text} Returns: {', '.join(fields)}." if fields else text
+    return [part for part in (summary, sentence, tag) if part]
 
 
 def lexical_text(
@@ -128,6 +154,7 @@ class CompactStrategy(EndpointStrategy):
             description (`EMBED_RESOURCE`).
         unwrap: name an envelope response's payload fields (`UNWRAP`).
         headers: name header parameters in the embedded line (`HEADERS`).
+        views: write each statement as a short view of its own (`VIEWS`).
         Other arguments as `Strategy`.
     """
 
@@ -145,6 +172,7 @@ class CompactStrategy(EndpointStrategy):
         embed_resource: bool = EMBED_RESOURCE,
         unwrap: bool = UNWRAP,
         headers: bool = HEADERS,
+        views: bool = VIEWS,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
@@ -153,10 +181,17 @@ class CompactStrategy(EndpointStrategy):
         self.embed_resource = embed_resource
         self.unwrap = unwrap
         self.headers = headers
+        self.views = views
 
     @property
     def params(self) -> dict[str, Any]:
-        return {**super().params, "returns": self.returns, "context": self.context, **self._embedded}
+        return {
+            **super().params,
+            "returns": self.returns,
+            "context": self.context,
+            **self._embedded,
+            "views": self.views,
+        }
 
     @property
     def _embedded(self) -> dict[str, bool]:
@@ -181,6 +216,12 @@ class CompactStrategy(EndpointStrategy):
             op.id: lexical_text(service, op, self.returns, context=self.context, unwrap=self.unwrap)
             for op in service.operations
         }
+        views = {}
+        if self.views:
+            embedded = {"embed_context": self.embed_context, "embed_resource": self.embed_resource}
+            views = {op.id: view_texts(service, op, **embedded) for op in service.operations}
         for chunk in chunks:
             chunk.metadata[BM25_TEXT] = lexical[chunk.operations[0]]
+            if views.get(chunk.operations[0]):
+                chunk.metadata[VIEWS_KEY] = views[chunk.operations[0]]
         return chunks

@@ -38,6 +38,8 @@ from openapi_rag.search.clauses import QueryLimits, check_query
 from openapi_rag.search.craft import CraftSearcher
 from openapi_rag.search.results import OperationHit, SearchResults
 from openapi_rag.search.settings import SearchSettings
+from openapi_rag.search.views import STATIC_DIR, ViewVectors
+from openapi_rag.search.views import VIEWS as VIEWS_DIR
 from openapi_rag.spec.extract import extract_service
 from openapi_rag.store import FaissStore
 from openapi_rag.store.atomic import atomic_dir, resolve_dir, resolve_optional_dir
@@ -88,8 +90,12 @@ class Index:
         directory: Path | None = None,
         query_limits: QueryLimits | None = None,
         settings: SearchSettings | None = None,
+        views: ViewVectors | None = None,
+        static: ViewVectors | None = None,
     ):
         self.manifest = manifest
+        self.views = views  # the chunks' short views, embedded (`search/views.py`)
+        self.static = static  # a second embedder's vectors of the chunks (`search/views.py`)
         self.store = store
         self.bm25 = bm25
         self._embedder = embedder
@@ -104,7 +110,7 @@ class Index:
         self.searcher: Searcher | CraftSearcher = (
             CraftSearcher(store, bm25, embed=embed, settings=settings)
             if manifest.strategy == "craft"
-            else Searcher(store, bm25, embed=embed, settings=settings)
+            else Searcher(store, bm25, embed=embed, settings=settings, views=views, static=static)
         )
 
     # ---- building ---------------------------------------------------------------------------
@@ -122,6 +128,7 @@ class Index:
         cache: bool = True,
         show_progress: bool = False,
         settings: SearchSettings | None = None,
+        static: str | Embedder | None = None,
     ) -> Index:
         """Chunk, embed and index `services` in memory (`save` writes it to disk).
 
@@ -136,6 +143,8 @@ class Index:
             cache: reuse and fill the on-disk embedding cache.
             show_progress: progress bars on stderr.
             settings: how the index is searched (defaults when None), recorded in the manifest.
+            static: a second embedder (`"wordllama"`) whose vectors of the chunks the hybrid
+                search reads as a third list when `settings.static_weight` > 0.
         """
         settings = settings or SearchSettings()
         services = list(services)
@@ -175,6 +184,8 @@ class Index:
             bm25=BM25Index.from_chunks(chunks, b=settings.bm25_b),
             embedder=model,
             services={s.id: service_record(s) for s in services},
+            views=ViewVectors.of_views(model, chunks, cache=cache),
+            static=ViewVectors.of_embedder(static, chunks) if static is not None else None,
         )
 
     # ---- persistence ------------------------------------------------------------------------
@@ -202,6 +213,10 @@ class Index:
                 record = self.service_record(service_id)
                 path = tmp / SERVICES_DIR / f"{service_id}.json"
                 path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")), "utf-8")
+            if self.views is not None:
+                self.views.save(tmp / VIEWS_DIR)
+            if self.static is not None:
+                self.static.save(tmp / STATIC_DIR)
             for name in CARRIED_DIRS:  # from their backup where their own swap was cut off
                 carried = resolve_optional_dir(directory / name, locked_by=directory)
                 if carried is not None:
@@ -268,8 +283,16 @@ class Index:
                 path / "bm25", f"cannot be read ({type(exc).__name__}: {exc})", directory=path
             ) from exc
         check_consistent(path, manifest, store, bm25)
+        ids = store.ids()
         return cls(
-            manifest=manifest, store=store, bm25=bm25, embedder=model, directory=path, settings=settings
+            manifest=manifest,
+            store=store,
+            bm25=bm25,
+            embedder=model,
+            directory=path,
+            settings=settings,
+            views=ViewVectors.load(path / VIEWS_DIR, ids, directory=path),
+            static=ViewVectors.load(path / STATIC_DIR, ids, directory=path),
         )
 
     # ---- services ---------------------------------------------------------------------------

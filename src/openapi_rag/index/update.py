@@ -30,6 +30,7 @@ from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk, Service
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.settings import SearchSettings
+from openapi_rag.search.views import ViewVectors
 from openapi_rag.spec import load_service
 from openapi_rag.spec.discover import discover_entries
 from openapi_rag.spec.limits import ReadLimits
@@ -290,8 +291,14 @@ def _build_locked(
             store = FaissStore(vectors.shape[1], index_type=index_type)
         if new_chunks:
             store.add([c.id for c in new_chunks], vectors, new_chunks)
-        bm25 = BM25Index.from_chunks(store.chunks(), b=settings.bm25_b)
-        index = Index(manifest=manifest, store=store, bm25=bm25, embedder=model, services=records)
+        chunks = list(store.chunks())
+        bm25 = BM25Index.from_chunks(chunks, b=settings.bm25_b)
+        views = ViewVectors.of_views(model, chunks)  # through the cache: only new views are embedded
+        second = existing.static.embedder if existing is not None and existing.static is not None else None
+        static = ViewVectors.of_embedder(second, chunks) if second is not None else None
+        index = Index(
+            manifest=manifest, store=store, bm25=bm25, embedder=model, services=records, views=views, static=static
+        )
         index.save(directory, lock=False)  # the lock is ours already
     report.written = True
     report.seconds = round(time.perf_counter() - start, 2)

@@ -67,7 +67,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -91,8 +91,12 @@ from openapi_rag.search.providers import api_names, named_services
 from openapi_rag.search.resources import settle_first
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
+from openapi_rag.search.views import pooled
 from openapi_rag.store.base import Ranked, VectorStore, rank, read_heads
 from openapi_rag.store.filters import ChunkFilter
+
+if TYPE_CHECKING:
+    from openapi_rag.search.views import ViewVectors
 
 MODES = ("hybrid", "dense", "bm25")
 AUTO = "auto"
@@ -127,6 +131,8 @@ class Searcher:
             says when the two disagree.
         settings: how to rank (`SearchSettings`; the defaults when None).
         embed: texts -> their embeddings (2-D), for the clauses.
+        views: vectors of the chunks' short views (same embedder), max-pooled into the dense list.
+        static: a second embedder's vectors of the chunks, a third list in hybrid mode.
         **changes: fields of `settings` to change (`Searcher(store, bm25, clauses=False)`).
     """
 
@@ -137,6 +143,8 @@ class Searcher:
         *,
         settings: SearchSettings | None = None,
         embed: Callable[[list[str]], np.ndarray] | None = None,
+        views: ViewVectors | None = None,
+        static: ViewVectors | None = None,
         **changes: Any,
     ):
         if bm25 is not None and (len(bm25) != len(store) or set(bm25.ids()) != set(store.ids())):
@@ -147,6 +155,8 @@ class Searcher:
         self.store = store
         self.bm25 = bm25
         self.embed = embed
+        self.views = views  # short views of the chunks (`views.py`), pooled when view_pool is set
+        self.static = static  # a second embedder's view (`views.py`), read when static_weight > 0
         self.settings = DEFAULT_SETTINGS
         self.configure(settings, **changes)
         self._graph: DependencyGraph | None = None
@@ -361,6 +371,8 @@ class Searcher:
             if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
                 dense, complete = self._dense(vector, fetch, threshold, filter)
                 exhausted = exhausted and complete
+                if self.views is not None and self.settings.view_pool and threshold is None:
+                    dense = pooled(dense, self.views.search(fetch, vector=vector, allowed=allowed))[:fetch]
             if mode != "dense":
                 assert self.bm25 is not None and text is not None
                 depth = max(fetch, len(dense))
@@ -373,10 +385,12 @@ class Searcher:
             for chunk_id, score in dense:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
-            lists.append(self._fuse(mode, dense, lexical))
+            extra = self._extra_lists(text, vector, mode, max(fetch, len(dense)), threshold, allowed)
+            lists.append(self._fuse(mode, dense, lexical, extra))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
                 heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
+                heads.update(chunk_id for ranked, _ in extra for chunk_id, _ in ranked[:depth])
         ranked = lists[0] if len(lists) == 1 else _best_of(lists)
         if threshold is not None:
             ranked = [(i, s) for i, s in ranked if i in dense_scores]
@@ -398,19 +412,40 @@ class Searcher:
         ]
         return hits, chunks, lists, exhausted
 
-    def _fuse(self, mode: str, dense: Ranked, lexical: Ranked) -> Ranked:
+    def _fuse(self, mode: str, dense: Ranked, lexical: Ranked, extra: list[tuple[Ranked, float]]) -> Ranked:
         if mode == "dense":
             return dense
         if mode == "bm25":
             return lexical
         cfg = self.settings
-        weights = (cfg.dense_weight, cfg.bm25_weight)
+        lists = [dense, lexical, *(ranked for ranked, _ in extra)]
+        weights = [cfg.dense_weight, cfg.bm25_weight, *(weight for _, weight in extra)]
         if cfg.fusion == "rrf":
-            return reciprocal_rank_fusion(
-                [dense, lexical], weights=weights, k=cfg.rrf_k, depth=cfg.fusion_depth
-            )
+            return reciprocal_rank_fusion(lists, weights=weights, k=cfg.rrf_k, depth=cfg.fusion_depth)
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
-        return minmax_fusion([dense, lexical], weights=[w / total for w in weights], depth=cfg.fusion_depth)
+        return minmax_fusion(lists, weights=[w / total for w in weights], depth=cfg.fusion_depth)
+
+    def _extra_lists(
+        self,
+        text: str | None,
+        vector: np.ndarray | None,
+        mode: str,
+        fetch: int,
+        threshold: float | None,
+        allowed: list[str] | None,
+    ) -> list[tuple[Ranked, float]]:
+        """More ranked lists for the hybrid fusion, each with its weight: the short views' and the
+        second embedder's, where the index has them and the settings weigh them; like the dense
+        list, none for a many-clause query's whole text (`vector` None)."""
+        if mode != "hybrid" or threshold is not None or text is None or vector is None:
+            return []
+        cfg = self.settings
+        extra = []
+        if self.views is not None and cfg.view_weight > 0:
+            extra.append((self.views.search(fetch, vector=vector, allowed=allowed), cfg.view_weight))
+        if self.static is not None and cfg.static_weight > 0:
+            extra.append((self.static.search(fetch, text=text, allowed=allowed), cfg.static_weight))
+        return extra
 
     def _all_heads(self, batch_size: int = 1000) -> Iterator[Chunk]:
         ids = self.store.ids()

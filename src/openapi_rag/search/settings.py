@@ -40,6 +40,19 @@ class SearchSettings(BaseModel):
     SOCBench-D within ±.003)."""
     bm25_weight: float = Field(1.0, ge=0)
     """Weight of the BM25 list in hybrid mode."""
+    static_weight: float = Field(0.0, ge=0)
+    """Weight of a second embedder's list (`views.py`: an index built with `static="wordllama"`)
+    as a third list in hybrid mode; 0: not read. Off: no weight won on the realworld tuning half,
+    and its reporting half lost at every weight (R@1 .262 → .243 at .25)."""
+    view_weight: float = Field(0.0, ge=0)
+    """Weight of the short views' list (`views.py`, each chunk at its best view; an index built
+    with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read. Off: at .5 it won
+    realworld's reporting R@5 (.478 → .509) but lost R@1 there (.262 → .243) and on the long
+    requests (.514 → .378), and RestBench's tuning MRR (.730 → .694)."""
+    view_pool: bool = False
+    """A chunk's dense score is its best over its own vector and its short views' (`views.py`;
+    an index built with `compact`'s `views=True`). Off, with the views: they failed the rule
+    (`chunking/compact.py` VIEWS)."""
     rrf_k: int = Field(60, ge=0)
     """The RRF rank constant (Cormack et al. 2009)."""
     fusion_depth: int = Field(50, ge=1)

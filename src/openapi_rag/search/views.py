@@ -1,0 +1,164 @@
+"""More vectors per chunk than the store's one: short views, and a second embedder's view.
+
+Two uses, both computed when the index is built and stored beside the store's vectors:
+
+- **Short views, max-pooled** (`views/`, `SearchSettings.view_pool`): the `compact` line of an
+  operation carries its summary, a description sentence, the tag's sentence, its parameters and
+  response fields; one vector of all of it is a blur of several statements, and a query saying one
+  of them in other words sits far from the mean. Each short statement (`metadata["views"]`, written
+  by the chunker) gets its own vector from the same embedder, and a chunk's dense score is its best
+  over its line and its views (multi-vector retrieval, as in ColBERT's MaxSim over sentences rather
+  than tokens). The query's vector is the one the dense search already has: no extra query cost
+  but one product per view.
+- **A second embedder** (`static/`, `SearchSettings.static_weight`): a static word-vector model
+  (`wordllama`) embeds each chunk's line; its list is a third one in the hybrid fusion.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from openapi_rag.embed import Embedder, EmbeddingCache, embed_with_cache, get_embedder
+from openapi_rag.errors import IndexDamaged
+from openapi_rag.model import Chunk
+from openapi_rag.store.base import Ranked, rank
+
+VIEWS = "views"
+"""`Chunk.metadata` key of a chunk's short views (texts), and the index folder of their vectors."""
+STATIC_DIR = "static"
+VECTORS_NPY = "vectors.npy"
+META_JSON = "view.json"
+
+
+class ViewVectors:
+    """Vectors of chunks, several rows per chunk allowed, searched by exact inner product (numpy).
+
+    Args:
+        ids: the chunk id of each row of `vectors` (a chunk may have several rows).
+        vectors: L2-normalised rows, float32.
+        embedder: embeds query texts when the rows come from another embedder than the store's
+            (None: the caller passes the store embedder's query vector).
+    """
+
+    def __init__(self, ids: Sequence[str], vectors: np.ndarray, embedder: Embedder | None = None):
+        if len(ids) != len(vectors):
+            raise ValueError(f"{len(ids)} ids for {len(vectors)} vectors")
+        self.ids = np.asarray(list(ids), dtype=object)
+        self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.embedder = embedder
+        self._rows: dict[str, list[int]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @classmethod
+    def of_views(
+        cls, embedder: Embedder, chunks: Sequence[Chunk], *, cache: bool = True
+    ) -> ViewVectors | None:
+        """The vectors of the chunks' short views (`metadata["views"]`), None when no chunk has any.
+        Through the embedding cache: an update re-embeds only new views."""
+        ids = [c.id for c in chunks for _ in c.metadata.get(VIEWS) or ()]
+        if not ids:
+            return None
+        texts = [str(text) for c in chunks for text in c.metadata.get(VIEWS) or ()]
+        if not cache:
+            return cls(ids, embedder.embed_many(texts))
+        with EmbeddingCache(embedder.cache_key) as store:
+            return cls(ids, embed_with_cache(embedder, texts, store))
+
+    @classmethod
+    def of_embedder(cls, embedder: str | Embedder, chunks: Sequence[Chunk]) -> ViewVectors:
+        """Another embedder's vectors of the chunks' `embed_text`, one per chunk (no cache: a
+        static model is cheaper than a cache read)."""
+        model = get_embedder(embedder) if isinstance(embedder, str) else embedder
+        if not chunks:
+            return cls([], np.zeros((0, model.dimensions or 0), dtype=np.float32), model)
+        return cls([c.id for c in chunks], model.embed_many([c.embed_text for c in chunks]), model)
+
+    def search(
+        self,
+        k: int,
+        *,
+        text: str | None = None,
+        vector: np.ndarray | None = None,
+        allowed: Sequence[str] | None = None,
+    ) -> Ranked:
+        """The `k` best chunks, each at its best row's score (only chunks in `allowed` when given).
+        The query is `vector` (the store embedder's) or, with an embedder of its own, `text`."""
+        if not len(self.ids) or k <= 0:
+            return []
+        if self.embedder is not None:
+            if text is None:
+                raise ValueError("this view embeds its own queries: pass the text")
+            vector = self.embedder.embed(text)
+        if vector is None:
+            raise ValueError("pass the query vector")
+        if allowed is None:
+            rows = None
+            scores = self.vectors @ vector
+        else:
+            rows = np.asarray([r for c in allowed for r in self._rows_of().get(c, ())], dtype=np.int64)
+            scores = self.vectors[rows] @ vector
+        # Rows of one chunk compete for places: take more than k rows, then the best per chunk.
+        wanted = min(len(scores), k * 4)
+        top = (
+            np.argpartition(-scores, wanted - 1)[:wanted] if wanted < len(scores) else np.arange(len(scores))
+        )
+        best: dict[str, float] = {}
+        for i in top[np.argsort(-scores[top], kind="stable")]:
+            chunk_id = self.ids[i if rows is None else rows[i]]
+            if chunk_id not in best:
+                best[chunk_id] = float(scores[i])
+        return rank(best.items())[:k]
+
+    def _rows_of(self) -> dict[str, list[int]]:
+        if self._rows is None:
+            self._rows = {}
+            for row, chunk_id in enumerate(self.ids):
+                self._rows.setdefault(chunk_id, []).append(row)
+        return self._rows
+
+    def save(self, folder: Path) -> None:
+        """Write the vectors and their ids (and the embedder, when it is not the store's) to `folder`."""
+        folder.mkdir(parents=True, exist_ok=True)
+        np.save(folder / VECTORS_NPY, self.vectors)
+        embedder = self.embedder.model_id if self.embedder is not None else None
+        (folder / META_JSON).write_text(json.dumps({"embedder": embedder, "ids": list(self.ids)}), "utf-8")
+
+    @classmethod
+    def load(cls, folder: Path, chunk_ids: Sequence[str], *, directory: Path) -> ViewVectors | None:
+        """The vectors saved in `folder`, or None when there are none.
+
+        Raises:
+            IndexDamaged: the files disagree with each other or name chunks the index lacks.
+        """
+        if not (folder / META_JSON).is_file():
+            return None
+        try:
+            meta = json.loads((folder / META_JSON).read_text("utf-8"))
+            vectors = np.load(folder / VECTORS_NPY, allow_pickle=False)
+            ids, name = meta["ids"], meta["embedder"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise IndexDamaged(folder, f"cannot be read ({type(exc).__name__})", directory=directory) from exc
+        if (
+            not isinstance(ids, list)
+            or vectors.ndim != 2
+            or len(ids) != len(vectors)
+            or not set(ids) <= set(chunk_ids)
+            or not (name is None or isinstance(name, str))
+        ):
+            raise IndexDamaged(folder, "does not match the index's chunks", directory=directory)
+        return cls(ids, vectors, get_embedder(name) if name else None)
+
+
+def pooled(dense: Ranked, views: Ranked) -> Ranked:
+    """Each chunk at its best score over its own vector (`dense`) and its views, best first."""
+    best = dict(dense)
+    for chunk_id, score in views:
+        if score > best.get(chunk_id, float("-inf")):
+            best[chunk_id] = score
+    return rank(best.items())
