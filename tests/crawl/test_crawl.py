@@ -217,3 +217,35 @@ def test_a_declared_reference_takes_the_fields_of_its_page_section(tmp_path: Pat
     owner = body["properties"]["owner"]
     assert owner["type"] == "object" and set(owner["properties"]) == {"id", "email"}
     assert owner["required"] == ["id"]
+
+
+def test_operations_whose_label_headings_follow_their_line(tmp_path: Path) -> None:
+    # Each operation is a method badge and a path with no heading of its own; "Parameters" and
+    # "Responses" are headings under it, so a heading section must not end an operation's part.
+    page = tmp_path / "api.html"
+    op = (
+        "<div><span>{method}</span><span>{path}</span></div><p>{summary}</p>"
+        "<h4>Parameters</h4><table><thead><tr><th>Name</th><th>Description</th></tr></thead>"
+        "<tr><td>{param}</td><td>a parameter</td></tr></table>"
+        "<h4>Responses</h4><table><thead><tr><td>Code</td><td>Description</td></tr></thead>"
+        "<tr><td>200</td><td>ok <pre>{example}</pre></td></tr><tr><td>404</td><td>missing</td></tr></table>"
+    )
+    page.write_text(
+        "<h1>Pets</h1><h3>pets</h3>"
+        + op.format(method="GET", path="/pets", summary="List pets", param="limit integer (query)",
+                    example='[{"name": "Rex"}]')  # fmt: skip
+        + op.format(method="GET", path="<span>/pets</span><span>/{id}</span>", summary="Get a pet",
+                    param="id * integer ($int64) (path)", example='{"name": "Rex", "age": 3}'),  # fmt: skip
+        encoding="utf-8",
+    )
+    doc = crawl_pages([page]).document
+    listing, one = doc["paths"]["/pets"]["get"], doc["paths"]["/pets/{id}"]["get"]
+    assert (listing["summary"], one["summary"]) == ("List pets", "Get a pet")
+    assert [(p["name"], p["in"], p["schema"]["type"]) for p in listing["parameters"]] == [
+        ("limit", "query", "integer")
+    ]
+    assert [(p["name"], p["in"], p["required"]) for p in one["parameters"]] == [("id", "path", True)]
+    assert set(one["responses"]) == {"200", "404"}
+    schema = one["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"name", "age"}
+    assert listing["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"

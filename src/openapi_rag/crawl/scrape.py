@@ -68,6 +68,7 @@ class _Signature:
     method: str
     url: str
     sample: RequestSample | None = None
+    width: int = 1  # blocks it spans (a method badge and its path are two)
 
 
 def scrape(page: Page) -> Scraped:
@@ -88,7 +89,7 @@ def scrape(page: Page) -> Scraped:
                     seen.add(block.position)
                     evidence.blocks.append(block)
         evidence.samples = [s.sample for s, k in keyed if k == key and s.sample is not None]
-        _read_region(evidence, {s.position for s, k in keyed if k == key})
+        _read_region(evidence, {s.position + w for s, k in keyed if k == key for w in range(s.width)})
         operations.append(evidence)
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
     first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
@@ -169,7 +170,7 @@ def _signatures(blocks: list[Block]) -> list[_Signature]:
             if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
                 path = is_path(blocks[i + 1].text)
                 if path:
-                    found.append(_Signature(i, method, path))
+                    found.append(_Signature(i, method, path, width=2))
     return found
 
 
@@ -234,22 +235,36 @@ def _regions(
     for index, (pos, level) in enumerate(headings):
         end = next((p for p, lv in headings[index + 1 :] if lv <= level), len(blocks))
         ends.append((pos, end))
+    section = dict(ends)
+    level = dict(headings)
     positions = sorted((sig.position, key) for sig, key in keyed)
     out: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for number, (pos, key) in enumerate(positions):
         span = None
+        nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
+        cut = False
         for start, end in sorted(ends, key=lambda se: se[1] - se[0]):
             if not start <= pos < end:
                 continue
             others = {k for p, k in positions if start <= p < end and k != key}
             if others:
                 break
+            # The section ends at a sibling heading that heads no request of its own, before the next
+            # operation: the operation's line sits among label headings ("Parameters", "Responses")
+            # that follow it rather than head it, so its part runs on past this section.
+            if (
+                end < nxt
+                and level.get(end) == level[start]
+                and not any(end <= p < section[end] for p, _ in positions)
+            ):
+                cut = True
+                break
             span = (start, end)
         if span is None:
-            # No heading section of its own: from this request to the next one of another operation.
-            nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
+            # No heading section of its own: from this request to the next one of another operation
+            # (and back to the one before, unless label headings showed the part starts here).
             prev = max((p for p, k in positions[:number] if k != key), default=-1)
-            span = (prev + 1 if prev >= 0 else pos, nxt)
+            span = (prev + 1 if prev >= 0 and not cut else pos, nxt)
         out.setdefault(key, []).append(span)
     return out
 
@@ -336,6 +351,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             after_signature = index > 0 and blocks[index - 1].position in signature_positions
             if (
                 after_signature
+                and block.position not in signature_positions
                 and not evidence.title
                 and len(block.text) <= 100
                 and not block.text.endswith(":")
