@@ -232,10 +232,20 @@ def test_operations_whose_label_headings_follow_their_line(tmp_path: Path) -> No
     )
     page.write_text(
         "<h1>Pets</h1><h3>pets</h3>"
-        + op.format(method="GET", path="/pets", summary="List pets", param="limit integer (query)",
-                    example='[{"name": "Rex"}]')  # fmt: skip
-        + op.format(method="GET", path="<span>/pets</span><span>/{id}</span>", summary="Get a pet",
-                    param="id * integer ($int64) (path)", example='{"name": "Rex", "age": 3}'),  # fmt: skip
+        + op.format(
+            method="GET",
+            path="/pets",
+            summary="List pets",
+            param="limit integer (query)",
+            example='[{"name": "Rex"}]',
+        )
+        + op.format(
+            method="GET",
+            path="<span>/pets</span><span>/{id}</span>",
+            summary="Get a pet",
+            param="id * integer ($int64) (path)",
+            example='{"name": "Rex", "age": 3}',
+        ),
         encoding="utf-8",
     )
     doc = crawl_pages([page]).document
