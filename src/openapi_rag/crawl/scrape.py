@@ -32,6 +32,11 @@ _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
 _BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
 _URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
 _SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
+# A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional.
+_LABELLED_BASE = re.compile(
+    r"^\W*base url\s*:\s*((?:https?://)?[\w.-]+\.[a-z]{2,}(?::\d+)?(?:/\S*?)?)\W*$", re.I
+)
+_SCHEMES = re.compile(r"^\s*schemes?\s*:?\s*(https?)\b", re.I)
 
 
 @dataclass
@@ -208,7 +213,15 @@ def _stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
     """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
     path (server + path displays), or one after a "base URL" / "server" / "endpoint" label."""
     counts: dict[str, int] = {}
+    schemes = [m.group(1).lower() for b in blocks if b.kind == "text" and (m := _SCHEMES.match(b.text))]
     for i, block in enumerate(blocks[:-1]):
+        labelled = _LABELLED_BASE.match(block.text) if len(block.text) < 300 else None
+        if labelled:
+            # With no scheme shown, the page's "Schemes" line gives it, else https.
+            url = labelled.group(1)
+            url = url if "://" in url else f"{(schemes or ['https'])[0]}://{url}"
+            counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
+            continue
         if block.kind != "text":
             continue
         shown = _URL_THEN_PATH.match(block.text)
@@ -250,15 +263,16 @@ def _regions(
             if others:
                 break
             # The section ends at a sibling heading that heads no request of its own, before the next
-            # operation: the operation's line sits among label headings ("Parameters", "Responses")
-            # that follow it rather than head it, so its part runs on past this section.
+            # operation: the operation's line may sit among label headings ("Parameters", "Responses")
+            # that follow it rather than head it, so its part runs on past this section (a larger
+            # section around it, when one documents no other operation, is its part as usual).
             if (
                 end < nxt
                 and level.get(end) == level[start]
                 and not any(end <= p < section[end] for p, _ in positions)
             ):
                 cut = True
-                break
+                continue
             span = (start, end)
         if span is None:
             # No heading section of its own: from this request to the next one of another operation
