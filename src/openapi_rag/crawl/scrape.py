@@ -30,6 +30,7 @@ from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, stat
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
 _BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
+_URL_THEN_WORDS = re.compile(r"^\s*(https?://[^\s/]+(?:/\S*)?)\s+[-–—]\s+[^/]{1,80}$")
 _URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
 _SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
 # A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional.
@@ -229,9 +230,10 @@ def _stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             url = shown.group(1).rstrip("/")
             counts[url] = counts.get(url, 0) + 1
             continue
-        if not _BARE_URL.match(block.text):
+        described = _URL_THEN_WORDS.match(block.text)  # "https://api.example.com/v1 - Production"
+        if not _BARE_URL.match(block.text) and not described:
             continue
-        url = block.text.strip().rstrip("/")
+        url = (described.group(1) if described else block.text).strip().rstrip("/")
         after = blocks[i + 1].text.strip() if blocks[i + 1].kind == "text" else ""
         before = blocks[i - 1].text.lower() if i and blocks[i - 1].kind in ("text", "heading") else ""
         if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
@@ -277,8 +279,10 @@ def _regions(
         if span is None:
             # No heading section of its own: from this request to the next one of another operation
             # (and back to the one before, unless label headings showed the part starts here).
+            # Never back past the heading it sits under (a group heading starts a fresh part).
             prev = max((p for p, k in positions[:number] if k != key), default=-1)
-            span = (prev + 1 if prev >= 0 and not cut else pos, nxt)
+            above = max((start for start, end in ends if start < pos < end), default=-1)
+            span = (max(prev + 1, above) if prev >= 0 and not cut else pos, nxt)
         out.setdefault(key, []).append(span)
     return out
 
@@ -309,7 +313,8 @@ def _label(blocks: list[Block], index: int) -> str:
 def _kind(label: str) -> str:
     """request | response | param | "" from an introducing label (its nearest words decide)."""
     for piece in label.split(" | "):
-        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d$", piece):
+        # A piece that starts with a status ("200", "307 Temporary Redirect … Headers:") is a response's.
+        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b", piece):
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
