@@ -259,3 +259,33 @@ def test_operations_whose_label_headings_follow_their_line(tmp_path: Path) -> No
     schema = one["responses"]["200"]["content"]["application/json"]["schema"]
     assert set(schema["properties"]) == {"name", "age"}
     assert listing["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"
+
+
+def test_a_swagger_ui_page_gives_its_operations_parameters_and_examples() -> None:
+    # Rendered by swagger-ui-dist in headless Chromium (docExpansion "full"): method badges and
+    # paths drawn as segments, "Parameters"/"Responses" headings under each operation, examples
+    # inside the response table's rows, the server in a "Servers" picker.
+    result = crawl_pages([PAGES / "swagger-ui" / "realworld-v3-0-petstore-expanded.html"])
+    doc = result.document
+    assert result.findings == []
+    assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
+    assert {(p, m) for p, item in doc["paths"].items() for m in item} == {
+        ("/pets", "get"),
+        ("/pets", "post"),
+        ("/pets/{id}", "get"),
+        ("/pets/{id}", "delete"),
+    }
+    listing = doc["paths"]["/pets"]["get"]
+    params = {p["name"]: (p["in"], p["schema"]["type"]) for p in listing["parameters"]}
+    assert params == {"tags": ("query", "array"), "limit": ("query", "integer")}
+    items = listing["responses"]["200"]["content"]["application/json"]["schema"]["items"]
+    assert set(items["properties"]) == {"name", "tag", "id"}
+    error = listing["responses"]["default"]["content"]["application/json"]["schema"]
+    assert set(error["properties"]) == {"code", "message"}
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"name", "tag"}
+    fetch = doc["paths"]["/pets/{id}"]["get"]
+    assert [(p["name"], p["in"], p["schema"]["type"]) for p in fetch["parameters"]] == [
+        ("id", "path", "integer")
+    ]
+    assert set(doc["paths"]["/pets/{id}"]["delete"]["responses"]) == {"204", "default"}
