@@ -190,6 +190,7 @@ class _Walker:
         rows: list[list[str]] = []
         header = False
         nested: list[object] = []
+        spanned = 0  # rows still covered by a rowspan of the last record's cells
         for tr in table.iter("tr"):  # type: ignore[attr-defined]
             if _owner_table(tr) is not table:
                 continue
@@ -209,7 +210,14 @@ class _Walker:
                 if code and row and row[0]:
                     nested.append(Block("text", row[0]))
                     nested.extend(code)
+            if spanned > 0 and rows:
+                # A cell of an earlier row spans this one (rowspan): one record drawn on two rows,
+                # the name on the first and the description below it.
+                rows[-1].extend(row)
+                spanned -= 1
+                continue
             rows.append(row)
+            spanned = max((_row_span(c) for c in cells), default=1) - 1
             if len(rows) >= MAX_TABLE_ROWS:
                 break
         if rows:
@@ -293,6 +301,12 @@ def _list_rows(ul: object) -> list[list[str]] | None:
     if statuses and not fields:
         return [["status", "description"], *statuses]
     return None
+
+
+def _row_span(cell: object) -> int:
+    """A cell's rowspan, bounded (a hostile value never swallows the table)."""
+    value = cell.get("rowspan") or "1"  # type: ignore[attr-defined]
+    return min(int(value), 10) if value.strip().isdigit() else 1
 
 
 def _in_head(tr: object) -> bool:

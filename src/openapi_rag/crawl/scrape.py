@@ -9,6 +9,7 @@ and it holds whether a renderer puts samples before the prose (Slate) or after i
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +82,9 @@ def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
     blocks = [_as_declarations(b) for b in _join_json_runs(page.blocks)]
     signatures = _signatures(blocks)
-    servers, keyed = _keys(signatures)
+    # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
+    headed = {path for b in blocks if b.kind == "heading" and (path := is_path(b.text)) and "://" not in path}
+    servers, keyed = _keys(signatures, headed)
     if not servers:
         servers = _stated_servers(blocks, {key[1] for _, key in keyed})
     regions = _regions(blocks, keyed)
@@ -180,34 +183,50 @@ def _signatures(blocks: list[Block]) -> list[_Signature]:
     return found
 
 
-def _keys(signatures: list[_Signature]) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
+def _keys(
+    signatures: list[_Signature],
+    headed: Collection[str] = (),
+) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
     """(servers, each signature with its operation key): full URLs lose the server part."""
     templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
+    templates |= {("", t) for t in headed}  # any method
     servers: dict[str, int] = {}
     keyed = []
     for sig in signatures:
         server, path, _ = split_url(sig.url)
         key = (sig.method, path)
         if server:
-            # The longest documented template this URL ends with names the operation; the rest is the server.
-            best = max(
-                (
-                    t
-                    for m, t in templates
-                    if m == sig.method and path.endswith(t) and (t != "/" or path != "/")
-                ),
-                key=len,
-                default=None,
+            # The longest documented template this URL ends with names the operation (a sample URL
+            # may fill a template's parameters with example values); the rest is the server.
+            ends = (
+                (t, start)
+                for m, t in templates
+                if m in (sig.method, "") and (t != "/" or path != "/")
+                if (start := _template_start(path, t)) is not None
             )
+            best = max(ends, key=lambda found: (len(found[0]), -found[1]), default=None)
             if best is not None:
-                base = server + path[: len(path) - len(best)]
-                key = (sig.method, best)
+                base = server + path[: best[1]]
+                key = (sig.method, best[0])
             else:
                 base = server
             servers[base.rstrip("/")] = servers.get(base.rstrip("/"), 0) + 1
         keyed.append((sig, key))
     ordered = sorted(servers, key=lambda s: (-servers[s], s))
     return ordered, keyed
+
+
+def _template_start(path: str, template: str) -> int | None:
+    """Where `template` ("/pets/{id}") matches the end of `path` ("/v2/pets/1"), else None."""
+    if path.endswith(template):
+        return len(path) - len(template)
+    if "{" not in template:
+        return None
+    pattern = "".join(
+        "[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"({[^}/]*})", template)
+    )
+    found = re.search(f"{pattern}$", path)
+    return found.start() if found else None
 
 
 def _stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
@@ -328,11 +347,11 @@ def _status(label: str) -> str:
     pieces = label.split(" | ")
     for index, piece in enumerate(pieces):
         if re.match(r"default\b", piece.strip()):  # "default – unexpected error"
-            return "default"
-        found = _STATUS_WORD.search(piece)
-        if found is None:
+            status = "default"
+        elif found := _STATUS_WORD.search(piece):
+            status = found.group(1)
+        else:
             continue
-        status = found.group(1)
         # Pieces run nearest first; a tab strip shows its first tab's sample.
         for earlier in pieces[index + 1 :]:
             if not re.fullmatch(r"[1-5]\d\d|default", earlier.strip()):
