@@ -289,3 +289,25 @@ def test_a_swagger_ui_page_gives_its_operations_parameters_and_examples() -> Non
         ("id", "path", "integer")
     ]
     assert set(doc["paths"]["/pets/{id}"]["delete"]["responses"]) == {"204", "default"}
+
+
+def test_sample_urls_fill_a_template_that_a_heading_shows(tmp_path: Path) -> None:
+    # The path is a heading of its own; the cURL sample fills its parameter with an example value,
+    # and the response tabs end in "default" (the first tab's sample is shown).
+    page = tmp_path / "api.html"
+    page.write_text(
+        "<h3>/pets/{id}</h3><h4>Path Parameters</h4><table><tr><td>id</td><td>integer</td></tr>"
+        "<tr><td>The</td><td>pet's id</td></tr></table>"
+        "<pre>curl https://api.example.com/v2/pets/42</pre><button>200</button><button>default</button>"
+        '<pre>{"name": "Rex"}</pre>',
+        encoding="utf-8",
+    )
+    result = crawl_pages([page])
+    doc = result.document
+    assert doc["servers"] == [{"url": "https://api.example.com/v2"}]
+    operation = doc["paths"]["/pets/{id}"]["get"]
+    assert [p["name"] for p in operation["parameters"]] == ["id"]  # "The" is in no path: dropped
+    assert set(operation["responses"]["200"]["content"]["application/json"]["schema"]["properties"]) == {
+        "name"
+    }
+    assert result.findings == []

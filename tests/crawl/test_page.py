@@ -148,3 +148,11 @@ def test_code_inside_a_table_row_follows_the_table_labelled_by_its_first_cell() 
         ("code", '{"code": 0}'),
     ]
     assert page.blocks[0].header is True  # a `thead` row is a header row even with `td` cells
+
+
+def test_a_rowspan_cell_makes_the_next_row_part_of_its_record() -> None:
+    page = parse_html(
+        '<table><tr><td rowspan="2">limit int32</td><td></td></tr><tr><td colspan="2">at most this many</td></tr>'
+        '<tr><td rowspan="999999">tags</td></tr><tr><td>a tag</td></tr></table>'
+    )
+    assert page.blocks[0].rows == [["limit int32", "", "at most this many"], ["tags", "a tag"]]
