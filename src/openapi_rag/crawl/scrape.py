@@ -332,8 +332,9 @@ def _label(blocks: list[Block], index: int) -> str:
 def _kind(label: str) -> str:
     """request | response | param | "" from an introducing label (its nearest words decide)."""
     for piece in label.split(" | "):
-        # A piece that starts with a status ("200", "307 Temporary Redirect … Headers:") is a response's.
-        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b", piece):
+        # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
+        # is a response's.
+        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece):
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
