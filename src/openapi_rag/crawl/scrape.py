@@ -26,19 +26,11 @@ from openapi_rag.crawl.samples import (
     parse_signature,
     split_url,
 )
+from openapi_rag.crawl.servers import stated_servers, template_pattern, template_start
 from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, status_rows, status_schemas
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
-_BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
-_URL_THEN_WORDS = re.compile(r"^\s*(https?://[^\s/]+(?:/\S*)?)\s+[-–—]\s+[^/]{1,80}$")
-_URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
-_SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
-# A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional.
-_LABELLED_BASE = re.compile(
-    r"^\W*base url\s*:\s*((?:https?://)?[\w.-]+\.[a-z]{2,}(?::\d+)?(?:/\S*?)?)\W*$", re.I
-)
-_SCHEMES = re.compile(r"^\s*schemes?\s*:?\s*(https?)\b", re.I)
 
 
 @dataclass
@@ -86,7 +78,7 @@ def scrape(page: Page) -> Scraped:
     headed = {path for b in blocks if b.kind == "heading" and (path := is_path(b.text)) and "://" not in path}
     servers, keyed = _keys(signatures, headed)
     if not servers:
-        servers = _stated_servers(blocks, {key[1] for _, key in keyed})
+        servers = stated_servers(blocks, {key[1] for _, key in keyed})
     regions = _regions(blocks, keyed)
     operations: list[Evidence] = []
     for key, spans in regions.items():
@@ -190,6 +182,7 @@ def _keys(
     """(servers, each signature with its operation key): full URLs lose the server part."""
     templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
     templates |= {("", t) for t in headed}  # any method
+    patterns = {t: template_pattern(t) for _, t in templates}  # compiled once per page
     servers: dict[str, int] = {}
     keyed = []
     for sig in signatures:
@@ -202,7 +195,7 @@ def _keys(
                 (t, start)
                 for m, t in templates
                 if m in (sig.method, "") and (t != "/" or path != "/")
-                if (start := _template_start(path, t)) is not None
+                if (start := template_start(path, t, patterns[t])) is not None
             )
             best = max(ends, key=lambda found: (len(found[0]), -found[1]), default=None)
             if best is not None:
@@ -214,50 +207,6 @@ def _keys(
         keyed.append((sig, key))
     ordered = sorted(servers, key=lambda s: (-servers[s], s))
     return ordered, keyed
-
-
-def _template_start(path: str, template: str) -> int | None:
-    """Where `template` ("/pets/{id}") matches the end of `path` ("/v2/pets/1"), else None."""
-    if path.endswith(template):
-        return len(path) - len(template)
-    if "{" not in template:
-        return None
-    pattern = "".join(
-        "[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"({[^}/]*})", template)
-    )
-    found = re.search(f"{pattern}$", path)
-    return found.start() if found else None
-
-
-def _stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
-    """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
-    path (server + path displays), or one after a "base URL" / "server" / "endpoint" label."""
-    counts: dict[str, int] = {}
-    schemes = [m.group(1).lower() for b in blocks if b.kind == "text" and (m := _SCHEMES.match(b.text))]
-    for i, block in enumerate(blocks[:-1]):
-        labelled = _LABELLED_BASE.match(block.text) if len(block.text) < 300 else None
-        if labelled:
-            # With no scheme shown, the page's "Schemes" line gives it, else https.
-            url = labelled.group(1)
-            url = url if "://" in url else f"{(schemes or ['https'])[0]}://{url}"
-            counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
-            continue
-        if block.kind != "text":
-            continue
-        shown = _URL_THEN_PATH.match(block.text)
-        if shown and shown.group(2) in templates:
-            url = shown.group(1).rstrip("/")
-            counts[url] = counts.get(url, 0) + 1
-            continue
-        described = _URL_THEN_WORDS.match(block.text)  # "https://api.example.com/v1 - Production"
-        if not _BARE_URL.match(block.text) and not described:
-            continue
-        url = (described.group(1) if described else block.text).strip().rstrip("/")
-        after = blocks[i + 1].text.strip() if blocks[i + 1].kind == "text" else ""
-        before = blocks[i - 1].text.lower() if i and blocks[i - 1].kind in ("text", "heading") else ""
-        if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
-            counts[url] = counts.get(url, 0) + 1
-    return sorted(counts, key=lambda u: (-counts[u], u))
 
 
 def _regions(
