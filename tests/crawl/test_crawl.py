@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -311,3 +312,23 @@ def test_sample_urls_fill_a_template_that_a_heading_shows(tmp_path: Path) -> Non
         "name"
     }
     assert result.findings == []
+
+
+@pytest.mark.parametrize("renderer", ["rapidoc", "scalar"])
+def test_rapidoc_and_scalar_pages_give_their_operations_and_bodies(renderer: str) -> None:
+    # The held-out Chromium renderers (RapiDoc: shadow DOM inlined, two-row field records; Scalar:
+    # cURL samples that fill the path with example values under a path-only heading).
+    result = crawl_pages([PAGES / renderer / "realworld-v3-0-petstore-expanded.html"])
+    doc = result.document
+    assert result.findings == []
+    assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
+    assert {(p, m) for p, item in doc["paths"].items() for m in item} == {
+        ("/pets", "get"),
+        ("/pets", "post"),
+        ("/pets/{id}", "get"),
+        ("/pets/{id}", "delete"),
+    }
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"name", "tag"}
+    assert [p["name"] for p in doc["paths"]["/pets/{id}"]["delete"]["parameters"]] == ["id"]
+    assert "204" in doc["paths"]["/pets/{id}"]["delete"]["responses"]
