@@ -32,7 +32,8 @@ lint: $(STAMP)
 bench-load: $(STAMP)
 	$(BIN)/openapi-rag bench load ../shared/data/realworld
 
-# Re-render the crawl benchmark's pages (needs node + npm; renderer versions pinned in package-lock.json
+# Re-render the crawl benchmark's pages (needs node + npm, and Debian's chromium for swagger-ui, scalar and
+# rapidoc; renderer versions pinned in package-lock.json
 # and, for Sphinx, requirements-sphinx.txt, installed in a venv of its own: not the project's dependency).
 crawl-pages: $(STAMP)
 	cd benchmarks/crawl/renderers && npm ci --no-audit --no-fund

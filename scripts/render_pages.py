@@ -15,6 +15,26 @@ benchmarks/crawl/renderers/package.json, the Python one in requirements-sphinx.t
   items, parameters, bodies and responses as TypeScript-like declarations in code blocks),
   turned into HTML by marked 18.2.1. Added after the Sphinx fixes as a second held-out renderer.
 
+Three more are JavaScript single-page renderers, the kind most API sites embed. Each is loaded from
+node_modules into a small local harness page (the spec inlined as a JS object, so nothing is
+fetched), run by headless Chromium (Debian's `chromium`; no network, throwaway profile) and the
+rendered DOM dumped with `--dump-dom`:
+
+- `swagger-ui`: swagger-ui-dist 5.35.0 with `docExpansion: "full"` (every operation expanded, so
+  its parameters and responses are in the DOM; the default, "list", keeps them out until clicked)
+  and `validatorUrl: null` (no badge fetched from the online validator); otherwise defaults;
+- `scalar`: @scalar/api-reference 1.72.1 (`Scalar.createApiReference`, defaults, telemetry off).
+  It renders sections lazily as they scroll into view, so the window is 60,000 px tall;
+- `rapidoc`: rapidoc 9.3.8 (`render-style="read"`: one long page with every operation open). It
+  draws inside shadow roots, which `--dump-dom` leaves out, so the harness inlines them first
+  (`renderers/harness/flatten-shadow.js`).
+
+From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
+links back into the harness and every attribute but href, id, colspan, rowspan are dropped
+(classes and framework attributes were half the bytes, and rules never read them).
+@stoplight/elements 9.0.25 was tried too: offline, its stacked layout dumped only the overview
+(no operation), so it is not among the renderers.
+
 The source spec is copied to benchmarks/crawl/truth/ID.(json|yaml) as the ground truth.
 ReDoc pages carry the whole spec in an inline `__redoc_state` script plus a 1 MB JS bundle;
 both are dropped, since a crawler reads what a reader sees (and the embedded spec would be the
@@ -23,6 +43,7 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     cd benchmarks/crawl/renderers && npm ci     # once (node + npm; offline afterwards)
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
+    apt-get install chromium                            # for swagger-ui, scalar, rapidoc
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -35,15 +56,22 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from functools import partial
+from html import escape as html_escape
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "crawl"
 RENDERERS = BENCH / "renderers"
 BIN = RENDERERS / "node_modules" / ".bin"
 SPHINX_BUILD = RENDERERS / ".venv" / "bin" / "sphinx-build"
+MODULES = RENDERERS / "node_modules"
+HARNESS = RENDERERS / "harness"
+CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
+_KEPT_ATTRIBUTES = {"href", "id", "colspan", "rowspan", "lang", "charset"}
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{title}</title></head>
@@ -80,15 +108,17 @@ def render_widdershins(spec: Path, out: Path, work: Path) -> None:
     )
     text = _FRONT_MATTER.sub("", markdown.read_text(encoding="utf-8"))
     markdown.write_text(text, encoding="utf-8")
+    title = re.search(r"<h1[^>]*>(.*?)</h1>", text)
+    _markdown_page(markdown, title.group(1) if title else spec.stem, out, work)
+
+
+def _markdown_page(markdown: Path, title: str, out: Path, work: Path) -> None:
+    """Markdown → HTML by marked (GitHub flavour), wrapped in a minimal page."""
     html = work / "page.html"
     subprocess.run(
         [str(BIN / "marked"), "--gfm", "-i", str(markdown), "-o", str(html)], check=True, capture_output=True
     )
-    title = re.search(r"<h1[^>]*>(.*?)</h1>", text)
-    out.write_text(
-        _PAGE.format(title=title.group(1) if title else spec.stem, body=html.read_text(encoding="utf-8")),
-        encoding="utf-8",
-    )
+    out.write_text(_PAGE.format(title=title, body=html.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 def render_openapi_to_md(spec: Path, out: Path, work: Path) -> None:
@@ -97,16 +127,8 @@ def render_openapi_to_md(spec: Path, out: Path, work: Path) -> None:
     source = work / "spec.json"  # the same cleaned input as Sphinx's: it crashes on Spotify's `x-` refs too
     source.write_text(json.dumps(_renderable(_read_spec(spec))), encoding="utf-8")
     subprocess.run([str(BIN / "openapi-to-md"), str(source), str(markdown)], check=True, capture_output=True)
-    html = work / "page.html"
-    subprocess.run(
-        [str(BIN / "marked"), "--gfm", "-i", str(markdown), "-o", str(html)], check=True, capture_output=True
-    )
-    text = markdown.read_text(encoding="utf-8")
-    title = re.search(r"^# (.+)$", text, re.M)
-    out.write_text(
-        _PAGE.format(title=title.group(1) if title else spec.stem, body=html.read_text(encoding="utf-8")),
-        encoding="utf-8",
-    )
+    title = re.search(r"^# (.+)$", markdown.read_text(encoding="utf-8"), re.M)
+    _markdown_page(markdown, title.group(1) if title else spec.stem, out, work)
 
 
 def render_redoc(spec: Path, out: Path, work: Path) -> None:
@@ -115,6 +137,94 @@ def render_redoc(spec: Path, out: Path, work: Path) -> None:
         [str(BIN / "redoc-cli"), "build", str(spec), "-o", str(html)], check=True, capture_output=True
     )
     out.write_text(_SCRIPT.sub("", html.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def render_swagger_ui(spec: Path, out: Path, work: Path) -> None:
+    """Swagger UI with every operation expanded (`docExpansion: "full"`)."""
+    dist = MODULES / "swagger-ui-dist"
+    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
+<body><div id="swagger-ui"></div><script src="{(dist / "swagger-ui-bundle.js").as_uri()}"></script>
+<script>SwaggerUIBundle({{spec: {{spec}}, dom_id: "#swagger-ui", docExpansion: "full",
+  validatorUrl: null, deepLinking: false}});</script></body></html>"""
+    _render_in_chromium(spec, harness, out, work)
+
+
+def render_scalar(spec: Path, out: Path, work: Path) -> None:
+    """Scalar API reference, defaults; the harness scrolls through it so every lazy section renders."""
+    bundle = MODULES / "@scalar" / "api-reference" / "dist" / "browser" / "standalone.js"
+    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
+<body><div id="app"></div><script src="{bundle.as_uri()}"></script>
+<script>Scalar.createApiReference("#app", {{content: {{spec}}, withDefaultFonts: false,
+  telemetry: false}});
+// Sections render as they scroll into view: scroll through the whole page once.
+const scroller = setInterval(() => {{
+  window.scrollBy(0, 1500);
+  if (window.scrollY + window.innerHeight >= document.body.scrollHeight) clearInterval(scroller);
+}}, 40);</script></body></html>"""
+    _render_in_chromium(spec, harness, out, work)
+
+
+def render_rapidoc(spec: Path, out: Path, work: Path) -> None:
+    """RapiDoc in its one-page "read" style; its shadow roots inlined before the dump."""
+    bundle = MODULES / "rapidoc" / "dist" / "rapidoc-min.js"
+    flatten = (HARNESS / "flatten-shadow.js").read_text(encoding="utf-8")
+    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
+<body><rapi-doc id="docs" render-style="read" show-header="false" allow-try="false"
+  allow-spec-url-load="false" allow-spec-file-load="false"></rapi-doc>
+<script>{flatten}</script><script src="{bundle.as_uri()}"></script>
+<script>customElements.whenDefined("rapi-doc")
+  .then(() => document.getElementById("docs").loadSpec({{spec}}))
+  .then(() => setTimeout(() => {{
+    const docs = document.getElementById("docs");
+    const page = document.createElement("div");
+    page.innerHTML = flattenShadow(docs);
+    docs.replaceWith(page);
+  }}, 5000));</script></body></html>"""
+    _render_in_chromium(spec, harness, out, work)
+
+
+def _render_in_chromium(spec: Path, harness: str, out: Path, work: Path) -> None:
+    """Fill the harness with the spec (a JS object literal: nothing is fetched), let headless Chromium
+    run it, and keep the rendered DOM less what a reader never sees."""
+    data = _read_spec(spec)
+    info = data.get("info") if isinstance(data.get("info"), dict) else {}
+    title = html_escape(" ".join(str(info.get("title") or "").split()) or spec.stem)
+    literal = json.dumps(data).replace("</", "<\\/")  # a "</script>" inside the spec ends no script
+    page = work / "harness.html"
+    page.write_text(harness.replace("{title}", title).replace("{spec}", literal), encoding="utf-8")
+    profile = work / "profile"
+    command = [
+        "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={profile}", "--window-size=1280,2000", "--virtual-time-budget=8000",
+        "--dump-dom", page.as_uri(),
+    ]  # fmt: skip
+    done = subprocess.run(command, check=True, capture_output=True, timeout=CHROMIUM_TIMEOUT_S)
+    dom = done.stdout.decode("utf-8", "replace")
+    if "<body" not in dom:
+        raise subprocess.CalledProcessError(1, command, done.stdout, done.stderr)
+    out.write_text(strip_page(dom, work), encoding="utf-8")
+
+
+def strip_page(dom: str, work: Path) -> str:
+    """A dumped page less what a reader never sees: scripts (the harness carries the spec), styles,
+    icons, and attributes other than links, ids and table spans (classes, ARIA and framework
+    attributes were half of the bytes; the crawler reads none of them); links back into the
+    harness folder (its path differs on every run) go too."""
+    import lxml.html
+
+    root = lxml.html.document_fromstring(dom)
+    for element in list(root.iter("script", "style", "link", "svg", "template", "noscript")):
+        element.drop_tree()
+    forms = (str(work), quote(str(work), safe=""), quote(str(work)))
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for name in list(element.attrib):
+            value = element.attrib[name]
+            if name not in _KEPT_ATTRIBUTES or any(form in value for form in forms):
+                del element.attrib[name]
+    return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
 
 
 _ITEM_KEYS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
@@ -181,13 +291,21 @@ RENDER = {
     "redoc": render_redoc,
     "sphinx": render_sphinx,
     "openapi-to-md": render_openapi_to_md,
+    "swagger-ui": render_swagger_ui,
+    "scalar": render_scalar,
+    "rapidoc": render_rapidoc,
 }
+_NPM = "cd benchmarks/crawl/renderers && npm ci (and Debian's chromium)"
 NEEDS = {  # what each renderer needs installed, and how to install it
     "openapi-to-md": (BIN / "openapi-to-md", "cd benchmarks/crawl/renderers && npm ci"),
     "widdershins": (BIN / "widdershins", "cd benchmarks/crawl/renderers && npm ci"),
     "redoc": (BIN / "redoc-cli", "cd benchmarks/crawl/renderers && npm ci"),
     "sphinx": (SPHINX_BUILD, "see requirements-sphinx.txt in benchmarks/crawl/renderers"),
+    "swagger-ui": (MODULES / "swagger-ui-dist" / "swagger-ui-bundle.js", _NPM),
+    "scalar": (MODULES / "@scalar" / "api-reference" / "package.json", _NPM),
+    "rapidoc": (MODULES / "rapidoc" / "dist" / "rapidoc-min.js", _NPM),
 }
+IN_CHROMIUM = {"swagger-ui", "scalar", "rapidoc"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,12 +318,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sphinx-build", type=Path, default=SPHINX_BUILD,
                         help="sphinx-build of a venv with requirements-sphinx.txt installed")  # fmt: skip
     args = parser.parse_args(argv)
-    NEEDS["sphinx"] = (args.sphinx_build, NEEDS["sphinx"][1])
+    render = {**RENDER, "sphinx": partial(render_sphinx, sphinx_build=args.sphinx_build)}
+    needs = {**NEEDS, "sphinx": (args.sphinx_build, NEEDS["sphinx"][1])}
     renderers = args.renderer or sorted(RENDER)
     for name in renderers:
-        tool, install = NEEDS[name]
-        if not tool.exists() or (name != "sphinx" and shutil.which("node") is None):
-            print(f"render_pages: {name} needs {tool.name} (pinned): {install}", file=sys.stderr)
+        tool, install = needs[name]
+        runtime = "chromium" if name in IN_CHROMIUM else None if name == "sphinx" else "node"
+        if not tool.exists() or (runtime and shutil.which(runtime) is None):
+            print(f"render_pages: {name} needs {tool.name} (pinned), {runtime}: {install}", file=sys.stderr)
             return 2
     failures = 0
     for spec_id, source in read_specs(BENCH / "specs.tsv"):
@@ -218,13 +338,10 @@ def main(argv: list[str] | None = None) -> int:
             page.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory() as work:
                 try:
-                    if name == "sphinx":
-                        render_sphinx(spec, page, Path(work), args.sphinx_build)
-                    else:
-                        RENDER[name](spec, page, Path(work))
-                except subprocess.CalledProcessError as exc:
+                    render[name](spec, page, Path(work))
+                except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
                     failures += 1
-                    print(f"{spec_id}: {name} failed: {exc.stderr.decode()[-300:]}", file=sys.stderr)
+                    print(f"{spec_id}: {name} failed: {(exc.stderr or b'').decode()[-300:]}", file=sys.stderr)
                     continue
             print(
                 f"{name}: {page.relative_to(args.out)} ({page.stat().st_size // 1024} KiB)", file=sys.stderr

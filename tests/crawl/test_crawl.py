@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -217,3 +218,117 @@ def test_a_declared_reference_takes_the_fields_of_its_page_section(tmp_path: Pat
     owner = body["properties"]["owner"]
     assert owner["type"] == "object" and set(owner["properties"]) == {"id", "email"}
     assert owner["required"] == ["id"]
+
+
+def test_operations_whose_label_headings_follow_their_line(tmp_path: Path) -> None:
+    # Each operation is a method badge and a path with no heading of its own; "Parameters" and
+    # "Responses" are headings under it, so a heading section must not end an operation's part.
+    page = tmp_path / "api.html"
+    op = (
+        "<div><span>{method}</span><span>{path}</span></div><p>{summary}</p>"
+        "<h4>Parameters</h4><table><thead><tr><th>Name</th><th>Description</th></tr></thead>"
+        "<tr><td>{param}</td><td>a parameter</td></tr></table>"
+        "<h4>Responses</h4><table><thead><tr><td>Code</td><td>Description</td></tr></thead>"
+        "<tr><td>200</td><td>ok <pre>{example}</pre></td></tr><tr><td>404</td><td>missing</td></tr></table>"
+    )
+    page.write_text(
+        "<h1>Pets</h1><h3>pets</h3>"
+        + op.format(
+            method="GET",
+            path="/pets",
+            summary="List pets",
+            param="limit integer (query)",
+            example='[{"name": "Rex"}]',
+        )
+        + op.format(
+            method="GET",
+            path="<span>/pets</span><span>/{id}</span>",
+            summary="Get a pet",
+            param="id * integer ($int64) (path)",
+            example='{"name": "Rex", "age": 3}',
+        ),
+        encoding="utf-8",
+    )
+    doc = crawl_pages([page]).document
+    listing, one = doc["paths"]["/pets"]["get"], doc["paths"]["/pets/{id}"]["get"]
+    assert (listing["summary"], one["summary"]) == ("List pets", "Get a pet")
+    assert [(p["name"], p["in"], p["schema"]["type"]) for p in listing["parameters"]] == [
+        ("limit", "query", "integer")
+    ]
+    assert [(p["name"], p["in"], p["required"]) for p in one["parameters"]] == [("id", "path", True)]
+    assert set(one["responses"]) == {"200", "404"}
+    schema = one["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"name", "age"}
+    assert listing["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"
+
+
+def test_a_swagger_ui_page_gives_its_operations_parameters_and_examples() -> None:
+    # Rendered by swagger-ui-dist in headless Chromium (docExpansion "full"): method badges and
+    # paths drawn as segments, "Parameters"/"Responses" headings under each operation, examples
+    # inside the response table's rows, the server in a "Servers" picker.
+    result = crawl_pages([PAGES / "swagger-ui" / "realworld-v3-0-petstore-expanded.html"])
+    doc = result.document
+    assert result.findings == []
+    assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
+    assert {(p, m) for p, item in doc["paths"].items() for m in item} == {
+        ("/pets", "get"),
+        ("/pets", "post"),
+        ("/pets/{id}", "get"),
+        ("/pets/{id}", "delete"),
+    }
+    listing = doc["paths"]["/pets"]["get"]
+    params = {p["name"]: (p["in"], p["schema"]["type"]) for p in listing["parameters"]}
+    assert params == {"tags": ("query", "array"), "limit": ("query", "integer")}
+    items = listing["responses"]["200"]["content"]["application/json"]["schema"]["items"]
+    assert set(items["properties"]) == {"name", "tag", "id"}
+    error = listing["responses"]["default"]["content"]["application/json"]["schema"]
+    assert set(error["properties"]) == {"code", "message"}
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"name", "tag"}
+    fetch = doc["paths"]["/pets/{id}"]["get"]
+    assert [(p["name"], p["in"], p["schema"]["type"]) for p in fetch["parameters"]] == [
+        ("id", "path", "integer")
+    ]
+    assert set(doc["paths"]["/pets/{id}"]["delete"]["responses"]) == {"204", "default"}
+
+
+def test_sample_urls_fill_a_template_that_a_heading_shows(tmp_path: Path) -> None:
+    # The path is a heading of its own; the cURL sample fills its parameter with an example value,
+    # and the response tabs end in "default" (the first tab's sample is shown).
+    page = tmp_path / "api.html"
+    page.write_text(
+        "<h3>/pets/{id}</h3><h4>Path Parameters</h4><table><tr><td>id</td><td>integer</td></tr>"
+        "<tr><td>The</td><td>pet's id</td></tr></table>"
+        "<pre>curl https://api.example.com/v2/pets/42</pre><button>200</button><button>default</button>"
+        '<pre>{"name": "Rex"}</pre>',
+        encoding="utf-8",
+    )
+    result = crawl_pages([page])
+    doc = result.document
+    assert doc["servers"] == [{"url": "https://api.example.com/v2"}]
+    operation = doc["paths"]["/pets/{id}"]["get"]
+    assert [p["name"] for p in operation["parameters"]] == ["id"]  # "The" is in no path: dropped
+    assert set(operation["responses"]["200"]["content"]["application/json"]["schema"]["properties"]) == {
+        "name"
+    }
+    assert result.findings == []
+
+
+@pytest.mark.parametrize("renderer", ["rapidoc", "scalar"])
+def test_rapidoc_and_scalar_pages_give_their_operations_and_bodies(renderer: str) -> None:
+    # The held-out Chromium renderers (RapiDoc: shadow DOM inlined, two-row field records; Scalar:
+    # cURL samples that fill the path with example values under a path-only heading).
+    result = crawl_pages([PAGES / renderer / "realworld-v3-0-petstore-expanded.html"])
+    doc = result.document
+    assert result.findings == []
+    assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
+    assert {(p, m) for p, item in doc["paths"].items() for m in item} == {
+        ("/pets", "get"),
+        ("/pets", "post"),
+        ("/pets/{id}", "get"),
+        ("/pets/{id}", "delete"),
+    }
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"name", "tag"}
+    assert [p["name"] for p in doc["paths"]["/pets/{id}"]["delete"]["parameters"]] == ["id"]
+    assert "204" in doc["paths"]["/pets/{id}"]["delete"]["responses"]

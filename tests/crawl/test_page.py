@@ -131,3 +131,28 @@ def test_deeply_nested_lists_cost_linear_time() -> None:
     start = time.perf_counter()
     parse_html("<ul><li>x" * 20_000 + "id (string) – y" + "</li></ul>" * 20_000)
     assert time.perf_counter() - start < 10
+
+
+def test_code_inside_a_table_row_follows_the_table_labelled_by_its_first_cell() -> None:
+    page = parse_html(
+        "<table><thead><tr><td>Code</td><td>Description</td></tr></thead><tbody>"
+        '<tr><td>200</td><td>pet response <pre>{"id": 1}</pre></td></tr>'
+        '<tr><td>default</td><td>error <pre>{"code": 0}</pre></td></tr></tbody></table>'
+    )
+    kinds = [(b.kind, b.text or b.rows) for b in page.blocks]
+    assert kinds == [
+        ("table", [["Code", "Description"], ["200", "pet response"], ["default", "error"]]),
+        ("text", "200"),
+        ("code", '{"id": 1}'),
+        ("text", "default"),
+        ("code", '{"code": 0}'),
+    ]
+    assert page.blocks[0].header is True  # a `thead` row is a header row even with `td` cells
+
+
+def test_a_rowspan_cell_makes_the_next_row_part_of_its_record() -> None:
+    page = parse_html(
+        '<table><tr><td rowspan="2">limit int32</td><td></td></tr><tr><td colspan="2">at most this many</td></tr>'
+        '<tr><td rowspan="999999">tags</td></tr><tr><td>a tag</td></tr></table>'
+    )
+    assert page.blocks[0].rows == [["limit int32", "", "at most this many"], ["tags", "a tag"]]

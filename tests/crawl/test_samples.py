@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openapi_rag.crawl.samples import parse_curl, parse_http, parse_json, parse_signature, split_url
+from openapi_rag.crawl.samples import is_path, parse_curl, parse_http, parse_json, parse_signature, split_url
 
 
 def test_curl_with_continuations_headers_and_json_body() -> None:
@@ -87,3 +87,10 @@ def test_type_declarations_are_a_field_table() -> None:
     ]
     assert declaration_rows("import requests\nrequests.get(url)") is None
     assert declaration_rows("{\n  name: string\n") is None  # an unclosed brace: not a declaration
+
+
+def test_a_path_drawn_as_separate_segments_is_one_path() -> None:
+    assert is_path("/pets /{id} /photos") == "/pets/{id}/photos"
+    assert is_path("/pets") == "/pets"
+    assert is_path("/pets and more") is None
+    assert parse_signature("GET /pets /{id}") == ("GET", "/pets/{id}")

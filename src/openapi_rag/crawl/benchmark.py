@@ -77,34 +77,27 @@ def run_eval(
     return summary
 
 
+# Each counted metric's name in the summary and the PageScore attribute that holds its counts.
+_COUNTED = {
+    "operations": "ops",
+    "operations_relative": "ops_relative",
+    "request": "request",
+    "response": "response",
+}
+
+
 def _page_row(score: PageScore) -> dict[str, Any]:
-    return {
-        "page": score.page,
-        "operations": score.ops.prf(),
-        "operations_relative": score.ops_relative.prf(),
-        "request": score.request.prf(),
-        "response": score.response.prf(),
-        "valid_openapi": score.valid_openapi,
-        "warnings": score.warnings,
-    }
+    counted = {name: getattr(score, attribute).prf() for name, attribute in _COUNTED.items()}
+    return {"page": score.page, **counted, "valid_openapi": score.valid_openapi, "warnings": score.warnings}
 
 
 def summarize(scores: list[PageScore], embedder: Any) -> dict[str, Any]:
-    total: dict[str, Counts] = {
-        "operations": Counts(),
-        "operations_relative": Counts(),
-        "request": Counts(),
-        "response": Counts(),
-    }
+    total = {name: Counts() for name in _COUNTED}
     agree = {"in": Agreement(), "type": Agreement(), "required": Agreement()}
     pairs: list[tuple[str, str]] = []
     for score in scores:
-        for name, counts in (
-            ("operations", score.ops),
-            ("operations_relative", score.ops_relative),
-            ("request", score.request),
-            ("response", score.response),
-        ):
+        for name, attribute in _COUNTED.items():
+            counts = getattr(score, attribute)
             total[name].tp += counts.tp
             total[name].fp += counts.fp
             total[name].fn += counts.fn
@@ -115,10 +108,7 @@ def summarize(scores: list[PageScore], embedder: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"pages": len(scores)}
     for name, counts in total.items():
         out[name] = counts.prf()
-        per_page = [
-            getattr(s, {"operations": "ops", "operations_relative": "ops_relative"}.get(name, name))
-            for s in scores
-        ]
+        per_page = [getattr(s, _COUNTED[name]) for s in scores]
         out[name]["f1_ci95"] = micro_f1_ci([(c.tp, c.fp, c.fn) for c in per_page])
     for name, agreement in agree.items():
         out[f"{name}_precision"] = agreement.value()

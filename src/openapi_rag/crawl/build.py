@@ -168,6 +168,11 @@ def build_operation(
         location = row.location or ("path" if "{" + row.name + "}" in evidence.path else "query")
         # Locations come from the base: a name the requests already placed keeps its place.
         location = next((loc for name, loc in params if name == row.name), location)
+        if location == "path" and "{" + row.name + "}" not in evidence.path:
+            # A path parameter the template does not hold would make the document invalid; such a
+            # row is a misread (a description's first word) or another operation's.
+            report.dropped.append(f"{evidence.method} {evidence.path}: {row.name} (not in the path)")
+            continue
         schema = {"type": row.type or "string"}
         if schema["type"] == "array":
             schema["items"] = {}

@@ -190,17 +190,34 @@ class _Walker:
         rows: list[list[str]] = []
         header = False
         nested: list[object] = []
+        spanned = 0  # rows still covered by a rowspan of the last record's cells
         for tr in table.iter("tr"):  # type: ignore[attr-defined]
             if _owner_table(tr) is not table:
                 continue
             cells = [c for c in tr if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
-            if not rows and cells and all(c.tag.lower() == "th" for c in cells):
+            # A first row of `th` cells, or one inside `thead` (some renderers use `td` there), is a header.
+            if not rows and cells and (all(c.tag.lower() == "th" for c in cells) or _in_head(tr)):
                 header = True
             row = []
             for cell in cells:
                 nested.extend(t for t in cell.iter("table") if _owner_table(t) is table)
                 row.append(_text(cell, skip_tables=True))
+            # Code shown inside a row (a response example beside its status, a body example beside
+            # the body parameter) follows the table as a code block, introduced by the row's first
+            # cell so that its status or name labels it.
+            for cell in cells:
+                code = [p for p in cell.iter("pre") if _owner_table(p) is table]
+                if code and row and row[0]:
+                    nested.append(Block("text", row[0]))
+                    nested.extend(code)
+            if spanned > 0 and rows:
+                # A cell of an earlier row spans this one (rowspan): one record drawn on two rows,
+                # the name on the first and the description below it.
+                rows[-1].extend(row)
+                spanned -= 1
+                continue
             rows.append(row)
+            spanned = max((_row_span(c) for c in cells), default=1) - 1
             if len(rows) >= MAX_TABLE_ROWS:
                 break
         if rows:
@@ -286,6 +303,17 @@ def _list_rows(ul: object) -> list[list[str]] | None:
     return None
 
 
+def _row_span(cell: object) -> int:
+    """A cell's rowspan, bounded (a hostile value never swallows the table)."""
+    value = cell.get("rowspan") or "1"  # type: ignore[attr-defined]
+    return min(int(value), 10) if value.strip().isdigit() else 1
+
+
+def _in_head(tr: object) -> bool:
+    parent = tr.getparent()  # type: ignore[attr-defined]
+    return parent is not None and isinstance(parent.tag, str) and parent.tag.lower() == "thead"
+
+
 def _owner_table(el: object) -> object | None:
     node = el
     while node is not None:
@@ -297,7 +325,8 @@ def _owner_table(el: object) -> object | None:
 
 def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = None) -> str:
     """Text of an element with a space between its pieces ("id" + "required" → "id required");
-    with `max_elements`, of its first elements only."""
+    with `skip_tables`, less the tables and code blocks inside it (they follow as blocks of their
+    own); with `max_elements`, of its first elements only."""
     parts: list[str] = []
     stack: list[object] = [el]
     first = True
@@ -316,7 +345,7 @@ def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = N
         if (
             not tag
             or tag in _SKIP
-            or (skip_tables and tag == "table" and not first)
+            or (skip_tables and tag in ("table", "pre") and not first)
             or _is_permalink(item, tag)
         ):
             first = False

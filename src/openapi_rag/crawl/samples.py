@@ -18,9 +18,11 @@ MAX_JSON_CHARS = 2_000_000
 
 _METHOD = "|".join(METHODS)
 # "GET /pets/{id}" or "GET https://api.example.com/v1/pets" standing alone in a short run of text;
-# the method may sit in brackets or take a colon ("[GET]/pets", "(GET) /pets", "GET: /pets").
+# the method may sit in brackets or take a colon ("[GET]/pets", "(GET) /pets", "GET: /pets"), and the
+# path may be drawn as separate segments ("/pets /{id}").
 _SIGNATURE = re.compile(
-    rf"^\s*(?:\[({_METHOD})\]|\(({_METHOD})\)|({_METHOD}):?(?=\s))\s*((?:https?://[^\s/]+)?/[^\s]*)\s*$", re.I
+    rf"^\s*(?:\[({_METHOD})\]|\(({_METHOD})\)|({_METHOD}):?(?=\s))\s*((?:https?://[^\s/]+)?/[^\s]*(?:\s+/[^\s]*)*)\s*$",
+    re.I,
 )
 _PATH_ONLY = re.compile(r"^\s*(/[^\s]*|https?://[^\s]+)\s*$")
 _HTTP_LINE = re.compile(rf"^\s*({_METHOD})\s+(\S+)\s+HTTP/\d(?:\.\d)?\s*$", re.I | re.M)
@@ -64,7 +66,7 @@ def parse_signature(text: str) -> tuple[str, str] | None:
     if match is None:
         return None
     method = match.group(1) or match.group(2) or match.group(3)
-    return method.upper(), match.group(4)
+    return method.upper(), "".join(match.group(4).split())  # "/pets /{id}": segments drawn apart
 
 
 def is_method(text: str) -> str | None:
@@ -74,7 +76,14 @@ def is_method(text: str) -> str | None:
 
 
 def is_path(text: str) -> str | None:
-    match = _PATH_ONLY.match(text) if len(text) < 500 else None
+    """The path a lone run of text shows; a path drawn as separate segments ("/pets /{id}": each an
+    element of its own, so the page's text has a space between them) is one path."""
+    if len(text) >= 500:
+        return None
+    pieces = text.split()
+    if len(pieces) > 1 and all(piece.startswith("/") for piece in pieces):
+        text = "".join(pieces)
+    match = _PATH_ONLY.match(text)
     return match.group(1) if match else None
 
 

@@ -9,6 +9,7 @@ and it holds whether a renderer puts samples before the prose (Slate) or after i
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,13 +26,11 @@ from openapi_rag.crawl.samples import (
     parse_signature,
     split_url,
 )
+from openapi_rag.crawl.servers import stated_servers, template_pattern, template_start
 from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, status_rows, status_schemas
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
-_BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
-_URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
-_SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
 
 
 @dataclass
@@ -68,15 +67,18 @@ class _Signature:
     method: str
     url: str
     sample: RequestSample | None = None
+    width: int = 1  # blocks it spans (a method badge and its path are two)
 
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
     blocks = [_as_declarations(b) for b in _join_json_runs(page.blocks)]
     signatures = _signatures(blocks)
-    servers, keyed = _keys(signatures)
+    # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
+    headed = {path for b in blocks if b.kind == "heading" and (path := is_path(b.text)) and "://" not in path}
+    servers, keyed = _keys(signatures, headed)
     if not servers:
-        servers = _stated_servers(blocks, {key[1] for _, key in keyed})
+        servers = stated_servers(blocks, {key[1] for _, key in keyed})
     regions = _regions(blocks, keyed)
     operations: list[Evidence] = []
     for key, spans in regions.items():
@@ -88,7 +90,7 @@ def scrape(page: Page) -> Scraped:
                     seen.add(block.position)
                     evidence.blocks.append(block)
         evidence.samples = [s.sample for s, k in keyed if k == key and s.sample is not None]
-        _read_region(evidence, {s.position for s, k in keyed if k == key})
+        _read_region(evidence, {s.position + w for s, k in keyed if k == key for w in range(s.width)})
         operations.append(evidence)
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
     first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
@@ -169,60 +171,42 @@ def _signatures(blocks: list[Block]) -> list[_Signature]:
             if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
                 path = is_path(blocks[i + 1].text)
                 if path:
-                    found.append(_Signature(i, method, path))
+                    found.append(_Signature(i, method, path, width=2))
     return found
 
 
-def _keys(signatures: list[_Signature]) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
+def _keys(
+    signatures: list[_Signature],
+    headed: Collection[str] = (),
+) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
     """(servers, each signature with its operation key): full URLs lose the server part."""
     templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
+    templates |= {("", t) for t in headed}  # any method
+    patterns = {t: template_pattern(t) for _, t in templates}  # compiled once per page
     servers: dict[str, int] = {}
     keyed = []
     for sig in signatures:
         server, path, _ = split_url(sig.url)
         key = (sig.method, path)
         if server:
-            # The longest documented template this URL ends with names the operation; the rest is the server.
-            best = max(
-                (
-                    t
-                    for m, t in templates
-                    if m == sig.method and path.endswith(t) and (t != "/" or path != "/")
-                ),
-                key=len,
-                default=None,
+            # The longest documented template this URL ends with names the operation (a sample URL
+            # may fill a template's parameters with example values); the rest is the server.
+            ends = (
+                (t, start)
+                for m, t in templates
+                if m in (sig.method, "") and (t != "/" or path != "/")
+                if (start := template_start(path, t, patterns[t])) is not None
             )
+            best = max(ends, key=lambda found: (len(found[0]), -found[1]), default=None)
             if best is not None:
-                base = server + path[: len(path) - len(best)]
-                key = (sig.method, best)
+                base = server + path[: best[1]]
+                key = (sig.method, best[0])
             else:
                 base = server
             servers[base.rstrip("/")] = servers.get(base.rstrip("/"), 0) + 1
         keyed.append((sig, key))
     ordered = sorted(servers, key=lambda s: (-servers[s], s))
     return ordered, keyed
-
-
-def _stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
-    """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
-    path (server + path displays), or one after a "base URL" / "server" / "endpoint" label."""
-    counts: dict[str, int] = {}
-    for i, block in enumerate(blocks[:-1]):
-        if block.kind != "text":
-            continue
-        shown = _URL_THEN_PATH.match(block.text)
-        if shown and shown.group(2) in templates:
-            url = shown.group(1).rstrip("/")
-            counts[url] = counts.get(url, 0) + 1
-            continue
-        if not _BARE_URL.match(block.text):
-            continue
-        url = block.text.strip().rstrip("/")
-        after = blocks[i + 1].text.strip() if blocks[i + 1].kind == "text" else ""
-        before = blocks[i - 1].text.lower() if i and blocks[i - 1].kind in ("text", "heading") else ""
-        if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
-            counts[url] = counts.get(url, 0) + 1
-    return sorted(counts, key=lambda u: (-counts[u], u))
 
 
 def _regions(
@@ -234,22 +218,39 @@ def _regions(
     for index, (pos, level) in enumerate(headings):
         end = next((p for p, lv in headings[index + 1 :] if lv <= level), len(blocks))
         ends.append((pos, end))
+    section = dict(ends)
+    level = dict(headings)
     positions = sorted((sig.position, key) for sig, key in keyed)
     out: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for number, (pos, key) in enumerate(positions):
         span = None
+        nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
+        cut = False
         for start, end in sorted(ends, key=lambda se: se[1] - se[0]):
             if not start <= pos < end:
                 continue
             others = {k for p, k in positions if start <= p < end and k != key}
             if others:
                 break
+            # The section ends at a sibling heading that heads no request of its own, before the next
+            # operation: the operation's line may sit among label headings ("Parameters", "Responses")
+            # that follow it rather than head it, so its part runs on past this section (a larger
+            # section around it, when one documents no other operation, is its part as usual).
+            if (
+                end < nxt
+                and level.get(end) == level[start]
+                and not any(end <= p < section[end] for p, _ in positions)
+            ):
+                cut = True
+                continue
             span = (start, end)
         if span is None:
-            # No heading section of its own: from this request to the next one of another operation.
-            nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
+            # No heading section of its own: from this request to the next one of another operation
+            # (and back to the one before, unless label headings showed the part starts here).
+            # Never back past the heading it sits under (a group heading starts a fresh part).
             prev = max((p for p, k in positions[:number] if k != key), default=-1)
-            span = (prev + 1 if prev >= 0 else pos, nxt)
+            above = max((start for start, end in ends if start < pos < end), default=-1)
+            span = (max(prev + 1, above) if prev >= 0 and not cut else pos, nxt)
         out.setdefault(key, []).append(span)
     return out
 
@@ -280,7 +281,9 @@ def _label(blocks: list[Block], index: int) -> str:
 def _kind(label: str) -> str:
     """request | response | param | "" from an introducing label (its nearest words decide)."""
     for piece in label.split(" | "):
-        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d$", piece):
+        # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
+        # is a response's.
+        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece):
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
@@ -294,11 +297,11 @@ def _status(label: str) -> str:
     pieces = label.split(" | ")
     for index, piece in enumerate(pieces):
         if re.match(r"default\b", piece.strip()):  # "default – unexpected error"
-            return "default"
-        found = _STATUS_WORD.search(piece)
-        if found is None:
+            status = "default"
+        elif found := _STATUS_WORD.search(piece):
+            status = found.group(1)
+        else:
             continue
-        status = found.group(1)
         # Pieces run nearest first; a tab strip shows its first tab's sample.
         for earlier in pieces[index + 1 :]:
             if not re.fullmatch(r"[1-5]\d\d|default", earlier.strip()):
@@ -336,6 +339,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             after_signature = index > 0 and blocks[index - 1].position in signature_positions
             if (
                 after_signature
+                and block.position not in signature_positions
                 and not evidence.title
                 and len(block.text) <= 100
                 and not block.text.endswith(":")

@@ -21,6 +21,8 @@ _STATUS = re.compile(r"^([1-5]\d\d|[1-5]XX|default)$", re.I)
 _NAME = re.compile(r"^[A-Za-z_$@][\w.\-$@:\[\]]{0,99}$")
 # "integer <int32> ...", "Array of strings ...", "string (date-time) ...": the type before a description.
 _TYPE_PREFIX = re.compile(r"^(array of \w+|[\w-]+)(\s*[<(\[][^>)\]]*[>)\]])?\s*(?=\S|$)", re.I)
+_PLACE = re.compile(r"\((path|query|header|cookie|body|formData)\)")
+_PARENTHESES = re.compile(r"\([^()]*\)")
 _DEPTH_MARKS = re.compile(r"^[\s»›>└├─|.*+-]*")
 _TYPE_WORDS = [
     ("array", re.compile(r"^\[|\barray\b|\blist of\b|\[\]", re.I)),
@@ -201,7 +203,16 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         return FieldRow(
             name, depth, location, "object", required, cell("description"), ref=reference.group(1)
         )
-    return FieldRow(name, depth, location, normalize_type(cell("type")), required, cell("description"))
+    type_ = normalize_type(cell("type"))
+    if "type" not in cols and "in" not in cols and rest:
+        # One cell says all about the name ("id * integer ($int64) (path)"): a mark or word for
+        # required, the type, the location in parentheses.
+        shown = " ".join(rest)
+        place = _PLACE.search(shown)
+        location = location or (place.group(1) if place else None)
+        required = True if required is None and shown.startswith("*") else required
+        type_ = normalize_type(_PARENTHESES.sub(" ", shown).replace("*", " "))
+    return FieldRow(name, depth, location, type_, required, cell("description"))
 
 
 def _shape_row(row: list[str]) -> FieldRow | None:

@@ -1,0 +1,66 @@
+"""Where a page says its API lives: base URLs it states without a full request URL, and the
+documented path templates that sample request URLs end with (the rest of such a URL is a server).
+"""
+
+from __future__ import annotations
+
+import re
+
+from openapi_rag.crawl.page import Block
+
+_BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
+_URL_THEN_WORDS = re.compile(r"^\s*(https?://[^\s/]+(?:/\S*)?)\s+[-–—]\s+[^/]{1,80}$")
+_URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
+_SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
+# A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional.
+_LABELLED_BASE = re.compile(
+    r"^\W*base url\s*:\s*((?:https?://)?[\w.-]+\.[a-z]{2,}(?::\d+)?(?:/\S*?)?)\W*$", re.I
+)
+_SCHEMES = re.compile(r"^\s*schemes?\s*:?\s*(https?)\b", re.I)
+
+
+def template_pattern(template: str) -> re.Pattern[str] | None:
+    """A template's parameters as "any one segment" ("/pets/{id}" → /pets/[^/]+ at the end)."""
+    if "{" not in template:
+        return None
+    parts = re.split(r"({[^}/]*})", template)
+    return re.compile("".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts) + "$")
+
+
+def template_start(path: str, template: str, pattern: re.Pattern[str] | None) -> int | None:
+    """Where `template` ("/pets/{id}") matches the end of `path` ("/v2/pets/1"), else None."""
+    if path.endswith(template):
+        return len(path) - len(template)
+    found = pattern.search(path) if pattern is not None else None
+    return found.start() if found else None
+
+
+def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
+    """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
+    path (server + path displays), or one after a "base URL" / "server" / "endpoint" label."""
+    counts: dict[str, int] = {}
+    schemes = [m.group(1).lower() for b in blocks if b.kind == "text" and (m := _SCHEMES.match(b.text))]
+    for i, block in enumerate(blocks[:-1]):
+        labelled = _LABELLED_BASE.match(block.text) if len(block.text) < 300 else None
+        if labelled:
+            # With no scheme shown, the page's "Schemes" line gives it, else https.
+            url = labelled.group(1)
+            url = url if "://" in url else f"{(schemes or ['https'])[0]}://{url}"
+            counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
+            continue
+        if block.kind != "text":
+            continue
+        shown = _URL_THEN_PATH.match(block.text)
+        if shown and shown.group(2) in templates:
+            url = shown.group(1).rstrip("/")
+            counts[url] = counts.get(url, 0) + 1
+            continue
+        described = _URL_THEN_WORDS.match(block.text)  # "https://api.example.com/v1 - Production"
+        if not _BARE_URL.match(block.text) and not described:
+            continue
+        url = (described.group(1) if described else block.text).strip().rstrip("/")
+        after = blocks[i + 1].text.strip() if blocks[i + 1].kind == "text" else ""
+        before = blocks[i - 1].text.lower() if i and blocks[i - 1].kind in ("text", "heading") else ""
+        if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
+            counts[url] = counts.get(url, 0) + 1
+    return sorted(counts, key=lambda u: (-counts[u], u))

@@ -1,0 +1,46 @@
+"""scripts/render_pages.py: what a dumped single-page app keeps (the renderers themselves need
+node and Chromium, so CI reads the committed pages instead)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from tests.crawl.conftest import BENCH
+
+SCRIPT = BENCH.parents[1] / "scripts" / "render_pages.py"
+
+
+def _render_pages():  # the script is no package module: load it from its file
+    spec = importlib.util.spec_from_file_location("render_pages", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_dumped_page_loses_its_scripts_styles_and_links_into_the_harness() -> None:
+    work = Path("/tmp/render-work-123")
+    dom = (
+        '<html><head><link rel="stylesheet" href="x.css"><style>p{}</style></head><body>'
+        '<script>const spec = {"paths": {"/secret": {}}};</script>'
+        '<div class="opblock" style="color: red" data-v-1="" aria-label="x" id="op">'
+        '<svg><path d="M0"/></svg><span>GET</span><a href="#ops">/pets</a>'
+        f'<a href="https://client.example/?url=file%3A%2F%2F{str(work).replace("/", "%2F")}%2Fharness.html">'
+        'Open</a></div><table><tr><td colspan="2">id</td></tr></table></body></html>'
+    )
+    page = _render_pages().strip_page(dom, work)
+    assert "/secret" not in page and "<script" not in page and "<style" not in page
+    assert "<svg" not in page and "<link" not in page
+    assert "class=" not in page and "style=" not in page and "aria-label" not in page
+    assert 'id="op"' in page and 'href="#ops"' in page and 'colspan="2"' in page
+    assert "render-work-123" not in page and ">Open</a>" in page
+
+
+def test_every_renderer_has_its_own_function_and_install_hint() -> None:
+    module = _render_pages()
+    assert set(module.RENDER) == set(module.NEEDS)
+    assert {"swagger-ui", "scalar", "rapidoc"} <= set(module.RENDER)
+    for name in ("swagger-ui", "scalar", "rapidoc", "redoc"):  # the spec never reaches a committed page
+        pages = sorted((BENCH / "pages" / name).glob("*.html"))
+        assert len(pages) == 38
+        assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
