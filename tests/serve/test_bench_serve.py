@@ -27,7 +27,7 @@ def test_bench_serve_loads_rebuilds_and_reports(index_dir: Path, tmp_path: Path)
     assert report["rebuild"]["reloads_seen"] >= 1
     assert len(report["memory_before"]["workers"]) == 2
     assert all(w["rss_mb"] > 0 for w in report["memory_before"]["workers"])
-    assert set(report["overhead"]) >= {"index_search_ms", "http_overhead_ms", "mcp_overhead_ms"}
+    assert set(report["overhead"]) >= {"index_search_ms", "http_overhead_ms", "http_deployed_overhead_ms", "mcp_overhead_ms"}
     # Every answer was paired with its request on the client; the split covers the whole run.
     tail = report["tail"]
     assert report["unmatched"] == 0 and tail["matched"] == report["requests"]

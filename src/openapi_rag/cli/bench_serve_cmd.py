@@ -89,7 +89,8 @@ def bench_serve(
     _echo_tail(report)
     if over:
         click.echo(
-            f"per query: Index.search {over['index_search_ms']} ms; HTTP +{over['http_overhead_ms']} ms; "
+            f"per query: Index.search {over['index_search_ms']} ms; HTTP +{over['http_overhead_ms']} ms "
+            f"(in-process server; the running server +{over.get('http_deployed_overhead_ms', '?')} ms); "
             f"MCP +{over['mcp_overhead_ms']} ms (medians over {over['queries']} queries)"
         )
 
