@@ -137,13 +137,12 @@ class ServerProcess:
                 raise OpenAPIRagError("the server did not answer /healthz")
             time.sleep(0.2)
 
-    def memory(self) -> dict[str, Any]:
-        pids = worker_pids(self.process.pid) or [self.process.pid]
-        return {"parent": memory_mb(self.process.pid), "workers": [memory_mb(pid) for pid in pids]}
+    def pids(self) -> list[int]:
+        """The workers' PIDs; the server's own where it runs no separate workers."""
+        return worker_pids(self.process.pid) or [self.process.pid]
 
-    def cpu(self) -> float:
-        """CPU seconds of the parent and its workers so far."""
-        return sum(cpu_seconds(pid) for pid in [self.process.pid, *worker_pids(self.process.pid)])
+    def memory(self) -> dict[str, Any]:
+        return {"parent": memory_mb(self.process.pid), "workers": [memory_mb(pid) for pid in self.pids()]}
 
     def stop(self) -> None:
         self.process.terminate()
@@ -288,7 +287,7 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
                 plan.index_dir, queries[: plan.overhead_queries], plan.k, plan.mode, deployed=server.base
             )
         report["memory_before"] = server.memory()
-        pids = worker_pids(server.process.pid) or [server.process.pid]
+        pids = server.pids()
         with tempfile.TemporaryDirectory() as tmp:
             script, trace = Path(tmp) / "search.lua", Path(tmp) / "trace.txt"
             threads = min(2, plan.connections)

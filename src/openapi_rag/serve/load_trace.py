@@ -105,7 +105,6 @@ end
 def wrk_script(queries: Sequence[str], k: int, mode: str, *, threads: int, trace_path: Path) -> str:
     """The Lua script for wrk: the request paths, the answer check and the per-request trace."""
     paths = [f"/search?{httpx.QueryParams({'q': q, 'k': k, 'mode': mode})}" for q in queries]
-    # An answer's first field is its query as the server's JSON writes it (UTF-8, not escaped).
     return (
         _LUA.replace("PATHS", ",\n".join(json.dumps(p) for p in paths))  # JSON strings are Lua strings here
         .replace("THREADS", str(threads))

@@ -136,7 +136,6 @@ class IndexHolder:
             if loaded.signature != _signature(self.directory):
                 return False  # swapped again while we read it: take the next one
             self._current = loaded
-            del loaded
             self.reloads += 1
             logger.info("index reloaded from %s", self.directory)
             if self.on_reload is not None:
