@@ -92,23 +92,18 @@ def _page_row(score: PageScore) -> dict[str, Any]:
 
 
 def summarize(scores: list[PageScore], embedder: Any) -> dict[str, Any]:
-    total = {name: Counts() for name in _COUNTED}
     agree = {"in": Agreement(), "type": Agreement(), "required": Agreement()}
     pairs: list[tuple[str, str]] = []
     for score in scores:
-        for name, attribute in _COUNTED.items():
-            counts = getattr(score, attribute)
-            total[name].tp += counts.tp
-            total[name].fp += counts.fp
-            total[name].fn += counts.fn
         for name, agreement in (("in", score.location), ("type", score.type), ("required", score.required)):
             agree[name].right += agreement.right
             agree[name].total += agreement.total
         pairs.extend(score.description_pairs)
     out: dict[str, Any] = {"pages": len(scores)}
-    for name, counts in total.items():
-        out[name] = counts.prf()
-        per_page = [getattr(s, _COUNTED[name]) for s in scores]
+    for name, attribute in _COUNTED.items():  # micro: the pages' counts summed, then P/R/F1
+        per_page = [getattr(s, attribute) for s in scores]
+        total = Counts(sum(c.tp for c in per_page), sum(c.fp for c in per_page), sum(c.fn for c in per_page))
+        out[name] = total.prf()
         out[name]["f1_ci95"] = micro_f1_ci([(c.tp, c.fp, c.fn) for c in per_page])
     for name, agreement in agree.items():
         out[f"{name}_precision"] = agreement.value()
