@@ -305,8 +305,11 @@ def _list_rows(ul: object) -> list[list[str]] | None:
 
 def _row_span(cell: object) -> int:
     """A cell's rowspan, bounded (a hostile value never swallows the table)."""
-    value = cell.get("rowspan") or "1"  # type: ignore[attr-defined]
-    return min(int(value), 10) if value.strip().isdigit() else 1
+    digits = (cell.get("rowspan") or "1").strip()  # type: ignore[attr-defined]
+    if not (digits.isascii() and digits.isdigit()):  # isdigit alone takes '²', which int() refuses
+        return 1
+    digits = digits.lstrip("0") or "0"
+    return 10 if len(digits) > 2 else min(int(digits), 10)  # bounded before int(): no huge-string parse
 
 
 def _in_head(tr: object) -> bool:
