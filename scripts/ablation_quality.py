@@ -146,6 +146,13 @@ ROWS: dict[str, Row] = {
     "with WordNet aliases and hypernyms in BM25 (16, first sense)": Row(
         chunking=dict(aliases=16, alias_hypernyms=True)
     ),
+    # issue 18 item 8, user-phrased views written by the local SmolLM2 at index time
+    # (`chunking/llm_views.py`): ~5-7 s per operation on 2 cores, so ~20 h for the realworld corpus
+    # the first time (replies are cached); README measures them on a subset catalog instead
+    "with SmolLM2's user-phrased views in BM25": Row(chunking=dict(views_llm="local")),
+    "with SmolLM2's user-phrased views in BM25 and as a third list (weight .5)": Row(
+        dict(view_weight=0.5), chunking=dict(views_llm="local")
+    ),
 }
 
 
