@@ -76,6 +76,7 @@ def test_parse_views_keeps_short_requests_and_drops_the_prompts_examples() -> No
         "songs\n"  # one word: not a request
         "show the music collections someone made\n"  # copied from the prompt's example
         "See the songs on a record\n"  # a repeat
+        "see the songs on\n"  # a repeat cut off
         + " ".join(["word"] * 30)
         + "\nlist the tracks of an LP\nfourth one over the limit"
     )

@@ -43,14 +43,15 @@ _SHOT_LINES = frozenset(line.lower() for _, reply in _VIEWS_SHOTS for line in re
 
 def parse_views(reply: str, limit: int = MAX_VIEWS) -> list[str]:
     """The requests in a reply: one per line, bullets and quotes dropped, each 2 to `MAX_VIEW_WORDS`
-    words, no copy of the prompt's examples, no repeat; at most `limit`."""
+    words, no copy of the prompt's examples, no repeat (nor the cut-off start of an earlier line,
+    which a small model writes when it runs out of tokens); at most `limit`."""
     views: list[str] = []
     for line in reply.splitlines():
         text = " ".join(_BULLET.sub("", line).split()).strip("\"'` ")
         words = text.split()
         if not 2 <= len(words) <= MAX_VIEW_WORDS or text.lower() in _SHOT_LINES:
             continue
-        if text.lower() not in (v.lower() for v in views):
+        if not any(v.lower().startswith(text.lower()) for v in views):
             views.append(text)
         if len(views) >= limit:
             break
