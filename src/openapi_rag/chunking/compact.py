@@ -20,8 +20,11 @@ BM25 has no input limit and profits from every identifier and description, so th
 separate lexical text in `metadata["bm25_text"]` (`BM25Index.from_chunks` indexes it instead of
 `embed_text`): `METHOD /path`, summary, tags, the whole description, each parameter's name and
 description, and the same response fields. Each field counts once: repeating the path and
-summary to weight them (2x, 3x) moved recall by less than .01 on RestBench and SOCBench-D. The chunk's `content` (what search
-returns) is the operation without its request body and examples, as with `thin`.
+summary to weight them (2x, 3x) moved recall by less than .01 on RestBench and SOCBench-D. Two
+index-time additions bring in words no spec holds, both off by default: WordNet aliases on a line
+only BM25 reads (`aliases`, `aliases.py`) and requests in users' words written by an LLM
+(`views_llm`, `llm_views.py`), read by BM25 and embedded as views (README, issue 18 item 8).
+The chunk's `content` (what search returns) is the operation without its request body and examples, as with `thin`.
 """
 
 from __future__ import annotations
