@@ -151,10 +151,13 @@ def test_index_views_llm_with_an_openai_compatible_server(tmp_path: Path, server
     assert json.loads(again.stdout)["chunks_new"] == 0 and len(server.requests) == 2
 
 
-def test_views_llm_needs_compact(tmp_path: Path) -> None:
+def test_views_llm_needs_compact_and_a_known_model(tmp_path: Path) -> None:
     args = ["index", str(SPEC), "--index", str(tmp_path / "i"), "--views-llm", "local", "-s", "thin"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and "--views-llm applies to the compact strategy" in result.output
+    unknown = CliRunner().invoke(cli, [*args[:5], "nonsense"])  # tests re-raise (one line for users)
+    assert isinstance(unknown.exception, LLMError) and "Unknown LLM 'nonsense'" in str(unknown.exception)
+    assert not (tmp_path / "i" / "manifest.json").exists()  # stopped before writing anything
 
 
 @pytest.mark.slow

@@ -87,9 +87,11 @@ class ViewWriter:
             return self._llm
 
     def views(self, op: Operation) -> list[str]:
-        """`op`'s views; [] (and a warning) when the model fails or writes none."""
+        """`op`'s views; [] (and a warning) when the call fails or the reply holds none. A model that
+        cannot be loaded at all (an unknown name, a missing runtime) raises: that is configuration."""
+        llm = self.llm
         try:
-            response = self.llm.chat(user_views_messages(op), max_tokens=self.max_tokens, temperature=0.0)
+            response = llm.chat(user_views_messages(op), max_tokens=self.max_tokens, temperature=0.0)
         except (OpenAPIRagError, OSError, TimeoutError, ValueError) as exc:
             # one operation without views is a small loss; an index stopped by one bad reply is not
             with self._lock:
@@ -101,8 +103,10 @@ class ViewWriter:
     def views_many(self, ops: Iterable[Operation]) -> dict[str, list[str]]:
         """Views of each operation by its id (in parallel for `workers` > 1)."""
         ops = list(ops)
-        if self.workers == 1 or len(ops) <= 1:
+        if not ops:
+            return {}
+        _ = self.llm  # loaded before any thread starts (a local model serialises its calls itself)
+        if self.workers == 1 or len(ops) == 1:
             return {op.id: self.views(op) for op in ops}
-        _ = self.llm  # loaded before the threads start (a local model serialises its calls itself)
         with ThreadPoolExecutor(self.workers) as pool:
             return dict(zip((op.id for op in ops), pool.map(self.views, ops), strict=True))
