@@ -72,7 +72,12 @@ def main() -> None:
         for t in realworld(args.tasks)[0].tasks
         if all(any(g.split(" ")[0] in inside for g in entry) for entry in t.gold)
     ]
-    print("| configuration | half | tasks | " + " | ".join(METRICS) + " |\n|---|---|---|" + "---|" * len(METRICS))
+    print(
+        "| configuration | half | tasks | "
+        + " | ".join(METRICS)
+        + " |\n|---|---|---|"
+        + "---|" * len(METRICS)
+    )
     for name, (folder, changes) in CONFIGS.items():
         index = Index.open(args.out / folder)
         # the subset's own service ids -> the full catalog's (`sms-api` there may be `sms-api-2` here)
@@ -84,7 +89,10 @@ def main() -> None:
                 if half_of("realworld", task.id) != half:
                     continue
                 hits = index.search(task.text, k=10, expand=False)
-                ids = [found_ids(h) | {f"{named.get(s, s)} {h.id}" for s in (h.service, *h.also_in)} for h in hits]
+                ids = [
+                    found_ids(h) | {f"{named.get(s, s)} {h.id}" for s in (h.service, *h.also_in)}
+                    for h in hits
+                ]
                 rows.append(score(ids, task.gold))
             cells = []
             for m in METRICS:

