@@ -139,6 +139,20 @@ ROWS: dict[str, Row] = {
     "with wordllama as a third list (weight 1)": Row(dict(static_weight=1.0), static="wordllama"),
     "with wordllama in place of MiniLM": Row(dict(static_weight=1.25, dense_weight=0.0), static="wordllama"),
     "with wordllama alone": Row(dict(static_weight=1.0, dense_weight=0.0, bm25_weight=0.0), static="wordllama"),
+    # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
+    "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),
+    "with WordNet aliases in BM25 (16, two senses)": Row(chunking=dict(aliases=16, alias_senses=2)),
+    "with WordNet aliases in BM25 (32, three senses)": Row(chunking=dict(aliases=32, alias_senses=3)),
+    "with WordNet aliases and hypernyms in BM25 (16, first sense)": Row(
+        chunking=dict(aliases=16, alias_hypernyms=True)
+    ),
+    # issue 18 item 8, user-phrased views written by the local SmolLM2 at index time
+    # (`chunking/llm_views.py`): ~5-7 s per operation on 2 cores, so ~20 h for the realworld corpus
+    # the first time (replies are cached); README measures them on a subset catalog instead
+    "with SmolLM2's user-phrased views in BM25": Row(chunking=dict(views_llm="local")),
+    "with SmolLM2's user-phrased views in BM25 and as a third list (weight .5)": Row(
+        dict(view_weight=0.5), chunking=dict(views_llm="local")
+    ),
 }
 
 

@@ -20,8 +20,11 @@ BM25 has no input limit and profits from every identifier and description, so th
 separate lexical text in `metadata["bm25_text"]` (`BM25Index.from_chunks` indexes it instead of
 `embed_text`): `METHOD /path`, summary, tags, the whole description, each parameter's name and
 description, and the same response fields. Each field counts once: repeating the path and
-summary to weight them (2x, 3x) moved recall by less than .01 on RestBench and SOCBench-D. The chunk's `content` (what search
-returns) is the operation without its request body and examples, as with `thin`.
+summary to weight them (2x, 3x) moved recall by less than .01 on RestBench and SOCBench-D. Two
+index-time additions bring in words no spec holds, both off by default: WordNet aliases on a line
+only BM25 reads (`aliases`, `aliases.py`) and requests in users' words written by an LLM
+(`views_llm`, `llm_views.py`), read by BM25 and embedded as views (README, issue 18 item 8).
+The chunk's `content` (what search returns) is the operation without its request body and examples, as with `thin`.
 """
 
 from __future__ import annotations
@@ -29,10 +32,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from openapi_rag.chunking.aliases import AliasSettings, AliasWriter
 from openapi_rag.chunking.context import operation_context, tag_sentence
 from openapi_rag.chunking.endpoint import EndpointStrategy, thin_operation
-from openapi_rag.chunking.render import collapse, leading_sentence, operation_summary
+from openapi_rag.chunking.llm_views import ViewWriter
+from openapi_rag.chunking.render import collapse, leading_sentence, operation_summary, short_description
 from openapi_rag.chunking.response_fields import response_fields
+from openapi_rag.llm.base import LLM
 from openapi_rag.model import Chunk, Operation, Service
 from openapi_rag.search.bm25 import BM25_TEXT
 from openapi_rag.search.views import VIEWS as VIEWS_KEY
@@ -64,6 +70,12 @@ statements, and a user saying one of them in other words should be nearer that o
 won on the realworld tuning half (R@5 .549 → .573) but lost on the tuning halves overall (RestBench
 MRR .730 → .696, the long requests' R@5 .800 → .733) and on the reporting halves (realworld R@1
 .262 → .192, RestBench R@10 .887 → .854); README, issue 18 item 8."""
+ALIASES = 0
+"""Alias words per operation from WordNet (`aliases.py`), on a line that only BM25 reads; 0: none.
+Off: README, issue 18 item 8."""
+OPTIONAL_PARAMS = ("aliases", "alias_senses", "alias_hypernyms", "views_llm", "views_llm_bm25")
+"""Parameters recorded in the manifest only when on (an index built before they existed stays
+comparable), and read back from it when an index is updated without them."""
 CONTEXT = False
 """BM25 also reads the tag sentence and the resource schema's name and description (`context.py`).
 Off: it lost on the tuning halves (RestBench, SOCBench-D and realworld R@5)."""
@@ -155,6 +167,12 @@ class CompactStrategy(EndpointStrategy):
         unwrap: name an envelope response's payload fields (`UNWRAP`).
         headers: name header parameters in the embedded line (`HEADERS`).
         views: write each statement as a short view of its own (`VIEWS`).
+        aliases: WordNet alias words per operation for BM25 (`ALIASES`, `aliases.py`; 0: none).
+        alias_senses: how many of a word's most frequent senses give aliases.
+        alias_hypernyms: also the words of each sense's first hypernym.
+        views_llm: an LLM (name or object) that writes user-phrased views of each operation at
+            index time (`llm_views.py`); None: none.
+        views_llm_bm25: BM25 also reads those views.
         Other arguments as `Strategy`.
     """
 
@@ -173,6 +191,11 @@ class CompactStrategy(EndpointStrategy):
         unwrap: bool = UNWRAP,
         headers: bool = HEADERS,
         views: bool = VIEWS,
+        aliases: int = ALIASES,
+        alias_senses: int = 1,
+        alias_hypernyms: bool = False,
+        views_llm: str | LLM | None = None,
+        views_llm_bm25: bool = True,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
@@ -182,6 +205,11 @@ class CompactStrategy(EndpointStrategy):
         self.unwrap = unwrap
         self.headers = headers
         self.views = views
+        self.aliases = AliasSettings(limit=max(0, aliases), senses=max(1, alias_senses), hypernyms=alias_hypernyms)
+        self._alias_writer: AliasWriter | None = None
+        self.views_llm = views_llm
+        self.views_llm_bm25 = views_llm_bm25
+        self.view_writer = ViewWriter(views_llm) if views_llm is not None else None
 
     @property
     def params(self) -> dict[str, Any]:
@@ -191,7 +219,28 @@ class CompactStrategy(EndpointStrategy):
             "context": self.context,
             **self._embedded,
             "views": self.views,
+            # recorded only when on: a manifest written before aliases existed stays comparable
+            **(self._alias_params if self.aliases.limit else {}),
+            **(self._views_llm_params if self.views_llm is not None else {}),
         }
+
+    @property
+    def _views_llm_params(self) -> dict[str, Any]:
+        llm = self.views_llm
+        return {"views_llm": llm.model_id if isinstance(llm, LLM) else llm, "views_llm_bm25": self.views_llm_bm25}
+
+    @property
+    def _alias_params(self) -> dict[str, Any]:
+        a = self.aliases
+        return {"aliases": a.limit, "alias_senses": a.senses, "alias_hypernyms": a.hypernyms}
+
+    def alias_line(self, op: Operation) -> str:
+        """The alias words BM25 reads for `op` ("" when aliases are off)."""
+        if not self.aliases.limit:
+            return ""
+        if self._alias_writer is None:  # WordNet loads once, on the first operation
+            self._alias_writer = AliasWriter(self.aliases)
+        return " ".join(self._alias_writer.aliases(op.id, short_description(op), op.operation_id or ""))
 
     @property
     def _embedded(self) -> dict[str, bool]:
@@ -212,14 +261,25 @@ class CompactStrategy(EndpointStrategy):
 
     def chunk_service(self, service: Service) -> list[Chunk]:
         chunks = super().chunk_service(service)
+        written = self.view_writer.views_many(service.operations) if self.view_writer else {}
         lexical = {
-            op.id: lexical_text(service, op, self.returns, context=self.context, unwrap=self.unwrap)
+            op.id: " ".join(
+                part
+                for part in (
+                    lexical_text(service, op, self.returns, context=self.context, unwrap=self.unwrap),
+                    self.alias_line(op),
+                    " ".join(written.get(op.id, ())) if self.views_llm_bm25 else "",
+                )
+                if part
+            )
             for op in service.operations
         }
-        views = {}
+        views: dict[str, list[str]] = {op.id: [] for op in service.operations}
         if self.views:
             embedded = {"embed_context": self.embed_context, "embed_resource": self.embed_resource}
             views = {op.id: view_texts(service, op, **embedded) for op in service.operations}
+        for op_id, texts in written.items():
+            views[op_id] = [*views[op_id], *texts]
         for chunk in chunks:
             chunk.metadata[BM25_TEXT] = lexical[chunk.operations[0]]
             if views.get(chunk.operations[0]):

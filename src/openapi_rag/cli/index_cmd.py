@@ -59,6 +59,13 @@ from openapi_rag.store.pg_target import PgTarget
     type=click.Path(exists=True, dir_okay=False),
     help="Also store this database's table chunks in the index (DDL or .sqlite; see `schema index`).",
 )
+@click.option(
+    "--views-llm",
+    default=None,
+    metavar="NAME",
+    help="LLM that writes, once per operation, short requests in users' words; BM25 reads them and "
+    "they are embedded as views (strategy compact; cached; see README 'User-phrased views').",
+)
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
 @allow_refs_option()
 @handle_errors
@@ -75,6 +82,7 @@ def index(
     rebuild: bool,
     wait: bool,
     db: str | None,
+    views_llm: str | None,
     json_: bool,
     allow_refs: tuple[str, ...],
 ) -> None:
@@ -92,6 +100,7 @@ def index(
       openapi-rag index specs/ --index idx/ --strategy ref-linked --clean default
       openapi-rag index specs/ --index idx/ --strategy craft --llm openai:gpt-4o-mini
       openapi-rag index specs/ --index idx/ --db schema.sql    # + table chunks for sql/ask
+      openapi-rag index specs/ --index idx/ --views-llm openai:gpt-4o-mini
     """
     from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
     from openapi_rag.errors import NothingIndexed
@@ -103,6 +112,8 @@ def index(
         raise click.UsageError(
             f"--llm applies to the LLM strategies (summary, query, craft), not {strategy!r}"
         )
+    if views_llm is not None and (strategy or "compact") != "compact":
+        raise click.UsageError(f"--views-llm applies to the compact strategy, not {strategy!r}")
     try:
         with default_llm(llm_name):  # recorded in the manifest with the strategy's parameters
             report = build_index(
@@ -118,6 +129,7 @@ def index(
                 show_progress=progress_enabled(),
                 wait=wait,
                 allow_refs=allow_refs,
+                strategy_params={"views_llm": views_llm} if views_llm else None,
             )
     except NothingIndexed as exc:
         _print_failures(exc.failed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 from tqdm import tqdm
 
 from openapi_rag.chunking import get_strategy
+from openapi_rag.chunking.compact import OPTIONAL_PARAMS
 from openapi_rag.clean import DEFAULT_STEPS
 from openapi_rag.embed import DEFAULT_EMBEDDER, get_embedder
 from openapi_rag.embed.base import bar_shape
@@ -78,6 +79,7 @@ def build_index(
     wait: bool = False,
     allow_refs: Iterable[str | Path] = (),
     settings: SearchSettings | None = None,
+    strategy_params: Mapping[str, Any] | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
@@ -92,6 +94,8 @@ def build_index(
         wait: wait for another process writing `directory` instead of failing.
         allow_refs: more folders that `$ref`s may read from.
         settings: the search settings recorded with the index.
+        strategy_params: more parameters of the chunking strategy (`compact`'s `views_llm`,
+            `aliases`); None: an update keeps those the index recorded (`compact.OPTIONAL_PARAMS`).
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -122,6 +126,7 @@ def build_index(
             show_progress=show_progress,
             allow_refs=allow_refs,
             settings=settings,
+            strategy_params=strategy_params,
         )
 
 
@@ -139,6 +144,7 @@ def _build_locked(
     show_progress: bool,
     allow_refs: Iterable[str | Path],
     settings: SearchSettings | None,
+    strategy_params: Mapping[str, Any] | None = None,
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -153,7 +159,9 @@ def _build_locked(
     clean = list(clean) if clean is not None else (list(old.clean) if old else list(DEFAULT_STEPS))
     settings = settings or (SearchSettings.from_dict(old.search) if old else SearchSettings())
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
-    chunker = get_strategy(strategy, size=size, overlap=overlap)
+    if strategy_params is None and old is not None and old.strategy == strategy:
+        strategy_params = {k: v for k, v in old.strategy_params.items() if k in OPTIONAL_PARAMS}
+    chunker = get_strategy(strategy, size=size, overlap=overlap, **(strategy_params or {}))
     if embedder is None and old is not None:
         model = embedder_from_manifest(old.embedder, where=directory)  # remote only with consent
     else:

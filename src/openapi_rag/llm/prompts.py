@@ -13,7 +13,7 @@ from typing import Any
 from openapi_rag.llm.base import Message
 from openapi_rag.model import Operation
 
-__all__ = ["describe_operation", "query_messages", "summary_messages"]
+__all__ = ["describe_operation", "query_messages", "summary_messages", "user_views_messages"]
 
 _MAX_FIELD = 300  # characters of a description shown to the model; the rest rarely changes the gist
 
@@ -96,6 +96,28 @@ def summary_messages(op: Operation) -> list[Message]:
 def query_messages(op: Operation) -> list[Message]:
     """Ask for a question a user might ask that `op` answers (the `query` chunking strategy)."""
     return _few_shot(_QUERY_SYSTEM, _QUERY_SHOTS, describe_operation(op))
+
+
+_VIEWS_SYSTEM = (
+    "You write what users type when they need an API endpoint. Reply with three short requests, "
+    "one per line, in the everyday words a user would use (not the API's own names for things), "
+    "each under twelve words. No numbering, no preamble."
+)
+_VIEWS_SHOTS = [
+    (
+        "Endpoint: GET /users/{id}/playlists\nSummary: Get a User's Playlists\nParameters: id (path), limit (query)",
+        "show the music collections someone made\nwhich song lists does this person follow\nbrowse a friend's mixes",
+    ),
+    (
+        "Endpoint: POST /pets\nDescription: Adds a new pet to the store\nBody fields: name, tag",
+        "put a new animal up for sale\nregister a dog in the shop's catalog\nlist my cat in the pet shop",
+    ),
+]
+
+
+def user_views_messages(op: Operation) -> list[Message]:
+    """Ask for short requests in users' words that `op` serves (`compact`'s `views_llm`)."""
+    return _few_shot(_VIEWS_SYSTEM, _VIEWS_SHOTS, describe_operation(op))
 
 
 def tool_json(tools: list[dict[str, Any]]) -> str:
