@@ -101,6 +101,12 @@ ROWS: dict[str, Row] = {
         dict(context_rule="subject", sentence_units=False, focus_intent=False, settle_first=False)
     ),
     "with the verb of a request's one intent weighed": Row(dict(verb_single_intent=True)),
+    # issue 18 items 5-6, third pass: the verb read where the lexicon missed it, the item settled
+    "with contractions skipped before the verb": Row(dict(verb_contractions=True)),
+    "with commands read as changes": Row(dict(command_verbs=True)),
+    "with an item settled for an identifier": Row(dict(settle_item=True)),
+    "with commands read as changes and an item settled": Row(dict(command_verbs=True, settle_item=True)),
+    "with verbs read further and items settled": Row(dict(verb_contractions=True, command_verbs=True, settle_item=True)),
     "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),
     "with clauses at .8 of the whole request": Row(dict(clause_share=0.8)),
     "without action verbs": Row(dict(action_verbs=False)),

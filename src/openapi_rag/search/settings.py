@@ -132,6 +132,13 @@ class SearchSettings(BaseModel):
     catalog_verbs: bool = False
     """Also read the verbs real APIs use for changes (`actions.CATALOG_VERBS`: "set", "assign",
     "activate", ...) as a clause's verb."""
+    command_verbs: bool = False
+    """Also read commands that change something without saying how (`actions.COMMAND_VERBS`: "mark
+    order 3321 as paid", "move the opportunity to closed-won") as a clause's verb: each rules out
+    a plain read only."""
+    verb_contractions: bool = False
+    """Skip what is left of "I'd", "we'll", "I'm" before a clause's verb (`actions.CONTRACTIONS`), so
+    that "I'd like to record that payment" is read as "record"."""
     verb_single_intent: bool = False
     """A request with one intent among sentences of context ("We closed that account. Please
     cancel its feed.") has that intent's verb weighed against the whole request's list, as a
@@ -153,6 +160,12 @@ class SearchSettings(BaseModel):
     settle_share: float = Field(0.8, ge=0, le=1)
     """How close to the best an operation must score to be moved first by `settle_first` (.8
     against .85 and .9 on the tuning halves: long requests R@1 .600 against .567 and .567)."""
+    settle_item: bool = False
+    """With `settle_first`: a request naming one thing by its identifier ("opportunity opp_4410",
+    "order #1234") with a verb that changes what exists (not a read, not only a create) settles on
+    an operation on one item
+    (`PATCH /opportunities/{id}` before `POST /opportunities`), where the head holds one
+    (`resources.names_identifier`, `resources.is_item_path`)."""
     settle_words: Literal["intent", "request"] = "request"
     """Where `settle_first` looks for the resource's words: the whole request (the context names
     the object as often as the intent does), or the intent alone (tuning halves ToolAlpaca R@1
