@@ -106,6 +106,13 @@ ROWS: dict[str, Row] = {
     "with commands read as changes": Row(dict(command_verbs=True)),
     "with an item settled for an identifier": Row(dict(settle_item=True)),
     "with commands read as changes and an item settled": Row(dict(command_verbs=True, settle_item=True)),
+    "with clauses searched without identifiers and afterthoughts": Row(dict(clause_core=True)),
+    "with wishes for a requirement as context": Row(dict(wish_requirements=True)),
+    "with details joined to their intent": Row(dict(join_details=True)),
+    "with requirement wishes as context and details joined": Row(dict(wish_requirements=True, join_details=True)),
+    "as before this pass (verbs read as before, no item settled)": Row(
+        dict(verb_contractions=False, command_verbs=False, settle_item=False)
+    ),
     "with verbs read further and items settled": Row(dict(verb_contractions=True, command_verbs=True, settle_item=True)),
     "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),
     "with clauses at .8 of the whole request": Row(dict(clause_share=0.8)),

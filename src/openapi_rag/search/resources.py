@@ -25,14 +25,12 @@ from dataclasses import replace
 from itertools import takewhile
 
 from openapi_rag.search.actions import ACTION_VERBS, LEAD_INS, clause_methods
+from openapi_rag.search.context import identifiers
 from openapi_rag.search.results import OperationHit
 
 _SEGMENT_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _TEXT_WORDS = re.compile(r"[a-z]+")
-# an identifier: letters and digits in one token ("INV-0042", "opp_4410", "SM8812"), not an ordinal,
-# a time or an amount ("5th", "10am", "2k"), or digits after "ID", "#" or "number"
-_MIXED = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[a-z])\w[\w-]{2,}(?![\w-])", re.IGNORECASE)
-_UNIT = re.compile(r"\d+(?:st|nd|rd|th|am|pm|[a-z])", re.IGNORECASE)
+# digits after "ID", "#" or "number" name one thing too ("order #1234", "account ID 0123")
 _NUMBERED = re.compile(r"(?:\bid\b|#|\bnumber\b|\bno\.)\s*:?\s*\d", re.IGNORECASE)
 _CREATE_ONLY = frozenset({"POST", "PUT"})
 
@@ -69,8 +67,8 @@ def names_resource(text: str, path: str) -> bool:
 
 
 def names_identifier(text: str) -> bool:
-    """Whether `text` names one thing by an identifier: a token of letters and digits, or digits
-    after "ID", "#" or "number" (amounts, dates, ordinals and times do not count).
+    """Whether `text` names one thing by an identifier (`context.identifiers`), or by digits after
+    "ID", "#" or "number" (amounts, dates, ordinals and times do not count).
 
     Example:
         >>> names_identifier("move opportunity opp_4410 to closed-won"), names_identifier("order #1234")
@@ -78,9 +76,7 @@ def names_identifier(text: str) -> bool:
         >>> names_identifier("the trial balance as of 31 March 2024, in 5th place at 10am")
         False
     """
-    if _NUMBERED.search(text):
-        return True
-    return any(not _UNIT.fullmatch(m.group()) for m in _MIXED.finditer(text))
+    return bool(_NUMBERED.search(text) or identifiers(text))
 
 
 def is_item_path(path: str) -> bool:

@@ -76,6 +76,7 @@ from openapi_rag.search.actions import lead_ins, verb_lexicon, weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import single_intent, split_clauses
+from openapi_rag.search.context import core
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -318,11 +319,13 @@ class Searcher:
             intents_only=cfg.intents_only,
             context_rule=cfg.context_rule,
             sentence_units=cfg.sentence_units,
+            wish_requirements=cfg.wish_requirements,
+            join_details=cfg.join_details,
         )
         if not clauses and cfg.focus_intent:
             focus = self._single_intent(query)
             clauses = [focus] if focus and focus.strip() != query.strip() else []
-        return clauses
+        return [core(clause) for clause in clauses] if cfg.clause_core else clauses
 
     def _texts(
         self, query: str | None, vector: np.ndarray | None, mode: str, threshold: float | None
@@ -567,6 +570,8 @@ class Searcher:
             connectives=cfg.connectives,
             context_rule=cfg.context_rule,
             sentence_units=cfg.sentence_units,
+            wish_requirements=cfg.wish_requirements,
+            join_details=cfg.join_details,
         )
 
     def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:

@@ -100,6 +100,14 @@ class SearchSettings(BaseModel):
     tuning half R@1 .533 → .600, MRR .661 → .688, nothing else moves; alone it costs the long
     tuning half MRR .644 → .638 (the intent it finds is read better only when the first result is
     settled)."""
+    wish_requirements: bool = False
+    """A wish that only asks for a requirement ("I want to make sure it's fully removed", "we need
+    to ensure nothing is lost") gives context, like "please make sure ..." (`context.is_context`)."""
+    join_details: bool = False
+    """A piece that only adds a detail to the intent before it ("Create a build hook for site
+    blog-main. Call it cms-publish and point it at the main branch.", "... I'd like to know its
+    name and genus.") is joined to that intent rather than searched as one of its own
+    (`context.is_detail`)."""
     whole_query_clauses: int = Field(3, ge=1)
     """From this many clauses on, the dense side searches the clauses only (speed; recall unchanged)."""
     plan_clauses: int = Field(3, ge=1)
@@ -119,6 +127,11 @@ class SearchSettings(BaseModel):
     context did not, and searched alone it ranks whatever lists anything first. 3 against 0: the
     ToolAlpaca tuning half R@5 .945 → .954, MRR .843 → .851 (back to no focus), long requests
     unchanged."""
+    clause_core: bool = False
+    """A clause (and the one intent of `focus_intent`) is searched without its identifiers and
+    without an afterthought on what it should lead to (`context.core`: "Take site promo-2024
+    offline so it stops serving pages" is searched as "Take site offline"); the whole request
+    is searched as written."""
     clause_share: float = Field(1.0, ge=0, le=1)
     """A clause's scores count at this share against the whole request's: below 1, an operation
     that only one clause matches must beat the whole request's best by the gap (a safety net for
@@ -132,11 +145,11 @@ class SearchSettings(BaseModel):
     catalog_verbs: bool = False
     """Also read the verbs real APIs use for changes (`actions.CATALOG_VERBS`: "set", "assign",
     "activate", ...) as a clause's verb."""
-    command_verbs: bool = False
+    command_verbs: bool = True
     """Also read commands that change something without saying how (`actions.COMMAND_VERBS`: "mark
     order 3321 as paid", "move the opportunity to closed-won") as a clause's verb: each rules out
     a plain read only."""
-    verb_contractions: bool = False
+    verb_contractions: bool = True
     """Skip what is left of "I'd", "we'll", "I'm" before a clause's verb (`actions.CONTRACTIONS`), so
     that "I'd like to record that payment" is read as "record"."""
     verb_single_intent: bool = False
@@ -160,7 +173,7 @@ class SearchSettings(BaseModel):
     settle_share: float = Field(0.8, ge=0, le=1)
     """How close to the best an operation must score to be moved first by `settle_first` (.8
     against .85 and .9 on the tuning halves: long requests R@1 .600 against .567 and .567)."""
-    settle_item: bool = False
+    settle_item: bool = True
     """With `settle_first`: a request naming one thing by its identifier ("opportunity opp_4410",
     "order #1234") with a verb that changes what exists (not a read, not only a create) settles on
     an operation on one item
