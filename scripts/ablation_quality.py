@@ -110,6 +110,11 @@ ROWS: dict[str, Row] = {
     "with wishes for a requirement as context": Row(dict(wish_requirements=True)),
     "with details joined to their intent": Row(dict(join_details=True)),
     "with requirement wishes as context and details joined": Row(dict(wish_requirements=True, join_details=True)),
+    "with one API for a request's intents (others at .9)": Row(dict(api_coherence=0.9)),
+    "with one API for a request's intents (others at .7)": Row(dict(api_coherence=0.7)),
+    "with one API for a request's intents, conversations of any length (.9)": Row(
+        dict(api_coherence=0.9, coherence_conversations=True)
+    ),
     "as before this pass (verbs read as before, no item settled)": Row(
         dict(verb_contractions=False, command_verbs=False, settle_item=False)
     ),

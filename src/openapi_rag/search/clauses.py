@@ -31,6 +31,7 @@ __all__ = [
     "CONTEXT_RULES",
     "QueryLimits",
     "check_query",
+    "conversational",
     "intents",
     "is_context",
     "single_intent",
@@ -139,6 +140,22 @@ def split_clauses(
         join_details=join_details,
     )
     return clauses if len(clauses) > 1 else []
+
+
+def conversational(query: str, *, context_rule: str = "statement", wish_requirements: bool = False) -> bool:
+    """Whether a request is written as a conversation: several sentences, one of them context
+    (`context.is_context`), rather than a list of steps.
+
+    Example:
+        >>> conversational("We closed that account. Please cancel its feed.")
+        True
+        >>> conversational("Get all alerts, then create a threshold. Send a report.")
+        False
+    """
+    sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
+    return len(sentences) > 1 and any(
+        is_context(s, context_rule, wish_requirements=wish_requirements) for s in sentences
+    )
 
 
 def single_intent(query: str, *, min_own_words: int = 0, **options: object) -> str | None:

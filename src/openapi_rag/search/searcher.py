@@ -75,7 +75,8 @@ from openapi_rag.model import Chunk
 from openapi_rag.search.actions import lead_ins, verb_lexicon, weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.search.clauses import single_intent, split_clauses
+from openapi_rag.search.clauses import conversational, single_intent, split_clauses
+from openapi_rag.search.coherence import favour_one_api
 from openapi_rag.search.context import core
 from openapi_rag.search.dependencies import (
     DependencyGraph,
@@ -539,6 +540,8 @@ class Searcher:
         for scores in per_text:
             for key, score in scores.items():
                 final[key] = max(final.get(key, score), score)
+        if cfg.api_coherence < 1.0 and 2 < len(per_text) and (not plan or self._one_desk(texts[0])):
+            final = favour_one_api(final, per_text[1:], factor=cfg.api_coherence)  # one API for them all
         by_key = {(op.service, op.id): op for op in operations}
         # A copy only where the score moved: `replace` costs more than the rest of this loop.
         rescored = [
@@ -572,6 +575,14 @@ class Searcher:
             sentence_units=cfg.sentence_units,
             wish_requirements=cfg.wish_requirements,
             join_details=cfg.join_details,
+        )
+
+    def _one_desk(self, query: str | None) -> bool:
+        """Whether a request of many intents is still addressed to one API: written as a
+        conversation (`coherence_conversations`), not as a plan listing its steps."""
+        cfg = self.settings
+        return bool(query) and cfg.coherence_conversations and conversational(
+            query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements
         )
 
     def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:

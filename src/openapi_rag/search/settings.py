@@ -208,6 +208,15 @@ class SearchSettings(BaseModel):
     other APIs score this share of what they would (1: the name is not read). Chosen on the realworld
     tuning half (R@5 .510 → .524, MRR .404 → .420; .9: .515/.408, .5: .534/.418)."""
 
+    api_coherence: float = Field(1.0, ge=0, le=1)
+    """For a request of a few intents (two, up to a plan's `plan_clauses`), the operations of every
+    API but the one that answers all of its intents best score this share of what they would
+    (`coherence.py`; 1: off). A plan naming its steps often spans several services: not read."""
+    coherence_conversations: bool = False
+    """`api_coherence` also for a request of many intents written as a conversation (several
+    sentences, one of them context: `clauses.conversational`), which a support desk reads as
+    addressed to one API, unlike a plan listing its steps."""
+
     # ---- k="auto" ------------------------------------------------------------------------------
     auto_ratio: float = Field(0.85, ge=0, le=1)
     """`k="auto"` keeps, per clause, operations scoring at least this share of the clause's best."""
