@@ -122,6 +122,8 @@ def is_context(clause: str, rule: str = "statement", *, wish_requirements: bool 
     first = words[0]
     if first in REQUIREMENTS or words[:2] == ["make", "sure"]:
         return True
+    if wish_requirements and first in PERSONS and _wishes_requirement(words[1:]):
+        return True
     if first in SUBORDINATORS:  # "main_clause": "Before I approve it, I need to know ..." asks
         return not question and not (main and _wish_after(words))
     if main and first in INDEFINITES:  # "One of our clients overpaid", "Someone deleted it"
@@ -134,10 +136,7 @@ def is_context(clause: str, rule: str = "statement", *, wish_requirements: bool 
     rest = [w for i, w in enumerate(words[1:]) if (w != "s" or words[i] in _PRONOUNS) and w not in _ADVERBS]
     if first in PERSONS:  # "We report in NZD", "I just finished it"; "I'd like ...", "we need ..." ask
         wish = next((i for i, w in enumerate(rest[:3]) if w in WISHES), None)
-        if wish is None or "t" in rest[:wish]:  # "we don't want ..." asks for nothing
-            return True
-        wanted = [w for w in rest[wish + 1 : wish + 4] if w not in ("to", "be", "just")]
-        return wish_requirements and (wanted[:2] == ["make", "sure"] or wanted[:1] == ["ensure"])
+        return wish is None or "t" in rest[:wish]  # "we don't want ..." asks for nothing
     # after a determiner the verb follows a noun ("A customer moved": "a detailed review" is a noun
     # phrase); after any other word (a name, or an imperative we do not list) only a copula or a
     # common verb right after it makes a statement ("Tom is ...", "Payroll has ..."), so that
@@ -160,6 +159,16 @@ def _consequence(words: list[str], main: bool) -> list[str]:
     """With the "main_clause" rule, a leading "so" before a lead-in is dropped: in "..., so please
     issue a credit note" the consequence is the action, not a subordinate clause."""
     return words[1:] if main and words[:1] == ["so"] and words[1:2] and words[1] in _OPENERS else words
+
+
+def _wishes_requirement(words: list[str]) -> bool:
+    """Whether a person's words wish only for a requirement ("[I] want to make sure ...", "[we]
+    need to ensure ...")."""
+    wish = next((i for i, w in enumerate(words[:3]) if w in WISHES), None)
+    if wish is None:
+        return False
+    wanted = [w for w in words[wish + 1 : wish + 4] if w not in ("to", "just", "really")]
+    return wanted[:2] == ["make", "sure"] or wanted[:1] == ["ensure"]
 
 
 def _wish_after(words: list[str]) -> bool:

@@ -31,7 +31,7 @@ from openapi_rag.search.results import OperationHit
 _SEGMENT_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _TEXT_WORDS = re.compile(r"[a-z]+")
 # digits after "ID", "#" or "number" name one thing too ("order #1234", "account ID 0123")
-_NUMBERED = re.compile(r"(?:\bid\b|#|\bnumber\b|\bno\.)\s*:?\s*\d", re.IGNORECASE)
+_NUMBERED = re.compile(r"(?:\bid\b|#|\bnumber\b|\bno\.)\s*(?:is\s+|:\s*)?\d", re.IGNORECASE)
 _CREATE_ONLY = frozenset({"POST", "PUT"})
 
 
