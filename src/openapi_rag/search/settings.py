@@ -100,7 +100,7 @@ class SearchSettings(BaseModel):
     tuning half R@1 .533 → .600, MRR .661 → .688, nothing else moves; alone it costs the long
     tuning half MRR .644 → .638 (the intent it finds is read better only when the first result is
     settled)."""
-    wish_requirements: bool = False
+    wish_requirements: bool = True
     """A wish that only asks for a requirement ("I want to make sure it's fully removed", "we need
     to ensure nothing is lost") gives context, like "please make sure ..." (`context.is_context`)."""
     join_details: bool = False
