@@ -101,6 +101,22 @@ ROWS: dict[str, Row] = {
         dict(context_rule="subject", sentence_units=False, focus_intent=False, settle_first=False)
     ),
     "with the verb of a request's one intent weighed": Row(dict(verb_single_intent=True)),
+    # issue 18 items 5-6, third pass: verbs read past contractions and commands, an item settled for an
+    # identifier, requirement wishes as context (the default; rows "without ..."); the rest off
+    "with clauses searched without identifiers and afterthoughts": Row(dict(clause_core=True)),
+    "with details joined to their intent": Row(dict(join_details=True)),
+    "with one API for a request's intents (others at .9)": Row(dict(api_coherence=0.9)),
+    "with one API for a request's intents (others at .7)": Row(dict(api_coherence=0.7)),
+    "with one API for a request's intents, conversations of any length (.9)": Row(
+        dict(api_coherence=0.9, coherence_conversations=True)
+    ),
+    "as before this pass (verbs read as before, no item settled, requirement wishes ask)": Row(
+        dict(verb_contractions=False, command_verbs=False, settle_item=False, wish_requirements=False)
+    ),
+    "without requirement wishes as context": Row(dict(wish_requirements=False)),
+    "without verbs read past contractions": Row(dict(verb_contractions=False)),
+    "without commands read as changes": Row(dict(command_verbs=False)),
+    "without an item settled for an identifier": Row(dict(settle_item=False)),
     "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),
     "with clauses at .8 of the whole request": Row(dict(clause_share=0.8)),
     "without action verbs": Row(dict(action_verbs=False)),

@@ -61,6 +61,18 @@ them a GET, and each is allowed the methods it was seen with (`SearchSettings.ca
 Read from the corpus's summaries, not from any task: how APIs name actions, not how one task set
 words them."""
 
+COMMAND_VERBS: Mapping[str, frozenset[str]] = dict.fromkeys(
+    """mark move put set start restart close pay push top tag assign invite ban block archive unarchive
+    publish unpublish deploy rollback resize power resend text email notify""".split(),
+    _UPDATE,
+)
+"""Verbs that open a command and change something without saying how (`SearchSettings.command_verbs`):
+"mark order 3321 as paid", "move the opportunity to closed-won", "archive the project". Each changes
+what exists (a status, a field, a membership) and allows what an update does. They are
+`context.IMPERATIVES` less the verbs `ACTION_VERBS` holds, those that also open a read ("run a
+report", "pull up the balance", "open the file", "take a look", "call the API", "produce a
+summary", "enter the portal") and those that may well delete ("end", "clear", "unblock")."""
+
 LEAD_INS = frozenset(
     """i we you need needs want wants would like to please first then next finally also and after
     that afterwards lastly additionally subsequently now once can could should must help me us
@@ -68,10 +80,29 @@ LEAD_INS = frozenset(
 )
 """Words skipped before a clause's verb."""
 
+CONTRACTIONS = frozenset("d ll m re ve".split())
+"""What is left of "I'd", "we'll", "I'm", "we're" and "I've" once words are split at the apostrophe:
+skipped before a clause's verb too (`SearchSettings.verb_contractions`), so that "I'd like to record
+that payment" is read as "record"."""
+
+
+def verb_lexicon(*, catalog: bool = False, commands: bool = False) -> Mapping[str, frozenset[str]]:
+    """The verbs a search reads (`ACTION_VERBS`, with `CATALOG_VERBS` and `COMMAND_VERBS` as asked)."""
+    if not (catalog or commands):
+        return ACTION_VERBS
+    return {**(COMMAND_VERBS if commands else {}), **(CATALOG_VERBS if catalog else {}), **ACTION_VERBS}
+
+
+def lead_ins(*, contractions: bool = False) -> frozenset[str]:
+    """The words skipped before a clause's verb (`LEAD_INS`, with `CONTRACTIONS` as asked)."""
+    return LEAD_INS | CONTRACTIONS if contractions else LEAD_INS
+
 _WORD = re.compile(r"[a-z]+")
 
 
-def clause_methods(clause: str, verbs: Mapping[str, frozenset[str]] = ACTION_VERBS) -> frozenset[str] | None:
+def clause_methods(
+    clause: str, verbs: Mapping[str, frozenset[str]] = ACTION_VERBS, *, skip: frozenset[str] = LEAD_INS
+) -> frozenset[str] | None:
     """The methods a clause's leading action verb allows, or None when it has no listed verb.
 
     Example:
@@ -83,7 +114,7 @@ def clause_methods(clause: str, verbs: Mapping[str, frozenset[str]] = ACTION_VER
         True
     """
     for word in _WORD.findall(clause.lower())[:8]:
-        if word in LEAD_INS:
+        if word in skip:
             continue
         for verb in _base_forms(word):
             if verb in verbs:
@@ -110,6 +141,7 @@ def weigh_verb(
     factor: float,
     offer_share: float = 0.0,
     verbs: Mapping[str, frozenset[str]] = ACTION_VERBS,
+    skip: frozenset[str] = LEAD_INS,
 ) -> dict[OpKey, float]:
     """A clause's operation scores with those whose method its verb rules out scaled by `factor`.
 
@@ -126,7 +158,7 @@ def weigh_verb(
         >>> weigh_verb(scores, "remove outdated materials", factor=0.5, offer_share=0.95) == scores
         True
     """
-    allowed = clause_methods(clause or "", verbs)
+    allowed = clause_methods(clause or "", verbs, skip=skip)
     if allowed is None or factor == 1.0 or not scores:
         return dict(scores)
     best = max(scores.values())

@@ -25,12 +25,13 @@ import re
 from dataclasses import dataclass
 
 from openapi_rag.errors import InvalidQuery
-from openapi_rag.search.context import CONTEXT_RULES, is_context, opens_with_action, own_words
+from openapi_rag.search.context import CONTEXT_RULES, is_context, is_detail, opens_with_action, own_words
 
 __all__ = [
     "CONTEXT_RULES",
     "QueryLimits",
     "check_query",
+    "conversational",
     "intents",
     "is_context",
     "single_intent",
@@ -54,6 +55,8 @@ def intents(
     intents_only: bool = True,
     context_rule: str = "statement",
     sentence_units: bool = False,
+    wish_requirements: bool = False,
+    join_details: bool = False,
 ) -> list[str]:
     """The pieces of a request that ask for an action, however many (`split_clauses` keeps them
     only when there are several).
@@ -62,14 +65,20 @@ def intents(
     cut within a sentence only before a piece that opens with an action of its own ("..., and
     also provide the rate for July"): there commas and "and" join dates, lists and names ("from
     January 1, 2023, to ...", "some fun, useless facts"), while a request that only lists its
-    steps uses them to separate the steps.
+    steps uses them to separate the steps. `wish_requirements`: as `context.is_context` takes it.
+    With `join_details`, a piece that only adds a detail to the intent before it (`context.is_detail`:
+    "Create a build hook. Call it cms-publish.") is joined to that intent.
 
     Example:
         >>> intents("We closed that account last month. Please cancel feed connection fc-77.")
         ['Please cancel feed connection fc-77.']
     """
     sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
-    if sentence_units and len(sentences) > 1 and any(is_context(s, context_rule) for s in sentences):
+
+    def context(piece: str) -> bool:
+        return is_context(piece, context_rule, wish_requirements=wish_requirements)
+
+    if sentence_units and len(sentences) > 1 and any(context(s) for s in sentences):
         parts = [
             piece
             for sentence in sentences
@@ -82,9 +91,19 @@ def intents(
         if split_and:
             parts = [piece for part in parts for piece in _split_and(part, min_words)]
     clauses = [part for part in parts if len(part.split()) >= min_words]
-    if intents_only:
-        clauses = [clause for clause in clauses if not is_context(clause, context_rule)]
-    return clauses
+    if not intents_only:
+        return clauses
+    kept: list[str] = []
+    after_intent = False  # whether the piece before is an intent (a detail joins only to one)
+    for clause in clauses:
+        if context(clause):
+            after_intent = False
+        elif join_details and after_intent and is_detail(clause):
+            kept[-1] = f"{kept[-1]} {clause}"
+        else:
+            kept.append(clause)
+            after_intent = True
+    return kept
 
 
 def split_clauses(
@@ -96,6 +115,8 @@ def split_clauses(
     intents_only: bool = True,
     context_rule: str = "statement",
     sentence_units: bool = False,
+    wish_requirements: bool = False,
+    join_details: bool = False,
 ) -> list[str]:
     """The query's intents, or [] when it names fewer than two (nothing to search separately).
 
@@ -115,8 +136,26 @@ def split_clauses(
         intents_only=intents_only,
         context_rule=context_rule,
         sentence_units=sentence_units,
+        wish_requirements=wish_requirements,
+        join_details=join_details,
     )
     return clauses if len(clauses) > 1 else []
+
+
+def conversational(query: str, *, context_rule: str = "statement", wish_requirements: bool = False) -> bool:
+    """Whether a request is written as a conversation: several sentences, one of them context
+    (`context.is_context`), rather than a list of steps.
+
+    Example:
+        >>> conversational("We closed that account. Please cancel its feed.")
+        True
+        >>> conversational("Get all alerts, then create a threshold. Send a report.")
+        False
+    """
+    sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
+    return len(sentences) > 1 and any(
+        is_context(s, context_rule, wish_requirements=wish_requirements) for s in sentences
+    )
 
 
 def single_intent(query: str, *, min_own_words: int = 0, **options: object) -> str | None:
@@ -137,7 +176,7 @@ def single_intent(query: str, *, min_own_words: int = 0, **options: object) -> s
     return found[0]
 
 
-def _cut_before_actions(sentence: str, split_and: bool, connectives: bool, rule: str = "statement") -> list[str]:
+def _cut_before_actions(sentence: str, split_and: bool, connectives: bool, rule: str) -> list[str]:
     """A sentence's pieces, cut at commas, semicolons, "then" (and the connectives and "and") only
     where the next piece opens with an action of its own."""
     pattern = _INNER_CUT.pattern

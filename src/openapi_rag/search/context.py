@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from openapi_rag.search.actions import LEAD_INS, clause_methods
+from openapi_rag.search.actions import CONTRACTIONS, LEAD_INS, clause_methods, verb_lexicon
 from openapi_rag.search.tokenize import STOPWORDS
 
 CONTEXT_RULES = ("statement", "subject", "main_clause")
@@ -86,7 +86,7 @@ STATEMENT_WINDOW = 8
 """How many words after the first a statement's copula may come (`is_context`)."""
 
 
-def is_context(clause: str, rule: str = "statement") -> bool:  # noqa: C901 (one reading, in order)
+def is_context(clause: str, rule: str = "statement", *, wish_requirements: bool = False) -> bool:  # noqa: C901
     """Whether a piece of a request does not ask for an action: it only gives context, an
     identifier or a preference.
 
@@ -96,7 +96,9 @@ def is_context(clause: str, rule: str = "statement") -> bool:  # noqa: C901 (one
     greeting or a courtesy ("please make sure ...", "thanks"), with a subordinate clause ("before
     we send it ..."), or is a statement: a subject and a verb that says what is, was or has been
     ("My account ID is 0123", "Tom is on leave from Monday", "A customer moved last week"). A noun
-    phrase ("the operational status of monitored machinery") is a piece of an intent.
+    phrase ("the operational status of monitored machinery") is a piece of an intent. With
+    `wish_requirements`, a wish that only asks for a requirement ("I want to make sure it's fully
+    removed", "we need to ensure nothing is lost") gives context too.
 
     Example:
         >>> is_context("My account ID is 0123"), is_context("Please make sure it is quick")
@@ -119,6 +121,8 @@ def is_context(clause: str, rule: str = "statement") -> bool:  # noqa: C901 (one
         return False
     first = words[0]
     if first in REQUIREMENTS or words[:2] == ["make", "sure"]:
+        return True
+    if wish_requirements and first in PERSONS and _wishes_requirement(words[1:]):
         return True
     if first in SUBORDINATORS:  # "main_clause": "Before I approve it, I need to know ..." asks
         return not question and not (main and _wish_after(words))
@@ -155,6 +159,16 @@ def _consequence(words: list[str], main: bool) -> list[str]:
     """With the "main_clause" rule, a leading "so" before a lead-in is dropped: in "..., so please
     issue a credit note" the consequence is the action, not a subordinate clause."""
     return words[1:] if main and words[:1] == ["so"] and words[1:2] and words[1] in _OPENERS else words
+
+
+def _wishes_requirement(words: list[str]) -> bool:
+    """Whether a person's words wish only for a requirement ("[I] want to make sure ...", "[we]
+    need to ensure ...")."""
+    wish = next((i for i, w in enumerate(words[:3]) if w in WISHES), None)
+    if wish is None:
+        return False
+    wanted = [w for w in words[wish + 1 : wish + 4] if w not in ("to", "just", "really")]
+    return wanted[:2] == ["make", "sure"] or wanted[:1] == ["ensure"]
 
 
 def _wish_after(words: list[str]) -> bool:
@@ -204,6 +218,36 @@ def opens_with_action(piece: str, rule: str = "statement") -> bool:
     return words[0] not in STATEMENT_SUBJECTS and (words[0].endswith(_VERB_ENDINGS) or object_follows)
 
 
+_POINTERS = frozenset("it its them their".split())
+_SKIPPED_BEFORE_VERB = _OPENERS | _NEXT_STEP | PERSONS | WISHES | CONTRACTIONS | {"to"}
+
+
+def is_detail(piece: str) -> bool:
+    """Whether a piece only adds a detail to the intent named before it: right after its verb (or
+    with no verb) it points back at that intent's object, and the verb names no operation of its
+    own ("Call it cms-publish", "point it at the main branch", "I'd like to know its name and
+    genus", "I need their names"); a read of "its" or "their" asks for the fields of what the
+    intent returns. "Can you delete it?" names an operation: not a detail.
+
+    Example:
+        >>> is_detail("Call it cms-publish"), is_detail("I'd like to know its name, genus and order.")
+        (True, True)
+        >>> is_detail("Can you delete it?"), is_detail("Create a build hook for site blog-main.")
+        (False, False)
+    """
+    words = _PIECE_WORDS.findall(piece.lower())
+    while words and words[0] in _SKIPPED_BEFORE_VERB:
+        words = words[1:]
+    if not words:
+        return False
+    if words[0] in _POINTERS:
+        return True
+    if len(words) < 2 or words[1] not in _POINTERS:
+        return False
+    methods = clause_methods(words[0], verb_lexicon(commands=True))
+    return methods is None or (methods == frozenset({"GET"}) and words[1] in ("its", "their"))
+
+
 def own_words(piece: str) -> int:
     """How many words of a piece name something of its own: not function words (`STOPWORDS`),
     lead-ins ("please", "could you") or words that point back at what was said before ("the list",
@@ -220,6 +264,46 @@ def own_words(piece: str) -> int:
     """
     words = re.findall(r"[a-z0-9][a-z0-9'_-]*", piece.lower())
     return sum(1 for w in words if w not in _NOT_OWN)
+
+
+IDENTIFIER = re.compile(r"(?<![\w-])(?=[\w-]*\d[\w-]*\d)(?=[\w-]*[a-z])\w[\w-]{3,}(?![\w-])", re.IGNORECASE)
+"""An identifier: one token of letters and at least two digits ("INV-0042", "opp_4410", "SM8812",
+"E-204"); not an ordinal, a time or an amount (`_UNIT`)."""
+_UNIT = re.compile(r"\d+(?:st|nd|rd|th|am|pm|[a-z])", re.IGNORECASE)
+_AFTERTHOUGHT = re.compile(
+    r",?\s+(?:so\s+that\b|so\s+(?=(?:it|they|we|he|she|i|you|the|this|that|its|their|our|my|no|nothing)\b)"
+    r"|but\s+(?:please\s+)?(?:don't|do\s+not|never)\b).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifiers `text` names (`IDENTIFIER`).
+
+    Example:
+        >>> identifiers("Move opportunity opp_4410 to stage 2 by the 5th, before 10am; INV-0042 too")
+        ['opp_4410', 'INV-0042']
+    """
+    return [m.group() for m in IDENTIFIER.finditer(text) if not _UNIT.fullmatch(m.group())]
+
+
+def core(piece: str) -> str:
+    """The words of an intent that say what it asks for: without identifiers (values for an
+    operation's parameters, words no description holds) and without an afterthought on what it
+    should lead to ("..., so it never goes out", "... but don't delete it"). The piece itself when
+    nothing would be left.
+
+    Example:
+        >>> core("Please cancel the scheduled message SM8812 so it never goes out.")
+        'Please cancel the scheduled message'
+        >>> core("Take site promo-2024 offline so it stops serving pages, but don't delete it.")
+        'Take site offline'
+    """
+    text = _AFTERTHOUGHT.sub("", piece)
+    for found in identifiers(text):
+        text = re.sub(rf"(?<![\w-]){re.escape(found)}(?![\w-])", " ", text)
+    text = " ".join(text.split()).strip(" ,;:")
+    return text if len(_PIECE_WORDS.findall(text.lower())) >= 2 else piece
 
 
 def _past(word: str) -> bool:

@@ -22,12 +22,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import takewhile
 
-from openapi_rag.search.actions import ACTION_VERBS, clause_methods
+from openapi_rag.search.actions import ACTION_VERBS, LEAD_INS, clause_methods
+from openapi_rag.search.context import identifiers
 from openapi_rag.search.results import OperationHit
 
 _SEGMENT_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _TEXT_WORDS = re.compile(r"[a-z]+")
+# digits after "ID", "#" or "number" name one thing too ("order #1234", "account ID 0123")
+_NUMBERED = re.compile(r"(?:\bid\b|#|\bnumber\b|\bno\.)\s*(?:is\s+|:\s*)?\d", re.IGNORECASE)
+_CREATE_ONLY = frozenset({"POST", "PUT"})
 
 
 def resource_words(path: str) -> frozenset[str]:
@@ -61,6 +66,25 @@ def names_resource(text: str, path: str) -> bool:
     return bool(wanted) and wanted <= {_singular(w) for w in _TEXT_WORDS.findall(text.lower())}
 
 
+def names_identifier(text: str) -> bool:
+    """Whether `text` names one thing by an identifier (`context.identifiers`), or by digits after
+    "ID", "#" or "number" (amounts, dates, ordinals and times do not count).
+
+    Example:
+        >>> names_identifier("move opportunity opp_4410 to closed-won"), names_identifier("order #1234")
+        (True, True)
+        >>> names_identifier("the trial balance as of 31 March 2024, in 5th place at 10am")
+        False
+    """
+    return bool(_NUMBERED.search(text) or identifiers(text))
+
+
+def is_item_path(path: str) -> bool:
+    """Whether a path addresses one item: its last segment is a parameter (`/orders/{id}`)."""
+    segments = [s for s in path.split("/") if s]
+    return bool(segments) and segments[-1].split(".")[0].startswith("{")
+
+
 def settle_first(
     operations: Sequence[OperationHit],
     intent: str,
@@ -68,12 +92,16 @@ def settle_first(
     share: float,
     verbs: Mapping[str, frozenset[str]] = ACTION_VERBS,
     words_of: str | None = None,
+    skip: frozenset[str] = LEAD_INS,
+    shape: bool = False,
 ) -> list[OperationHit]:
     """`operations` (best first) with the head's first operation being one of the first one's API
     whose method the intent's verb allows (any, when it names no listed verb) and whose resource
     it names (`words_of`: where to look for the resource's words, the intent by default), when the
     head holds one; it takes the best score. The head: operations scoring at least `share` of the
-    best.
+    best. With `shape`, a request that names one thing by its identifier ("opportunity opp_4410")
+    with a verb that changes what exists (not a read, not only a create) settles on an operation on
+    one item (`/opportunities/{id}`) where the head holds one that fits.
 
     Example:
         >>> ops = [OperationHit("s", "GET", "/orders/{id}/items", "GET /orders/{id}/items", 1.0),
@@ -86,19 +114,31 @@ def settle_first(
     if not operations:
         return list(operations)
     best = operations[0].score
-    allowed = clause_methods(intent, verbs)
+    allowed = clause_methods(intent, verbs, skip=skip)
     named_in = intent if words_of is None else words_of
+    # a change to what exists (update, delete, a change of state) acts on the thing it names; a read
+    # or a create often names a parent or a filter ("invoices of contact C-12")
+    changes = allowed is not None and "GET" not in allowed and allowed != _CREATE_ONLY
+    one_item = shape and changes and names_identifier(named_in)
 
     def fits(op: OperationHit) -> bool:
         return (allowed is None or op.method.upper() in allowed) and names_resource(named_in, op.path)
 
-    if fits(operations[0]):
-        return list(operations)
-    for i, op in enumerate(operations):
-        if op.score < share * best:
-            break
-        if fits(op) and op.service == operations[0].service:  # what the first one's API offers
-            return [replace(op, score=best), *operations[:i], *operations[i + 1 :]]
+    head = [  # what the first one's API offers among those scoring close to it
+        (i, op)
+        for i, op in takewhile(lambda pair: pair[1].score >= share * best, enumerate(operations))
+        if op.service == operations[0].service
+    ]
+
+    def fits_item(op: OperationHit) -> bool:
+        return fits(op) and is_item_path(op.path)
+
+    for wanted in (fits_item, fits) if one_item else (fits,):
+        if wanted(operations[0]):
+            return list(operations)
+        for i, op in head:
+            if wanted(op):
+                return [replace(op, score=best), *operations[:i], *operations[i + 1 :]]
     return list(operations)
 
 

@@ -72,10 +72,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from openapi_rag.model import Chunk
-from openapi_rag.search.actions import ACTION_VERBS, CATALOG_VERBS, weigh_verb
+from openapi_rag.search.actions import lead_ins, verb_lexicon, weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
-from openapi_rag.search.clauses import single_intent, split_clauses
+from openapi_rag.search.clauses import conversational, single_intent, split_clauses
+from openapi_rag.search.coherence import favour_one_api
+from openapi_rag.search.context import core
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -231,13 +233,14 @@ class Searcher:
             operations = self._favour_named_apis(operations, query)
         if cfg.settle_first and threshold is None and len(texts) <= 2 and texts[-1]:
             # one intent (the query, or its focus): its verb's method and its resource first
-            verbs = {**ACTION_VERBS, **CATALOG_VERBS} if cfg.catalog_verbs else ACTION_VERBS
             operations = settle_first(
                 operations,
                 texts[-1],
                 share=cfg.settle_share,
-                verbs=verbs,
+                verbs=verb_lexicon(catalog=cfg.catalog_verbs, commands=cfg.command_verbs),
+                skip=lead_ins(contractions=cfg.verb_contractions),
                 words_of=texts[0] if cfg.settle_words == "request" else None,
+                shape=cfg.settle_item,
             )
         if cfg.fold_duplicates:
             operations = self._folded(operations, chunks)
@@ -317,11 +320,13 @@ class Searcher:
             intents_only=cfg.intents_only,
             context_rule=cfg.context_rule,
             sentence_units=cfg.sentence_units,
+            wish_requirements=cfg.wish_requirements,
+            join_details=cfg.join_details,
         )
         if not clauses and cfg.focus_intent:
             focus = self._single_intent(query)
             clauses = [focus] if focus and focus.strip() != query.strip() else []
-        return clauses
+        return [core(clause) for clause in clauses] if cfg.clause_core else clauses
 
     def _texts(
         self, query: str | None, vector: np.ndarray | None, mode: str, threshold: float | None
@@ -500,19 +505,12 @@ class Searcher:
         cfg = self.settings
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
-            verbs = {**ACTION_VERBS, **CATALOG_VERBS} if cfg.catalog_verbs else ACTION_VERBS
-            per_text[1:] = [
-                weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=verbs)
-                for scores, text in zip(per_text[1:], texts[1:], strict=True)
-            ]
+            verbs = verb_lexicon(catalog=cfg.catalog_verbs, commands=cfg.command_verbs)
+            skip = lead_ins(contractions=cfg.verb_contractions)
+            weigh = dict(factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=verbs, skip=skip)
+            per_text[1:] = [weigh_verb(scores, text, **weigh) for scores, text in zip(per_text[1:], texts[1:], strict=True)]
             if cfg.verb_single_intent and len(texts) == 1 and texts[0]:  # no clause, no focus
-                per_text[0] = weigh_verb(
-                    per_text[0],
-                    self._single_intent(texts[0]),
-                    factor=cfg.verb_mismatch,
-                    offer_share=cfg.verb_offer_share,
-                    verbs=verbs,
-                )
+                per_text[0] = weigh_verb(per_text[0], self._single_intent(texts[0]), **weigh)
         if cfg.clause_share < 1.0:
             per_text[1:] = [
                 {key: s * cfg.clause_share for key, s in scores.items()} for scores in per_text[1:]
@@ -542,6 +540,8 @@ class Searcher:
         for scores in per_text:
             for key, score in scores.items():
                 final[key] = max(final.get(key, score), score)
+        if cfg.api_coherence < 1.0 and 2 < len(per_text) and (not plan or self._one_desk(texts[0])):
+            final = favour_one_api(final, per_text[1:], factor=cfg.api_coherence)  # one API for them all
         by_key = {(op.service, op.id): op for op in operations}
         # A copy only where the score moved: `replace` costs more than the rest of this loop.
         rescored = [
@@ -573,6 +573,16 @@ class Searcher:
             connectives=cfg.connectives,
             context_rule=cfg.context_rule,
             sentence_units=cfg.sentence_units,
+            wish_requirements=cfg.wish_requirements,
+            join_details=cfg.join_details,
+        )
+
+    def _one_desk(self, query: str | None) -> bool:
+        """Whether a request of many intents is still addressed to one API: written as a
+        conversation (`coherence_conversations`), not as a plan listing its steps."""
+        cfg = self.settings
+        return bool(query) and cfg.coherence_conversations and conversational(
+            query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements
         )
 
     def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:

@@ -100,6 +100,17 @@ class SearchSettings(BaseModel):
     tuning half R@1 .533 → .600, MRR .661 → .688, nothing else moves; alone it costs the long
     tuning half MRR .644 → .638 (the intent it finds is read better only when the first result is
     settled)."""
+    wish_requirements: bool = True
+    """A wish that only asks for a requirement ("I want to make sure it's fully removed", "we need
+    to ensure nothing is lost") gives context, like "please make sure ..." (`context.is_context`).
+    Kept: tuning halves ToolAlpaca R@1 .734 → .743, MRR .865 → .872; nothing else moves on any half."""
+    join_details: bool = False
+    """A piece that only adds a detail to the intent before it ("Create a build hook for site
+    blog-main. Call it cms-publish and point it at the main branch.", "... I'd like to know its
+    name and genus.") is joined to that intent rather than searched as one of its own
+    (`context.is_detail`). Off: tuning halves ToolAlpaca R@1 .743 → .752, realworld R@1 .345 →
+    .350, but SOCBench-D R@5 .851 → .844; reporting halves long requests R@1 .595 → .541, SOCBench-D
+    R@5 .814 → .805."""
     whole_query_clauses: int = Field(3, ge=1)
     """From this many clauses on, the dense side searches the clauses only (speed; recall unchanged)."""
     plan_clauses: int = Field(3, ge=1)
@@ -119,6 +130,12 @@ class SearchSettings(BaseModel):
     context did not, and searched alone it ranks whatever lists anything first. 3 against 0: the
     ToolAlpaca tuning half R@5 .945 → .954, MRR .843 → .851 (back to no focus), long requests
     unchanged."""
+    clause_core: bool = False
+    """A clause (and the one intent of `focus_intent`) is searched without its identifiers and
+    without an afterthought on what it should lead to (`context.core`: "Take site promo-2024
+    offline so it stops serving pages" is searched as "Take site offline"); the whole request
+    is searched as written. Off: tuning halves ToolAlpaca R@1 .743 → .748, R@5 .954 → .959, long
+    requests R@5 .867 → .833; reporting half long requests R@1 .595 → .568."""
     clause_share: float = Field(1.0, ge=0, le=1)
     """A clause's scores count at this share against the whole request's: below 1, an operation
     that only one clause matches must beat the whole request's best by the gap (a safety net for
@@ -132,6 +149,15 @@ class SearchSettings(BaseModel):
     catalog_verbs: bool = False
     """Also read the verbs real APIs use for changes (`actions.CATALOG_VERBS`: "set", "assign",
     "activate", ...) as a clause's verb."""
+    command_verbs: bool = True
+    """Also read commands that change something without saying how (`actions.COMMAND_VERBS`: "mark
+    order 3321 as paid", "move the opportunity to closed-won") as a clause's verb: each rules out
+    a plain read only. Kept (with `verb_contractions` and `settle_item`): tuning halves long requests
+    R@1 .600 → .667, MRR .688 → .737, SOCBench-D R@10 .973 → .977; no reporting half moves. Each of the
+    three alone off loses a long request's first place on the tuning half."""
+    verb_contractions: bool = True
+    """Skip what is left of "I'd", "we'll", "I'm" before a clause's verb (`actions.CONTRACTIONS`), so
+    that "I'd like to record that payment" is read as "record" (kept with `command_verbs`)."""
     verb_single_intent: bool = False
     """A request with one intent among sentences of context ("We closed that account. Please
     cancel its feed.") has that intent's verb weighed against the whole request's list, as a
@@ -153,6 +179,14 @@ class SearchSettings(BaseModel):
     settle_share: float = Field(0.8, ge=0, le=1)
     """How close to the best an operation must score to be moved first by `settle_first` (.8
     against .85 and .9 on the tuning halves: long requests R@1 .600 against .567 and .567)."""
+    settle_item: bool = True
+    """With `settle_first`: a request naming one thing by its identifier ("opportunity opp_4410",
+    "order #1234") with a verb that changes what exists (not a read, not only a create) settles on
+    an operation on one item
+    (`PATCH /opportunities/{id}` before `POST /opportunities`), where the head holds one
+    (`resources.names_identifier`, `resources.is_item_path`). Kept with `command_verbs`; read for
+    every verb but a create, it lost a long request's first place on the reporting half (R@1 .595
+    → .541): a read names a parent or a filter as often as the thing itself."""
     settle_words: Literal["intent", "request"] = "request"
     """Where `settle_first` looks for the resource's words: the whole request (the context names
     the object as often as the intent does), or the intent alone (tuning halves ToolAlpaca R@1
@@ -181,6 +215,18 @@ class SearchSettings(BaseModel):
     """When a request names an API of the catalog ("in Slack", `providers.py`), the operations of
     other APIs score this share of what they would (1: the name is not read). Chosen on the realworld
     tuning half (R@5 .510 → .524, MRR .404 → .420; .9: .515/.408, .5: .534/.418)."""
+
+    api_coherence: float = Field(1.0, ge=0, le=1)
+    """For a request of a few intents (two, up to a plan's `plan_clauses`), the operations of every
+    API but the one that answers all of its intents best score this share of what they would
+    (`coherence.py`; 1: off). A plan naming its steps often spans several services: not read (read
+    there, SOCBench-D's reporting R@5 fell .814 → .799). Off: at .9 the tuning halves gain little
+    (RestBench R@5 .681 → .688, ToolAlpaca MRR .872 → .874) and lose a realworld task (R@5 .549 →
+    .544)."""
+    coherence_conversations: bool = False
+    """`api_coherence` also for a request of many intents written as a conversation (several
+    sentences, one of them context: `clauses.conversational`), which a support desk reads as
+    addressed to one API, unlike a plan listing its steps."""
 
     # ---- k="auto" ------------------------------------------------------------------------------
     auto_ratio: float = Field(0.85, ge=0, le=1)
