@@ -88,11 +88,26 @@ def bench_serve(
         click.echo(f"rebuild: {report['rebuild']}")
     _echo_tail(report)
     if over:
-        click.echo(
-            f"per query: Index.search {over['index_search_ms']} ms; HTTP +{over['http_overhead_ms']} ms "
-            f"(in-process server; the running server +{over.get('http_deployed_overhead_ms', '?')} ms); "
-            f"MCP +{over['mcp_overhead_ms']} ms (medians over {over['queries']} queries)"
-        )
+        _echo_layers(over)
+
+
+def _echo_layers(over: dict) -> None:
+    """The layers' cost per query over `Index.search`: server-side, then as clients see it."""
+
+    def pair(figures: dict) -> str:
+        return f"+{figures['median']} ms (p95 +{figures['p95']})"
+
+    server, clients = over["http_server"], over["http_client"]
+    click.echo(
+        f"layers over Index.search, {over['queries']} queries one at a time (median, p95): "
+        f"server-side (Server-Timing app - search) HTTP {pair(server['layer_ms'])}, "
+        f"MCP tool call {pair(over['mcp_server']['layer_ms'])}"
+    )
+    click.echo(
+        f"client-side, like for like (Index.search here with the workers' threads: {over['direct_threads']}; "
+        f"{over['index_search_ms']} ms): GET over loopback with http.client {pair(clients['http.client'])}, "
+        f"httpx {pair(clients['httpx'])}; MCP in-memory session {pair(over['mcp_session'])}"
+    )
 
 
 def _echo_tail(report: dict) -> None:

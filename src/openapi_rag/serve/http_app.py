@@ -22,6 +22,7 @@ from openapi_rag.serve.metrics import Metrics, MetricsMiddleware
 from openapi_rag.serve.security import Guard, Scope
 from openapi_rag.serve.service import BadRequest, NotFound, SearchService
 from openapi_rag.serve.settings import ServeSettings
+from openapi_rag.serve.timing import ServerTimingMiddleware
 
 ROUTES = ("/search", "/services", "/healthz", "/metrics", "/openapi.json")
 
@@ -43,7 +44,7 @@ def route_of(scope: Scope) -> str:
 
 
 def create_app(service: SearchService, settings: ServeSettings) -> Any:
-    """The ASGI application: metrics ∘ guard (key, rate, body size) ∘ FastAPI routes."""
+    """The ASGI application: timing ∘ [CORS] ∘ metrics ∘ guard (key, rate, body size) ∘ FastAPI routes."""
     limits = settings.limits
 
     class Hit(BaseModel):
@@ -249,5 +250,6 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "X-API-Key", "Content-Type"],
         )
+    wrapped = ServerTimingMiddleware(wrapped)  # outermost: its `app` duration covers every layer
     wrapped.fastapi = app  # for tests and the OpenAPI document
     return wrapped
