@@ -20,12 +20,11 @@ more latency than the batching saved.)
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from openapi_rag.serve.timing import CURRENT, RequestTiming, add_search_time
+from openapi_rag.serve.timing import CURRENT, RequestTiming, Stopwatch, add_search_time
 
 Embed = Callable[[list[str]], np.ndarray]
 Pending = tuple[Embed, list[str], "asyncio.Future[np.ndarray]", RequestTiming | None]
@@ -78,7 +77,7 @@ class EmbedBatcher:
             groups.setdefault(id(item[0]), []).append(item)
         for group in groups.values():
             texts = [text for _, item_texts, _, _ in group for text in item_texts]
-            start = time.perf_counter()
+            clock = Stopwatch()
             try:
                 vectors = np.asarray(group[0][0](texts))
             except Exception as exc:  # every waiting request fails as its own search would
@@ -86,13 +85,13 @@ class EmbedBatcher:
                     if not future.done():
                         future.set_exception(exc)
                 continue
-            seconds = time.perf_counter() - start
+            elapsed = clock.elapsed()
             if self.on_batch is not None:
                 self.on_batch(len(texts))
             # Each request of the batch counts the whole run once as its search time (it waited
             # for all of it), however many of its queries were in it (a POST batch).
             for timing in {id(item[3]): item[3] for item in group if item[3] is not None}.values():
-                add_search_time(seconds, timing)
+                add_search_time(elapsed, timing)
             row = 0
             for _, item_texts, future, _ in group:
                 if not future.done():  # a request cancelled (client gone) while it waited

@@ -4,7 +4,8 @@ Server-side, the layers' own cost: the running server's worker reports, in each 
 `Server-Timing` header, how long the request took from the moment uvicorn handed it over to its
 complete response (`app`) and how much of that was the search (`search`: embedding and
 `Index.search`), so `app - search` is what routing, validation, limits, metrics, batching and
-encoding cost, in the process that serves. For MCP the same split comes from a middleware on
+encoding cost, in the process that serves; the same split of the serving thread's CPU time
+(`layer_cpu_ms`) leaves out the moments a busy machine took the core away. For MCP the same split comes from a middleware on
 the SDK's dispatch (`timing.McpCallTiming`) of an in-memory session's server.
 
 Client-side, like for like: `Index.search` called here, on an index opened as the server's
@@ -98,7 +99,7 @@ def _http_times(index: Any, queries: list[str], k: int, mode: str, base: str) ->
     stdlib = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
     direct: list[float] = []
     extra: dict[str, list[float]] = {"http.client": [], "httpx": []}
-    layer, app, search = [], [], []
+    layer, layer_cpu, app, search = [], [], [], []
 
     def search_directly() -> float:
         start = time.perf_counter()
@@ -113,6 +114,7 @@ def _http_times(index: Any, queries: list[str], k: int, mode: str, base: str) ->
         app.append(timing["app"])
         search.append(timing.get("search", 0.0))
         layer.append(timing["app"] - search[-1])
+        layer_cpu.append(timing["app-cpu"] - timing.get("search-cpu", 0.0))
 
     with httpx.Client(base_url=base, timeout=30) as client:
         for query in queries:
@@ -137,6 +139,7 @@ def _http_times(index: Any, queries: list[str], k: int, mode: str, base: str) ->
         "direct": direct,
         "server": {
             "layer_ms": spread(layer),
+            "layer_cpu_ms": spread(layer_cpu),
             "app_ms": round(statistics.median(app), 2),
             "search_ms": round(statistics.median(search), 2),
         },
@@ -166,5 +169,6 @@ async def _mcp_times(service: Any, index: Any, queries: list[str], k: int) -> di
             session.append(_ms(start) - alone)
             if result.is_error:
                 raise RuntimeError(f"search_endpoints {query!r}: {result.content}")
-    calls = [(total - searching) * 1000 for total, searching in timing.calls]
-    return {"server": {"layer_ms": spread(calls)}, "session": spread(session)}
+    wall = [(total - record.search) * 1000 for (total, _), record in timing.calls]
+    cpu = [(total - record.search_cpu) * 1000 for (_, total), record in timing.calls]
+    return {"server": {"layer_ms": spread(wall), "layer_cpu_ms": spread(cpu)}, "session": spread(session)}

@@ -29,7 +29,7 @@ from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.search.clauses import check_query
 from openapi_rag.serve.batching import EmbedBatcher, PreparedEmbeddings
 from openapi_rag.serve.settings import Limits
-from openapi_rag.serve.timing import add_search_time
+from openapi_rag.serve.timing import Stopwatch, add_search_time
 from openapi_rag.store.pg_target import PgTarget
 
 logger = logging.getLogger(__name__)
@@ -350,7 +350,7 @@ class SearchService:
         tag: str | None,
         field: str,
     ) -> list[dict[str, Any]]:
-        start = time.perf_counter()
+        clock = Stopwatch()
         try:
             hits = loaded.index.search(
                 query, k=k, mode=mode, service=service or None, tag=tag or None, expand=False
@@ -358,7 +358,7 @@ class SearchService:
         except ValueError as exc:
             raise BadRequest(field, str(exc)) from exc
         finally:
-            add_search_time(time.perf_counter() - start)
+            add_search_time(clock.elapsed())
         return [compact_hit(hit) for hit in hits]
 
     def get_endpoint(
