@@ -159,7 +159,8 @@ def bench_startup(index_dir: str, runs: int, json_: bool) -> None:
         return
     help_, mcp = report["help"], report["mcp_first_answer"]
     click.echo(
-        f"openapi-rag --help: median {help_['median_s']} s (min {help_['min_s']}, max {help_['max_s']}, {runs} runs)"
+        f"openapi-rag --help: median {help_['median_s']} s (min {help_['min_s']}, max {help_['max_s']}, "
+        f"{runs} runs); CPU {help_['cpu_median_s']} s"
     )
     click.echo(
         f"MCP over stdio, spawn to first search_endpoints answer: median {mcp['median_s']} s "
