@@ -12,7 +12,9 @@ Client-side, like for like: `Index.search` called here, on an index opened as th
 workers open it (the same embedder and FAISS thread counts: one each when there are several
 workers), interleaved with the same query sent to the running server. The difference is what a
 client sees: the layer, the loopback round trip, the scheduling of two processes and the client's
-own CPU (stdlib `http.client`, and httpx, each on one keep-alive connection). For MCP, the SDK's
+own CPU (stdlib `http.client`, and httpx, each on one keep-alive connection). A GET /healthz on
+the same connection, less the server's own time for it, gives the floor of that: the round trip
+with no layer and no search in it. For MCP, the SDK's
 in-memory client session against calling the search directly: both SDK sides, no transport.
 """
 
@@ -100,6 +102,7 @@ def _http_times(index: Any, queries: list[str], k: int, mode: str, base: str) ->
     direct: list[float] = []
     extra: dict[str, list[float]] = {"http.client": [], "httpx": []}
     layer, layer_cpu, app, search = [], [], [], []
+    floor: list[float] = []  # GET /healthz: client wall time less the server's own time
 
     def search_directly() -> float:
         start = time.perf_counter()
@@ -128,6 +131,11 @@ def _http_times(index: Any, queries: list[str], k: int, mode: str, base: str) ->
             if answer.status != 200:
                 raise RuntimeError(f"GET {target}: {answer.status}")
             read_timing(answer.getheader("server-timing"))
+            start = time.perf_counter()
+            stdlib.request("GET", "/healthz")
+            health = stdlib.getresponse()
+            health.read()
+            floor.append(_ms(start) - parse_server_timing(health.getheader("server-timing") or "")["app"])
             alone = search_directly()
             start = time.perf_counter()
             response = client.get(target)
@@ -143,7 +151,10 @@ def _http_times(index: Any, queries: list[str], k: int, mode: str, base: str) ->
             "app_ms": round(statistics.median(app), 2),
             "search_ms": round(statistics.median(search), 2),
         },
-        "client": {name: spread(values) for name, values in extra.items()},
+        "client": {
+            **{name: spread(values) for name, values in extra.items()},
+            "round_trip_floor": spread(floor),
+        },
     }
 
 
