@@ -95,7 +95,7 @@ def _echo_layers(over: dict) -> None:
     """The layers' cost per query over `Index.search`: server-side, then as clients see it."""
 
     def pair(figures: dict) -> str:
-        return f"+{figures['median']} ms (p95 +{figures['p95']})"
+        return f"{figures['median']:+} ms (p95 {figures['p95']:+})"
 
     server, clients = over["http_server"], over["http_client"]
     click.echo(
@@ -107,8 +107,11 @@ def _echo_layers(over: dict) -> None:
     click.echo(
         f"client-side, like for like (Index.search here with the workers' threads: {over['direct_threads']}; "
         f"{over['index_search_ms']} ms): GET over loopback with http.client {pair(clients['http.client'])}, "
-        f"httpx {pair(clients['httpx'])} (a bare round trip, /healthz less its server time: "
-        f"{pair(clients['round_trip_floor'])}); MCP in-memory session {pair(over['mcp_session'])}"
+        f"httpx {pair(clients['httpx'])}; MCP in-memory session {pair(over['mcp_session'])}"
+    )
+    click.echo(
+        f"http.client's extra, per request: outside the app (loopback, uvicorn, waking the worker, the client) "
+        f"{pair(clients['outside_app'])}; the worker's search over this one {pair(clients['search_minus_direct'])}"
     )
 
 
