@@ -102,3 +102,9 @@ def test_the_direct_baseline_uses_the_workers_threads(index_dir: Path):
     assert faiss.omp_get_max_threads() == before
     assert spread([1.0, 2.0, 3.0, 4.0, 50.0]) == {"median": 3.0, "p95": 50.0}
     assert json.dumps(spread([0.5]))  # one query is enough to report
+
+
+def test_a_non_finite_score_is_encoded_as_the_model_would_never_a_500():
+    from openapi_rag.serve.http_app import encoded
+
+    assert encoded({"query": "x", "results": [{"score": float("nan")}]}).body == b'{"query":"x","results":[{"score":null}]}'

@@ -10,12 +10,12 @@ processes, and each hop to a thread pool and back costs a scheduling delay on a 
 # No `from __future__ import annotations`: FastAPI reads the route signatures' types at run time,
 # and the request models are local to `create_app` (their limits come from the settings).
 import asyncio
-import json
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import to_json
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from openapi_rag import __version__
@@ -29,9 +29,9 @@ ROUTES = ("/search", "/services", "/healthz", "/metrics", "/openapi.json")
 
 
 def encoded(answer: Any) -> Response:
-    """A JSON answer as the routes' models would have encoded it: compact, UTF-8, fields in order."""
-    body = json.dumps(answer, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
-    return Response(body, media_type="application/json")
+    """A JSON answer as the routes' models would have encoded it (pydantic's serializer, without
+    validating the answer again): compact, UTF-8, fields in order, a non-finite number as null."""
+    return Response(to_json(answer, inf_nan_mode="null"), media_type="application/json")
 
 
 # A query needs a letter or a digit (`search.clauses.check_query` refuses others with 422). The
