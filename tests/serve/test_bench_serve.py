@@ -35,6 +35,7 @@ def test_bench_serve_loads_rebuilds_and_reports(index_dir: Path, tmp_path: Path)
     assert 0 < server["layer_ms"]["median"] <= server["layer_ms"]["p95"] and server["search_ms"] > 0
     assert over["http_overhead_ms"] == server["layer_ms"]["median"]
     assert 0 < over["mcp_server"]["layer_cpu_ms"]["median"]
+    assert over["mcp_streamable_http"]["median"] <= over["mcp_streamable_http"]["p95"]
     assert set(over["http_client"]) == {"http.client", "httpx", "outside_app", "search_minus_direct"}
     # Every answer was paired with its request on the client; the split covers the whole run.
     tail = report["tail"]

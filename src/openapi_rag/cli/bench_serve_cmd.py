@@ -107,7 +107,8 @@ def _echo_layers(over: dict) -> None:
     click.echo(
         f"client-side, like for like (Index.search here with the workers' threads: {over['direct_threads']}; "
         f"{over['index_search_ms']} ms): GET over loopback with http.client {pair(clients['http.client'])}, "
-        f"httpx {pair(clients['httpx'])}; MCP in-memory session {pair(over['mcp_session'])}"
+        f"httpx {pair(clients['httpx'])}; MCP in-memory session {pair(over['mcp_session'])}, "
+        f"over streamable HTTP {pair(over['mcp_streamable_http'])}"
     )
     click.echo(
         f"http.client's extra, per request: outside the app (loopback, uvicorn, waking the worker, the client) "

@@ -16,13 +16,19 @@ own CPU (stdlib `http.client`, and httpx, each on one keep-alive connection). Ea
 is split exactly into wall - app (outside the application: loopback, uvicorn's parsing and writes,
 waking the worker, the client), app - search (the layer) and search - direct (the same search in
 the worker against the one here: other caches, another process to schedule). For MCP, the SDK's
-in-memory client session against calling the search directly: both SDK sides, no transport.
+in-memory client session against calling the search directly (both SDK sides, no transport), and
+the SDK's client against `openapi-rag mcp --transport http` (one process, default threads, like
+the direct index it is compared with): what an agent connected over streamable HTTP sees.
 """
 
 from __future__ import annotations
 
 import http.client
+import os
 import statistics
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +38,7 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx
 
+from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.serve.timing import parse_server_timing
 
 
@@ -80,6 +87,8 @@ def measure_overhead(
         index = holder.current.index
         http_figures = _http_times(index, queries, k, mode, base)
         mcp_figures = anyio.run(_mcp_times, SearchService(holder), index, queries, k)
+    with like_the_workers(index_dir, workers=1) as holder, mcp_http_server(index_dir) as url:
+        mcp_http = anyio.run(_mcp_http_times, url, holder.current.index, queries, k)
     direct = http_figures.pop("direct")
     return {
         "queries": len(queries),
@@ -93,6 +102,7 @@ def measure_overhead(
         "http_client": http_figures["client"],
         "mcp_server": mcp_figures["server"],
         "mcp_session": mcp_figures["session"],
+        "mcp_streamable_http": mcp_http,
     }
 
 
@@ -186,3 +196,52 @@ async def _mcp_times(service: Any, index: Any, queries: list[str], k: int) -> di
     wall = [(total - record.search) * 1000 for (total, _), record in timing.calls]
     cpu = [(total - record.search_cpu) * 1000 for (_, total), record in timing.calls]
     return {"server": {"layer_ms": spread(wall), "layer_cpu_ms": spread(cpu)}, "session": spread(session)}
+
+
+@contextmanager
+def mcp_http_server(index_dir: Path) -> Iterator[str]:
+    """`openapi-rag mcp --transport http` on 127.0.0.1 and a free port; its /mcp URL."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAPI_RAG_API_KEY")}
+    command = [sys.executable, "-m", "openapi_rag", "mcp", "--index", str(index_dir), "--transport", "http"]
+    process = subprocess.Popen(
+        [*command, "--host", "127.0.0.1", "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()  # printed once the index is loaded and the socket listens
+        if "http://" not in line:
+            raise OpenAPIRagError(f"the MCP server did not start: {line.strip()}")
+        threading.Thread(target=process.stderr.read, daemon=True).start()  # keep the pipe drained
+        yield "http://" + line.split("http://", 1)[1].split()[0]
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+async def _mcp_http_times(url: str, index: Any, queries: list[str], k: int) -> dict[str, float]:
+    """Each query: direct, then `search_endpoints` through the SDK's streamable HTTP client."""
+    from mcp import Client
+
+    extra = []
+    async with Client(url) as client:
+        # The server starts its embedder in a thread while clients connect: not timed.
+        await client.call_tool("search_endpoints", {"query": queries[0], "k": k})
+        for query in queries:
+            start = time.perf_counter()
+            index.search(query, k=k, mode="hybrid", expand=False)
+            alone = _ms(start)
+            start = time.perf_counter()
+            result = await client.call_tool("search_endpoints", {"query": query, "k": k})
+            extra.append(_ms(start) - alone)
+            if result.is_error:
+                raise RuntimeError(f"search_endpoints {query!r}: {result.content}")
+    return spread(extra)
