@@ -28,6 +28,15 @@ def test_bench_serve_loads_rebuilds_and_reports(index_dir: Path, tmp_path: Path)
     assert len(report["memory_before"]["workers"]) == 2
     assert all(w["rss_mb"] > 0 for w in report["memory_before"]["workers"])
     assert set(report["overhead"]) >= {"index_search_ms", "http_overhead_ms", "http_deployed_overhead_ms", "mcp_overhead_ms"}
+    # The layers server-side (from the workers' Server-Timing) and like for like client-side.
+    over = report["overhead"]
+    assert over["direct_threads"] == 1  # two workers, one thread each: the direct baseline too
+    server = over["http_server"]
+    assert 0 < server["layer_ms"]["median"] <= server["layer_ms"]["p95"] and server["search_ms"] > 0
+    assert over["http_overhead_ms"] == server["layer_ms"]["median"]
+    assert 0 < over["mcp_server"]["layer_cpu_ms"]["median"]
+    assert over["mcp_streamable_http"]["median"] <= over["mcp_streamable_http"]["p95"]
+    assert set(over["http_client"]) == {"http.client", "httpx", "outside_app", "search_minus_direct"}
     # Every answer was paired with its request on the client; the split covers the whole run.
     tail = report["tail"]
     assert report["unmatched"] == 0 and tail["matched"] == report["requests"]
@@ -67,3 +76,24 @@ def test_bench_show_sizes_every_operation(index_dir: Path):
     assert report["sized_tokens"]["max"] <= 3000
     largest = report["largest_full"]
     assert len(largest) == 2 and largest[0]["full_chars"] >= largest[1]["full_chars"] > 3000 * 4
+
+
+def test_the_cli_imports_neither_numpy_nor_faiss_to_print_help():
+    """`openapi-rag --help` stays light: the heavy libraries load when a command needs them."""
+    import subprocess
+    import sys
+
+    from tests.serve.conftest import cli_env
+
+    probe = "import sys, openapi_rag.cli; print(sorted(m for m in ('numpy', 'faiss', 'onnxruntime') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=cli_env(), check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_bench_startup_times_help_and_an_mcp_servers_first_answer(index_dir: Path):
+    result = CliRunner().invoke(cli, ["bench", "startup", "--index", str(index_dir), "--runs", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["help"]["runs"] == 1 and report["help"]["median_s"] > 0
+    mcp = report["mcp_first_answer"]
+    assert 0 < mcp["handshake_median_s"] <= mcp["median_s"]

@@ -88,11 +88,32 @@ def bench_serve(
         click.echo(f"rebuild: {report['rebuild']}")
     _echo_tail(report)
     if over:
-        click.echo(
-            f"per query: Index.search {over['index_search_ms']} ms; HTTP +{over['http_overhead_ms']} ms "
-            f"(in-process server; the running server +{over.get('http_deployed_overhead_ms', '?')} ms); "
-            f"MCP +{over['mcp_overhead_ms']} ms (medians over {over['queries']} queries)"
-        )
+        _echo_layers(over)
+
+
+def _echo_layers(over: dict) -> None:
+    """The layers' cost per query over `Index.search`: server-side, then as clients see it."""
+
+    def pair(figures: dict) -> str:
+        return f"{figures['median']:+} ms (p95 {figures['p95']:+})"
+
+    server, clients = over["http_server"], over["http_client"]
+    click.echo(
+        f"layers over Index.search, {over['queries']} queries one at a time (median, p95): "
+        f"server-side (Server-Timing app - search) HTTP {pair(server['layer_ms'])}, "
+        f"CPU {pair(server['layer_cpu_ms'])}; MCP tool call {pair(over['mcp_server']['layer_ms'])}, "
+        f"CPU {pair(over['mcp_server']['layer_cpu_ms'])}"
+    )
+    click.echo(
+        f"client-side, like for like (Index.search here with the workers' threads: {over['direct_threads']}; "
+        f"{over['index_search_ms']} ms): GET over loopback with http.client {pair(clients['http.client'])}, "
+        f"httpx {pair(clients['httpx'])}; MCP in-memory session {pair(over['mcp_session'])}, "
+        f"over streamable HTTP {pair(over['mcp_streamable_http'])}"
+    )
+    click.echo(
+        f"http.client's extra, per request: outside the app (loopback, uvicorn, waking the worker, the client) "
+        f"{pair(clients['outside_app'])}; the worker's search over this one {pair(clients['search_minus_direct'])}"
+    )
 
 
 def _echo_tail(report: dict) -> None:
@@ -117,6 +138,39 @@ def _echo_tail(report: dict) -> None:
             )
     steps = ", ".join(f"{step['from_s']}s {step['p95_ms']}" for step in tail["timeline"])
     click.echo(f"p95 ms by {len(tail['timeline'])} windows of the run: {steps}")
+
+
+@bench.command("startup")
+@index_option()
+@click.option("--runs", type=click.IntRange(1, 50), default=7, show_default=True, help="Fresh processes each.")
+@click.option("--json", "json_", is_flag=True, help="Print JSON.")
+@handle_errors
+def bench_startup(index_dir: str, runs: int, json_: bool) -> None:
+    """Start-up: `openapi-rag --help`, and an MCP server's spawn to its first search answer (stdio).
+
+    \b
+    Example:
+      openapi-rag bench startup --index rw-index/ --runs 7
+    """
+    require(("mcp",), "the MCP client comes with the `mcp` extra")
+    from openapi_rag.serve.startup import time_help, time_mcp_first_answer
+
+    err(f"openapi-rag --help, {runs} runs ...")
+    report = {"help": time_help(runs)}
+    err(f"openapi-rag mcp --index {index_dir}: spawn to first search_endpoints answer, {runs} runs ...")
+    report["mcp_first_answer"] = time_mcp_first_answer(Path(index_dir), runs)
+    if json_:
+        print_json(report)
+        return
+    help_, mcp = report["help"], report["mcp_first_answer"]
+    click.echo(
+        f"openapi-rag --help: median {help_['median_s']} s (min {help_['min_s']}, max {help_['max_s']}, "
+        f"{runs} runs); CPU {help_['cpu_median_s']} s"
+    )
+    click.echo(
+        f"MCP over stdio, spawn to first search_endpoints answer: median {mcp['median_s']} s "
+        f"(min {mcp['min_s']}, max {mcp['max_s']}; handshake done at {mcp['handshake_median_s']} s)"
+    )
 
 
 @bench.command("show")

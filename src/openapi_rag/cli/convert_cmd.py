@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import yaml
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, handle_errors
 from openapi_rag.errors import ConvertError
-from openapi_rag.spec.limits import ReadLimits
-from openapi_rag.spec.parse import read_bytes
+
+if TYPE_CHECKING:  # imported where used: yaml and the spec package would slow every command's start
+    from openapi_rag.spec.limits import ReadLimits
 
 _FORMATS = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
@@ -52,6 +52,7 @@ def postman_cmd(collection: Path, output: Path | None, format_: str | None) -> N
     """
     from openapi_rag.convert import is_postman_collection, postman_to_openapi
     from openapi_rag.model import Problem
+    from openapi_rag.spec.limits import ReadLimits
 
     if format_ is None and output is not None:
         format_ = _FORMATS.get(output.suffix.lower())
@@ -84,6 +85,8 @@ def postman_cmd(collection: Path, output: Path | None, format_: str | None) -> N
 
 
 def _read_json(path: Path, limits: ReadLimits) -> Any:
+    from openapi_rag.spec.parse import read_bytes
+
     # The bounded reader: a regular file under the size limit, never a FIFO or /dev/zero.
     data = read_bytes(path, limits)
     try:
@@ -107,15 +110,16 @@ def validation_findings(document: dict[str, Any]) -> list[str]:
     return findings
 
 
-class _NoAliasDumper(yaml.SafeDumper):
-    """Write repeated objects out in full: `&id001` anchors confuse people and some tools."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
 def _dump(document: dict[str, Any], format_: str) -> str:
     if format_ == "json":
         return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
-    text: str = yaml.dump(document, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100)
+    import yaml
+
+    class NoAliasDumper(yaml.SafeDumper):
+        """Write repeated objects out in full: `&id001` anchors confuse people and some tools."""
+
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+    text: str = yaml.dump(document, Dumper=NoAliasDumper, sort_keys=False, allow_unicode=True, width=100)
     return text

@@ -6,7 +6,6 @@ import itertools
 import sys
 
 import click
-from tqdm import tqdm
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import (
@@ -90,6 +89,8 @@ def eval_calls(
         llm = get_llm(llm_name, cache=True)
     index = Index.open(index_dir)
     err(f"{len(cases)} cases × {len(configs)} configurations")
+    from tqdm import tqdm  # here: its import (~50 ms) would slow every command's start
+
     with tqdm(
         total=len(cases) * len(configs), file=sys.stderr, disable=not progress_enabled(), unit="case"
     ) as bar:

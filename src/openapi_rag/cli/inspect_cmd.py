@@ -9,7 +9,6 @@ import click
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import allow_refs_option, err, handle_errors, parse_clean, print_json
-from openapi_rag.inspect import TOKENIZERS, inspect_paths
 
 
 @cli.command()
@@ -42,6 +41,8 @@ def inspect(
 
     Exit status is 1 when any document failed to load.
     """
+    from openapi_rag.inspect import inspect_paths  # here: it loads the spec readers (~0.1 s)
+
     report = inspect_paths(
         paths, validate=validate, tokens=tokens, clean=parse_clean(clean), limit=limit, allow_refs=allow_refs
     )
@@ -81,6 +82,8 @@ def _print_text(report: dict[str, Any]) -> None:
         click.echo(f"Token statistics over {tok['documents']} documents (limit {tok['limit']}):")
         removed = ", ".join(f"{step} {count}" for step, count in tok["removed_by_step"].items())
         click.echo(f"  minilm tokens removed per cleaning step: {removed or 'no steps'}")
+        from openapi_rag.inspect import TOKENIZERS
+
         for name in TOKENIZERS:
             st = tok[name]
             click.echo(

@@ -10,7 +10,6 @@ import click
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, print_json
 from openapi_rag.errors import OpenAPIRagError
-from openapi_rag.llm import configured_llm_name, get_llm
 
 
 @cli.group()
@@ -37,6 +36,8 @@ def check(model: str | None, prompt: str, json_: bool) -> None:
 
     Exit status is 1 when the model cannot be loaded or reached; the message says why.
     """
+    from openapi_rag.llm import configured_llm_name, get_llm  # here: not every command needs it loaded
+
     name = model or configured_llm_name()
     report: dict[str, object] = {"model": name, "ok": False}
     try:

@@ -24,7 +24,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from openapi_rag.serve.timing import CURRENT, RequestTiming, Stopwatch, add_search_time
+
 Embed = Callable[[list[str]], np.ndarray]
+Pending = tuple[Embed, list[str], "asyncio.Future[np.ndarray]", RequestTiming | None]
 
 
 class PreparedEmbeddings:
@@ -53,7 +56,7 @@ class EmbedBatcher:
     """
 
     def __init__(self, on_batch: Callable[[int], None] | None = None) -> None:
-        self._pending: list[tuple[Embed, list[str], asyncio.Future[np.ndarray]]] = []
+        self._pending: list[Pending] = []
         self.on_batch = on_batch
 
     async def embed(self, embed: Embed, texts: Sequence[str]) -> np.ndarray:
@@ -62,28 +65,35 @@ class EmbedBatcher:
         future: asyncio.Future[np.ndarray] = loop.create_future()
         if not self._pending:
             loop.call_soon(self._flush)
-        self._pending.append((embed, list(texts), future))
+        # The request's timing record, taken here: the flush runs in the first request's context.
+        self._pending.append((embed, list(texts), future, CURRENT.get()))
         return await future
 
     def _flush(self) -> None:
         pending, self._pending = self._pending, []
         # Requests may straddle an index reload; each batch uses one embed function.
-        groups: dict[int, list[tuple[Embed, list[str], asyncio.Future[np.ndarray]]]] = {}
+        groups: dict[int, list[Pending]] = {}
         for item in pending:
             groups.setdefault(id(item[0]), []).append(item)
         for group in groups.values():
-            texts = [text for _, item_texts, _ in group for text in item_texts]
+            texts = [text for _, item_texts, _, _ in group for text in item_texts]
+            clock = Stopwatch()
             try:
                 vectors = np.asarray(group[0][0](texts))
             except Exception as exc:  # every waiting request fails as its own search would
-                for _, _, future in group:
+                for _, _, future, _ in group:
                     if not future.done():
                         future.set_exception(exc)
                 continue
+            elapsed = clock.elapsed()
             if self.on_batch is not None:
                 self.on_batch(len(texts))
-            start = 0
-            for _, item_texts, future in group:
+            # Each request of the batch counts the whole run once as its search time (it waited
+            # for all of it), however many of its queries were in it (a POST batch).
+            for timing in {id(item[3]): item[3] for item in group if item[3] is not None}.values():
+                add_search_time(elapsed, timing)
+            row = 0
+            for _, item_texts, future, _ in group:
                 if not future.done():  # a request cancelled (client gone) while it waited
-                    future.set_result(vectors[start : start + len(item_texts)])
-                start += len(item_texts)
+                    future.set_result(vectors[row : row + len(item_texts)])
+                row += len(item_texts)

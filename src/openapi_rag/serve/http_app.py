@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import to_json
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from openapi_rag import __version__
@@ -22,8 +23,15 @@ from openapi_rag.serve.metrics import Metrics, MetricsMiddleware
 from openapi_rag.serve.security import Guard, Scope
 from openapi_rag.serve.service import BadRequest, NotFound, SearchService
 from openapi_rag.serve.settings import ServeSettings
+from openapi_rag.serve.timing import ServerTimingMiddleware
 
 ROUTES = ("/search", "/services", "/healthz", "/metrics", "/openapi.json")
+
+
+def encoded(answer: Any) -> Response:
+    """A JSON answer as the routes' models would have encoded it (pydantic's serializer, without
+    validating the answer again): compact, UTF-8, fields in order, a non-finite number as null."""
+    return Response(to_json(answer, inf_nan_mode="null"), media_type="application/json")
 
 
 # A query needs a letter or a digit (`search.clauses.check_query` refuses others with 422). The
@@ -43,7 +51,7 @@ def route_of(scope: Scope) -> str:
 
 
 def create_app(service: SearchService, settings: ServeSettings) -> Any:
-    """The ASGI application: metrics ∘ guard (key, rate, body size) ∘ FastAPI routes."""
+    """The ASGI application: timing ∘ [CORS] ∘ metrics ∘ guard (key, rate, body size) ∘ FastAPI routes."""
     limits = settings.limits
 
     class Hit(BaseModel):
@@ -113,6 +121,9 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         description="Find the API operations that answer a task, over an index built by openapi-rag.",
         docs_url=None,  # the docs pages load scripts from a CDN: nothing here reaches out
         redoc_url=None,
+        # FastAPI's OpenTelemetry hooks look for a configured provider on every request; this
+        # server's metrics are its own (`/metrics`) and it exports nothing.
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
 
     async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -137,6 +148,9 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
             {"error": kind, "detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
         )
 
+    # The search routes return their JSON encoded (`encoded`): FastAPI sends a Response as it is,
+    # where it would validate the answer against `response_model` again and encode it through
+    # pydantic, for a shape `compact_hit` already fixes. The models still document the answers.
     @app.get(
         "/search",
         response_model=SearchResult,
@@ -158,10 +172,10 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         mode: Literal["hybrid", "dense", "bm25"] = "hybrid",
         service: Annotated[str | None, Query(max_length=200)] = None,
         tag: Annotated[str | None, Query(max_length=200)] = None,
-    ) -> Any:
+    ) -> Response:
         """The operations that best answer the task `q`, best first, one line each."""
         results = await service_search(q, k=k, mode=mode, service=service, tag=tag)
-        return {"query": q, "results": results}
+        return encoded({"query": q, "results": results})
 
     @app.post(
         "/search",
@@ -170,11 +184,11 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         summary="Find API endpoints for one task or a batch",
         operation_id="search_endpoints_batch",
     )
-    async def search_post(body: SearchOne | SearchBatch) -> Any:
+    async def search_post(body: SearchOne | SearchBatch) -> Response:
         """`{"query": ...}` answers like GET /search; `{"queries": [...]}` answers each in `batch`."""
         options = dict(k=body.k, mode=body.mode, service=body.service, tag=body.tag)
         if isinstance(body, SearchOne):
-            return {"query": body.query, "results": await service_search(body.query, **options)}
+            return encoded({"query": body.query, "results": await service_search(body.query, **options)})
         # Together, so that the batch's queries are embedded in one run of the model.
         answers = await asyncio.gather(
             *(
@@ -182,11 +196,14 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
                 for number, text in enumerate(body.queries)
             )
         )
-        return {
-            "batch": [
-                {"query": text, "results": hits} for text, hits in zip(body.queries, answers, strict=True)
-            ]
-        }
+        return encoded(
+            {
+                "batch": [
+                    {"query": text, "results": hits}
+                    for text, hits in zip(body.queries, answers, strict=True)
+                ]
+            }
+        )
 
     async def service_search(query: str, **options: Any) -> list[dict[str, Any]]:
         # The routes' `service` parameter (a service filter) shadows the SearchService inside them.
@@ -249,5 +266,6 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "X-API-Key", "Content-Type"],
         )
+    wrapped = ServerTimingMiddleware(wrapped)  # outermost: its `app` duration covers every layer
     wrapped.fastapi = app  # for tests and the OpenAPI document
     return wrapped

@@ -7,7 +7,7 @@ body is a well-formed search answer. The run is bounded (duration, connections) 
 targets 127.0.0.1.
 
 Also measured, before the load: the per-query cost of the HTTP and MCP layers over calling
-`Index.search` in-process (median of the same queries, one at a time).
+`Index.search`, server-side and client-side like for like (`overhead.py`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,6 +29,7 @@ import httpx
 
 from openapi_rag.errors import MissingDependency, OpenAPIRagError
 from openapi_rag.serve.load_trace import connections_by_worker, read_trace, tail_report, wrk_script
+from openapi_rag.serve.overhead import measure_overhead
 
 LOOPBACK = "127.0.0.1"
 MAX_DURATION = 600
@@ -153,98 +153,6 @@ class ServerProcess:
             self.process.wait()
 
 
-def measure_overhead(
-    index_dir: Path, queries: list[str], k: int, mode: str, deployed: str | None = None
-) -> dict[str, float]:
-    """Median ms per query: Index.search, then the same index behind HTTP and behind MCP.
-
-    `deployed` (a running `serve`'s base URL) adds the same GET against the server as deployed:
-    its workers are other processes, so the measuring process's GIL is not shared with them as
-    it is with the in-thread server, whose work after each answer can delay the next timing.
-
-    All in this process over one `Index` object (same embedder, same threads), so only the layers
-    differ: HTTP is a uvicorn server on a loopback socket in a thread, called with httpx (client
-    cost included); MCP is the SDK's in-memory client session. Calls are interleaved, so drifting
-    machine load hits all alike.
-    """
-    import anyio
-
-    from openapi_rag.serve.http_app import create_app
-    from openapi_rag.serve.runner import bind_socket, uvicorn_server
-    from openapi_rag.serve.service import IndexHolder, SearchService, warm_embedder
-    from openapi_rag.serve.settings import ServeSettings
-
-    holder = IndexHolder(index_dir)
-    index = holder.current.index
-    warm_embedder(index)
-    service = SearchService(holder)
-    settings = ServeSettings(index_dir=index_dir)
-    server = uvicorn_server(create_app(service, settings), settings)
-    sock = bind_socket(LOOPBACK, 0)
-    base = f"http://{LOOPBACK}:{sock.getsockname()[1]}"
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-
-    def timed(call: Any) -> float:
-        start = time.perf_counter()
-        call()
-        return (time.perf_counter() - start) * 1000
-
-    direct, http_ms, deployed_ms = [], [], []
-    try:
-        with httpx.Client(timeout=30) as client:
-            for query in queries:
-                direct.append(timed(lambda q=query: index.search(q, k=k, mode=mode, expand=False)))
-                params = {"q": query, "k": k, "mode": mode}
-                if deployed is not None:  # right after the direct call, before the thread serves
-                    deployed_ms.append(
-                        timed(lambda p=params: client.get(f"{deployed}/search", params=p).raise_for_status())
-                    )
-                http_ms.append(
-                    timed(lambda p=params: client.get(f"{base}/search", params=p).raise_for_status())
-                )
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-    mcp_ms, direct_again = anyio.run(_mcp_times, service, index, queries, k, mode)
-    med = statistics.median
-    extra = {}
-    if deployed_ms:
-        extra["http_deployed_overhead_ms"] = round(
-            med(h - d for h, d in zip(deployed_ms, direct, strict=True)), 2
-        )
-    return {
-        **extra,
-        "index_search_ms": round(med(direct), 2),
-        "http_ms": round(med(http_ms), 2),
-        "http_overhead_ms": round(med(h - d for h, d in zip(http_ms, direct, strict=True)), 2),
-        "mcp_ms": round(med(mcp_ms), 2),
-        "mcp_overhead_ms": round(med(m - d for m, d in zip(mcp_ms, direct_again, strict=True)), 2),
-        "queries": len(queries),
-    }
-
-
-async def _mcp_times(
-    service: Any, index: Any, queries: list[str], k: int, mode: str
-) -> tuple[list[float], list[float]]:
-    from mcp import Client
-
-    from openapi_rag.serve.mcp_server import build_mcp
-
-    mcp_ms, direct = [], []
-    async with Client(build_mcp(service)) as client:
-        for query in queries:
-            start = time.perf_counter()
-            index.search(query, k=k, mode=mode, expand=False)
-            direct.append((time.perf_counter() - start) * 1000)
-            start = time.perf_counter()
-            await client.call_tool("search_endpoints", {"query": query, "k": k})
-            mcp_ms.append((time.perf_counter() - start) * 1000)
-    return mcp_ms, direct
-
-
 def _embed_batches(metrics: str) -> dict[str, Any]:
     """Runs of the embedder and texts embedded over the server's life (all workers), from /metrics."""
     totals = {}
@@ -284,7 +192,12 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
         if plan.overhead_queries:
             log(f"layer overhead over {plan.overhead_queries} queries ...")
             report["overhead"] = measure_overhead(
-                plan.index_dir, queries[: plan.overhead_queries], plan.k, plan.mode, deployed=server.base
+                plan.index_dir,
+                queries[: plan.overhead_queries],
+                plan.k,
+                plan.mode,
+                base=server.base,
+                workers=plan.workers,
             )
         report["memory_before"] = server.memory()
         pids = server.pids()

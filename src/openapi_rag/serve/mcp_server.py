@@ -66,14 +66,18 @@ def build_mcp(service: SearchService) -> Any:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
+    # A coroutine: the SDK runs a plain function on a worker thread, and the hop there and back
+    # cost more than the search's share of the event loop (the HTTP API searches on its loop too).
     @server.tool(description=SEARCH_DESCRIPTION, annotations=read_only)
-    def search_endpoints(query: str, k: int = 10, service: str | None = None) -> CallToolResult:
-        def run() -> dict[str, Any]:
-            hits = service_obj.search(query, k=k, service=service, field="query")
-            # id already names service, method and path: the rest would only cost the agent tokens.
-            return {"results": [{"id": h["id"], "summary": h["summary"], "score": h["score"]} for h in hits]}
-
-        return answer(run)
+    async def search_endpoints(query: str, k: int = 10, service: str | None = None) -> CallToolResult:
+        try:
+            hits = await service_obj.asearch(query, k=k, service=service, field="query")
+        except (BadRequest, NotFound) as exc:
+            raise ToolError(str(exc)) from exc
+        # id already names service, method and path: the rest would only cost the agent tokens.
+        return answer(
+            lambda: {"results": [{"id": h["id"], "summary": h["summary"], "score": h["score"]} for h in hits]}
+        )
 
     @server.tool(description=GET_DESCRIPTION, annotations=read_only)
     def get_endpoint(

@@ -27,7 +27,7 @@ from openapi_rag.store.pg_target import PgTarget
 logger = logging.getLogger(__name__)
 
 
-def _embedder_for_workers(index_dir: Any) -> Any:
+def embedder_for_workers(index_dir: Any) -> Any:
     """The index's embedder configured single-threaded, or None when it takes no such option."""
     from openapi_rag.embed import get_embedder
     from openapi_rag.errors import EmbedderError
@@ -82,7 +82,7 @@ def serve_http(settings: ServeSettings, *, on_ready: Any = None) -> None:
     from openapi_rag.serve.service import warm_embedder
 
     settings.check()
-    embedder = _embedder_for_workers(settings.index_dir) if settings.workers > 1 else None
+    embedder = embedder_for_workers(settings.index_dir) if settings.workers > 1 else None
     if settings.workers > 1:
         # Before any metrics object exists: workers write their samples to files here.
         os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="openapi-rag-metrics-"))

@@ -29,6 +29,7 @@ from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.search.clauses import check_query
 from openapi_rag.serve.batching import EmbedBatcher, PreparedEmbeddings
 from openapi_rag.serve.settings import Limits
+from openapi_rag.serve.timing import Stopwatch, add_search_time
 from openapi_rag.store.pg_target import PgTarget
 
 logger = logging.getLogger(__name__)
@@ -349,12 +350,15 @@ class SearchService:
         tag: str | None,
         field: str,
     ) -> list[dict[str, Any]]:
+        clock = Stopwatch()
         try:
             hits = loaded.index.search(
                 query, k=k, mode=mode, service=service or None, tag=tag or None, expand=False
             )
         except ValueError as exc:
             raise BadRequest(field, str(exc)) from exc
+        finally:
+            add_search_time(clock.elapsed())
         return [compact_hit(hit) for hit in hits]
 
     def get_endpoint(
