@@ -138,3 +138,4 @@ def weigh_verb(
 
 def _method(op_id: str) -> str:
     return op_id.partition(" ")[0]
+ALL_VERBS: Mapping[str, frozenset[str]] = {**ACTION_VERBS, **CATALOG_VERBS}  # catalog_verbs on

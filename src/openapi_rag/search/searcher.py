@@ -65,14 +65,14 @@ Filters (`ChunkFilter`: service, tag, kind) apply inside each retriever, before 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from openapi_rag.model import Chunk
-from openapi_rag.search.actions import ACTION_VERBS, CATALOG_VERBS, weigh_verb
+from openapi_rag.search.actions import ACTION_VERBS, ALL_VERBS, weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import single_intent, split_clauses
@@ -231,12 +231,11 @@ class Searcher:
             operations = self._favour_named_apis(operations, query)
         if cfg.settle_first and threshold is None and len(texts) <= 2 and texts[-1]:
             # one intent (the query, or its focus): its verb's method and its resource first
-            verbs = {**ACTION_VERBS, **CATALOG_VERBS} if cfg.catalog_verbs else ACTION_VERBS
             operations = settle_first(
                 operations,
                 texts[-1],
                 share=cfg.settle_share,
-                verbs=verbs,
+                verbs=self._verbs(),
                 words_of=texts[0] if cfg.settle_words == "request" else None,
             )
         if cfg.fold_duplicates:
@@ -500,7 +499,7 @@ class Searcher:
         cfg = self.settings
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
-            verbs = {**ACTION_VERBS, **CATALOG_VERBS} if cfg.catalog_verbs else ACTION_VERBS
+            verbs = self._verbs()
             per_text[1:] = [
                 weigh_verb(scores, text, factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=verbs)
                 for scores, text in zip(per_text[1:], texts[1:], strict=True)
@@ -562,6 +561,10 @@ class Searcher:
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
         return kept or rescored[:1]
+
+    def _verbs(self) -> Mapping[str, frozenset[str]]:
+        """The verb rules the settings read (`actions.py`), with the catalog's verbs or without."""
+        return ALL_VERBS if self.settings.catalog_verbs else ACTION_VERBS
 
     def _single_intent(self, query: str) -> str | None:
         """The one piece of `query` that asks for an action, or None (several, or none found)."""
