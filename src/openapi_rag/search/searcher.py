@@ -367,11 +367,13 @@ class Searcher:
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
+            # The short views' list, searched once for both its uses (pooled, fused)
+            view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
             if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
                 dense, complete = self._dense(vector, fetch, threshold, filter)
                 exhausted = exhausted and complete
-                if self.views is not None and self.settings.view_pool and threshold is None:
-                    dense = pooled(dense, self.views.search(fetch, vector=vector, allowed=allowed))[:fetch]
+                if view_hits is not None and self.settings.view_pool:
+                    dense = pooled(dense, view_hits)[:fetch]
             if mode != "dense":
                 assert self.bm25 is not None and text is not None
                 depth = max(fetch, len(dense))
@@ -384,7 +386,7 @@ class Searcher:
             for chunk_id, score in dense:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
-            extra = self._extra_lists(text, vector, mode, max(fetch, len(dense)), threshold, allowed)
+            extra = self._extra_lists(text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed)
             lists.append(self._fuse(mode, dense, lexical, extra))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
@@ -424,24 +426,42 @@ class Searcher:
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
         return minmax_fusion(lists, weights=[w / total for w in weights], depth=cfg.fusion_depth)
 
-    def _extra_lists(
+    def _view_hits(
         self,
-        text: str | None,
         vector: np.ndarray | None,
         mode: str,
         fetch: int,
         threshold: float | None,
         allowed: list[str] | None,
+    ) -> Ranked | None:
+        """The short views' `fetch` best chunks, where the settings read them (pooled into the
+        dense list, or fused as a list of their own); None otherwise."""
+        cfg = self.settings
+        wanted = cfg.view_pool or (mode == "hybrid" and cfg.view_weight > 0)
+        if self.views is None or vector is None or mode == "bm25" or threshold is not None or not wanted:
+            return None
+        return self.views.search(fetch, vector=vector, allowed=allowed)
+
+    def _extra_lists(
+        self,
+        text: str | None,
+        vector: np.ndarray | None,
+        view_hits: Ranked | None,
+        mode: str,
+        fetch: int,
+        threshold: float | None,
+        allowed: list[str] | None,
     ) -> list[tuple[Ranked, float]]:
-        """More ranked lists for the hybrid fusion, each with its weight: the short views' and the
-        second embedder's, where the index has them and the settings weigh them; like the dense
-        list, none for a many-clause query's whole text (`vector` None)."""
+        """More ranked lists for the hybrid fusion, each with its weight: the short views'
+        (`view_hits`, searched `fetch` deep) and the second embedder's, where the index has them
+        and the settings weigh them; like the dense list, none for a many-clause query's whole
+        text (`vector` None)."""
         if mode != "hybrid" or threshold is not None or text is None or vector is None:
             return []
         cfg = self.settings
         extra = []
-        if self.views is not None and cfg.view_weight > 0:
-            extra.append((self.views.search(fetch, vector=vector, allowed=allowed), cfg.view_weight))
+        if view_hits is not None and cfg.view_weight > 0:
+            extra.append((view_hits, cfg.view_weight))
         if self.static is not None and cfg.static_weight > 0:
             extra.append((self.static.search(fetch, text=text, allowed=allowed), cfg.static_weight))
         return extra
