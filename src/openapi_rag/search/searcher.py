@@ -302,8 +302,14 @@ class Searcher:
         that a caller can embed them ahead, in one batch with other queries' (`serve/batching.py`)."""
         if mode == "bm25" or self.embed is None:
             return []
-        clauses = self._clauses(query, threshold)
-        return ([query] if len(clauses) < self.settings.whole_query_clauses else []) + clauses
+        return self._embed_plan(query, self._clauses(query, threshold), vector_given=False)[1]
+
+    def _embed_plan(self, query: str, clauses: list[str], *, vector_given: bool) -> tuple[bool, list[str]]:
+        """Whether the whole query has a dense side (fewer than `whole_query_clauses` clauses), and
+        the texts to embed: the whole query where it has one and its vector is not given, then the
+        clauses."""
+        whole = len(clauses) < self.settings.whole_query_clauses
+        return whole, ([query] if whole and not vector_given else []) + clauses
 
     def _clauses(self, query: str | None, threshold: float | None) -> list[str]:
         cfg = self.settings
@@ -330,14 +336,12 @@ class Searcher:
         is represented on the dense side by its clauses alone (its whole-query vector, the mean of
         many intents, is not computed: a long query's embedding is the costliest step). The texts
         go to the model in one call: a batch gives each the same vector as embedding it alone."""
-        cfg = self.settings
         clauses = self._clauses(query, threshold)
         if mode == "bm25":
             return [query, *clauses], [None] * (1 + len(clauses))
         if clauses and self.embed is None:  # no way to embed the clauses: the whole query only
             clauses = []
-        whole = len(clauses) < cfg.whole_query_clauses
-        todo = ([query] if whole and vector is None else []) + clauses
+        whole, todo = self._embed_plan(query or "", clauses, vector_given=vector is not None)
         if todo:
             assert self.embed is not None and query is not None  # checked in _check
             embedded = list(np.asarray(self.embed(todo)))
