@@ -20,7 +20,7 @@ from openapi_rag.embed.base import Embedder, normalize_rows
 from openapi_rag.errors import EmbedderError
 from openapi_rag.tokens import minilm_tokenizer_path
 
-__all__ = ["MiniLMEmbedder", "available_cores", "minilm_model_path", "register_embedders"]
+__all__ = ["MiniLMEmbedder", "available_cores", "encode_ids", "minilm_model_path", "register_embedders"]
 
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 
@@ -28,7 +28,7 @@ MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 # so texts are cut first. 256 tokens span more than this only with >100-character runs of whitespace
 # or unknown "words" between them.
 _MAX_CHARS = 32 * 1024
-_POOL_MIN_TEXTS = 32  # fewer texts than this are tokenized in the calling thread (`_token_ids`)
+POOL_MIN_TEXTS = 32  # fewer texts than this are tokenized in the calling thread (`encode_ids`)
 
 
 def minilm_model_path() -> Path:
@@ -147,14 +147,7 @@ class MiniLMEmbedder(Embedder):
         return out
 
     def _token_ids(self, texts: Sequence[str]) -> list[list[int]]:
-        # A few texts (a query and its clauses) are tokenized in this thread: the tokenizer's batch
-        # call hands them to its thread pool and waits, and on a busy machine that wait (ms) is far
-        # longer than the work (~25 µs a query). The ids are the same either way.
-        cut = [t[:_MAX_CHARS] for t in texts]
-        if len(cut) < _POOL_MIN_TEXTS:
-            return [self._tokenizer.encode(t).ids for t in cut]
-        encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
-        return [e.ids for e in encode(cut)]
+        return encode_ids(self._tokenizer, [t[:_MAX_CHARS] for t in texts])
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         if self._session is None:
@@ -173,6 +166,19 @@ class MiniLMEmbedder(Embedder):
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         return normalize_rows(pooled)
+
+
+def encode_ids(tokenizer: Any, texts: Sequence[str], **options: Any) -> list[list[int]]:
+    """The token ids of each text by a `tokenizers.Tokenizer` (`options`: its encode options).
+
+    A few texts (a query and its clauses) are tokenized in this thread: the tokenizer's batch call
+    hands them to its thread pool and waits, and on a busy machine that wait (ms) is far longer
+    than the work (~25 µs a query). The ids are the same either way.
+    """
+    if len(texts) < POOL_MIN_TEXTS:
+        return [tokenizer.encode(t, **options).ids for t in texts]
+    encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
+    return [e.ids for e in encode(list(texts), **options)]
 
 
 def available_cores() -> int:
