@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -91,6 +92,7 @@ from openapi_rag.search.providers import api_names, named_services
 from openapi_rag.search.resources import settle_first
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
+from openapi_rag.search.timing import StageTimes
 from openapi_rag.search.views import pooled
 from openapi_rag.store.base import Ranked, VectorStore, rank, read_heads
 from openapi_rag.store.filters import ChunkFilter
@@ -164,6 +166,7 @@ class Searcher:
         self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
         self._api_names: dict[str, frozenset[str]] | None = None  # name word -> services
         self._catalog: _Catalog | None = None  # one walk over the store's chunks, see `_scan`
+        self.timer: StageTimes | None = None  # set by `bench search --stages` (`timing.py`)
 
     def configure(self, settings: SearchSettings | None = None, **changes: Any) -> SearchSettings:
         """Search with `settings` (or the current ones) with `changes` applied from now on.
@@ -219,31 +222,37 @@ class Searcher:
             hits, chunks, lists, exhausted = self._chunk_hits(
                 texts, vectors, mode, fetch, threshold, filter, allowed
             )
-            operations, linked = aggregate_operations(hits, chunks)
-            found = len(self._folded(operations, chunks)) if cfg.fold_duplicates else len(operations)
+            with self._stage("aggregate"):
+                operations, linked = aggregate_operations(hits, chunks)
+            with self._stage("fold"):
+                found = len(self._folded(operations, chunks)) if cfg.fold_duplicates else len(operations)
             if threshold is not None or found >= limit or exhausted:
                 break
             fetch *= 2
         verbs = cfg.action_verbs and (len(texts) > 1 or cfg.verb_single_intent)
-        if threshold is None and (cfg.dependencies or auto or verbs or cfg.clause_share < 1.0):
-            operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
-        if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
-            operations = self._favour_named_apis(operations, query)
+        with self._stage("rescore"):
+            if threshold is None and (cfg.dependencies or auto or verbs or cfg.clause_share < 1.0):
+                operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
+            if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
+                operations = self._favour_named_apis(operations, query)
         if cfg.settle_first and threshold is None and len(texts) <= 2 and texts[-1]:
             # one intent (the query, or its focus): its verb's method and its resource first
-            operations = settle_first(
-                operations,
-                texts[-1],
-                share=cfg.settle_share,
-                verbs=self._verbs(),
-                words_of=texts[0] if cfg.settle_words == "request" else None,
-            )
+            with self._stage("settle"):
+                operations = settle_first(
+                    operations,
+                    texts[-1],
+                    share=cfg.settle_share,
+                    verbs=self._verbs(),
+                    words_of=texts[0] if cfg.settle_words == "request" else None,
+                )
         if cfg.fold_duplicates:
-            operations = self._folded(operations, chunks)
+            with self._stage("fold"):
+                operations = self._folded(operations, chunks)
         if threshold is None:
             operations, linked = operations[:limit], linked[:limit]
         if expand:
-            operations = self._expand(operations, hits)
+            with self._stage("expand"):
+                operations = self._expand(operations, hits)
         return SearchResults(
             operations=tuple(operations), linked=tuple(linked), chunks=tuple(hits), mode=mode
         )
@@ -268,6 +277,10 @@ class Searcher:
         return hits if threshold is not None else hits[:k]
 
     # ---- internals -----------------------------------------------------------------------------
+
+    def _stage(self, name: str) -> AbstractContextManager[None]:
+        """Times the stage `name` when a timer is attached (`timing.py`)."""
+        return nullcontext() if self.timer is None else self.timer.stage(name)
 
     def _check(
         self, query: str | None, vector: np.ndarray | None, mode: str, threshold: float | None
@@ -335,8 +348,10 @@ class Searcher:
         needs one (embedded here when not given). A query of `whole_query_clauses` clauses or more
         is represented on the dense side by its clauses alone (its whole-query vector, the mean of
         many intents, is not computed: a long query's embedding is the costliest step). The texts
-        go to the model in one call: a batch gives each the same vector as embedding it alone."""
-        clauses = self._clauses(query, threshold)
+        go to the model in one call, each distinct text once (the embedder runs them in length
+        buckets, `minilm.length_buckets`): a batch gives each the same vector as embedding it alone."""
+        with self._stage("clauses"):
+            clauses = self._clauses(query, threshold)
         if mode == "bm25":
             return [query, *clauses], [None] * (1 + len(clauses))
         if clauses and self.embed is None:  # no way to embed the clauses: the whole query only
@@ -344,7 +359,10 @@ class Searcher:
         whole, todo = self._embed_plan(query or "", clauses, vector_given=vector is not None)
         if todo:
             assert self.embed is not None and query is not None  # checked in _check
-            embedded = list(np.asarray(self.embed(todo)))
+            unique = list(dict.fromkeys(todo))  # a clause repeated, or the same as the query: once
+            with self._stage("embed"):
+                vectors_of = dict(zip(unique, np.asarray(self.embed(unique)), strict=True))
+            embedded = [vectors_of[text] for text in todo]
             if whole and vector is None:
                 vector = embedded.pop(0)
         else:
@@ -372,16 +390,18 @@ class Searcher:
             dense: Ranked = []
             lexical: Ranked = []
             # The short views' list, searched once for both its uses (pooled, fused)
-            view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
-            if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
-                dense, complete = self._dense(vector, fetch, threshold, filter)
-                exhausted = exhausted and complete
-                if view_hits is not None and self.settings.view_pool:
-                    dense = pooled(dense, view_hits)[:fetch]
+            with self._stage("dense"):
+                view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
+                if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
+                    dense, complete = self._dense(vector, fetch, threshold, filter)
+                    exhausted = exhausted and complete
+                    if view_hits is not None and self.settings.view_pool:
+                        dense = pooled(dense, view_hits)[:fetch]
             if mode != "dense":
                 assert self.bm25 is not None and text is not None
                 depth = max(fetch, len(dense))
-                lexical = self.bm25.search(text, depth, allowed=allowed)
+                with self._stage("bm25"):
+                    lexical = self.bm25.search(text, depth, allowed=allowed)
                 exhausted = exhausted and len(lexical) < depth
             # The per-retriever scores reported with each hit: the whole query's BM25 score and
             # the best cosine over the query and its clauses.
@@ -390,8 +410,9 @@ class Searcher:
             for chunk_id, score in dense:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
-            extra = self._extra_lists(text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed)
-            lists.append(self._fuse(mode, dense, lexical, extra))
+            with self._stage("fusion"):
+                extra = self._extra_lists(text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed)
+                lists.append(self._fuse(mode, dense, lexical, extra))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
                 heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
@@ -405,7 +426,8 @@ class Searcher:
             # never fewer than the chunks of the lists' heads, whose scores do not depend on k
             # (fused head items rank above all others), so the order does not either.
             ranked, exhausted = ranked[: max(fetch, len(heads))], False
-        chunks = {c.id: c for c in read_heads(self.store, [chunk_id for chunk_id, _ in ranked])}
+        with self._stage("chunks"):
+            chunks = {c.id: c for c in read_heads(self.store, [chunk_id for chunk_id, _ in ranked])}
         hits = [
             Hit.of(
                 chunks[chunk_id],
