@@ -77,3 +77,14 @@ def test_records_serialise_with_asdict() -> None:
     data = json.loads(json.dumps(asdict(op)))
     assert data["linked"][0]["chunk_id"] == "x" and data["chunk_ids"] == []
     assert op.qualified_id == "s GET /a"
+
+
+def test_with_score_is_replace_of_the_score_only() -> None:
+    from dataclasses import replace
+
+    op = OperationHit(
+        service="s", method="GET", path="/x", id="GET /x", score=1.0, summary="x", chunk_ids=("c",), also_in=("t",)
+    )
+    moved = op.with_score(0.25)
+    assert moved == replace(op, score=0.25) and hash(moved) == hash(replace(op, score=0.25))
+    assert op.score == 1.0 and moved.to_dict() == {**op.to_dict(), "score": 0.25}

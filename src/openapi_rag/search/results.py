@@ -80,6 +80,14 @@ class OperationHit:
     def qualified_id(self) -> str:
         return f"{self.service} {self.id}"
 
+    def with_score(self, score: float) -> OperationHit:
+        """This hit at another score: equal to `dataclasses.replace(self, score=score)`, without
+        its walk over the fields and `__init__` (about ten times faster; rescoring copies a few
+        hundred hits a query)."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__, score=score)
+        return copy
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -224,8 +224,12 @@ class Searcher:
             )
             with self._stage("aggregate"):
                 operations, linked = aggregate_operations(hits, chunks)
-            with self._stage("fold"):
-                found = len(self._folded(operations, chunks)) if cfg.fold_duplicates else len(operations)
+            # Folding merges copies of one METHOD /path only: as many distinct ids as wanted are
+            # enough without folding, which then runs once, on the final order.
+            found = len(operations)
+            if cfg.fold_duplicates and len({op.id for op in operations}) < limit:
+                with self._stage("fold"):
+                    found = len(self._folded(operations, chunks))
             if threshold is not None or found >= limit or exhausted:
                 break
             fetch *= 2
@@ -588,9 +592,9 @@ class Searcher:
             for key, score in scores.items():
                 final[key] = max(final.get(key, score), score)
         by_key = {(op.service, op.id): op for op in operations}
-        # A copy only where the score moved: `replace` costs more than the rest of this loop.
+        # A copy only where the score moved: even a cheap copy costs more than the rest of this loop.
         rescored = [
-            op if (score := final.get(key, op.score)) == op.score else replace(op, score=score)
+            op if (score := final.get(key, op.score)) == op.score else op.with_score(score)
             for key, op in by_key.items()
         ]
         rescored += self._producer_hits({key: s for key, s in final.items() if key not in by_key}, allowed)
@@ -633,7 +637,7 @@ class Searcher:
         if not named:
             return operations
         factor = self.settings.other_api_factor
-        scaled = [op if op.service in named else replace(op, score=op.score * factor) for op in operations]
+        scaled = [op if op.service in named else op.with_score(op.score * factor) for op in operations]
         return sorted(scaled, key=lambda op: (-op.score, op.service, op.id))
 
     def _folded(self, operations: list[OperationHit], chunks: dict[str, Chunk]) -> list[OperationHit]:
