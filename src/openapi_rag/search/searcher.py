@@ -166,7 +166,7 @@ class Searcher:
         self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
         self._api_names: dict[str, frozenset[str]] | None = None  # name word -> services
         self._catalog: _Catalog | None = None  # one walk over the store's chunks, see `_scan`
-        self.timer: StageTimes | None = None  # set by `bench search --stages` (`timing.py`)
+        self.timer: StageTimes | None = None  # set by `bench search --slowest` (`timing.py`)
 
     def configure(self, settings: SearchSettings | None = None, **changes: Any) -> SearchSettings:
         """Search with `settings` (or the current ones) with `changes` applied from now on.

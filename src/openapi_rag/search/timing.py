@@ -1,4 +1,4 @@
-"""Where a search's time goes: wall time per stage, for `openapi-rag bench search --stages`.
+"""Where a search's time goes: wall time per stage, for `openapi-rag bench search --slowest`.
 
 A `Searcher` with a `StageTimes` attached (`searcher.timer = StageTimes()`) adds each stage's
 wall time to it; without one (the default) a stage costs one attribute test. Stages, in order:
