@@ -65,3 +65,32 @@ def test_batches_respect_the_token_budget(minilm):
 def test_bad_batch_settings_are_refused():
     with pytest.raises(EmbedderError, match="batch_tokens >= 256"):
         MiniLMEmbedder(batch_tokens=100)
+
+
+def test_length_buckets_pay_a_run_only_where_it_saves_more_padding():
+    from openapi_rag.embed.minilm import length_buckets
+
+    # one run of all three: 3 x 42 padded tokens + 9 = 135; [42] [31] [12]: 42 + 31 + 12 + 27 = 112
+    assert length_buckets([42, 12, 31], most=128, budget=1024, run_cost=9) == [[0], [2], [1]]
+    # near lengths share a run: [20, 19, 18] padded to 20 is 60 + 9, alone 57 + 27
+    assert length_buckets([18, 20, 19], most=128, budget=1024, run_cost=9) == [[1, 2, 0]]
+    assert length_buckets([10] * 5, most=2, budget=1024) == [[0, 1], [2, 3], [4]]  # `most` a run
+    assert length_buckets([200, 200, 10], most=128, budget=256) == [[0], [1], [2]]  # the budget
+    assert length_buckets([], most=1, budget=256) == []
+
+
+def test_a_query_and_its_clauses_run_in_length_buckets_with_the_same_vectors(minilm, monkeypatch):
+    texts = [
+        "Create a new property listing for a luxury condominium in Manhattan, calculate its estimated "
+        "valuation, and find the agents who sell most in that area",
+        "create a property listing",
+        "calculate its estimated valuation",
+        "find agents",
+    ]
+    alone = np.stack([minilm.embed(text) for text in texts])
+    runs = []
+    checked = minilm._checked_batch
+    monkeypatch.setattr(minilm, "_checked_batch", lambda batch: runs.append(len(batch)) or checked(batch))
+    together = minilm.embed_many(texts)
+    assert sorted(runs) == [1, 3]  # the long query alone, the clauses together
+    np.testing.assert_allclose(together, alone, rtol=0, atol=1e-6)

@@ -47,3 +47,23 @@ def test_loads_the_bundled_files_offline_without_importing_the_package(offline):
 def test_long_text_is_cut_at_max_tokens(offline):
     short = WordLlamaEmbedder(max_tokens=4)
     assert np.allclose(short.embed("one two three four five six"), short.embed("one two three four seven"))
+
+
+def test_a_few_texts_and_a_pool_sized_batch_give_the_same_vectors(offline, monkeypatch):
+    from openapi_rag.embed import minilm
+
+    embedder = get_embedder("wordllama")
+    texts = [f"refund order {i} to the customer's card" for i in range(minilm.POOL_MIN_TEXTS + 3)]
+    pooled = embedder.embed_many(texts)  # the tokenizer's thread pool
+    called = []
+    tokenizer = embedder._tokenizer
+
+    class OneByOne:  # the single-text call only: a batch call would fail the test
+        def encode(self, text: str, **options: object) -> object:
+            called.append(text)
+            return tokenizer.encode(text, **options)
+
+    monkeypatch.setattr(embedder, "_tokenizer", OneByOne())
+    alone = np.stack([embedder.embed(t) for t in texts[:3]])  # in the calling thread
+    assert called == texts[:3]
+    np.testing.assert_array_equal(alone, pooled[:3])

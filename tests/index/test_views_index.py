@@ -88,3 +88,21 @@ def test_views_as_a_third_list_of_the_hybrid_fusion(specs, tmp_path):
     assert [(h.chunk_id, h.score) for h in index.searcher.search_chunks(query, mode="hybrid", k=200)] == [
         (h.chunk_id, h.score) for h in listed
     ]
+
+
+def test_pooled_and_fused_views_are_searched_once_per_text(specs, tmp_path, monkeypatch):
+    strategy = get_strategy("compact", views=True)
+    index = Index.build(load_services([specs]).services, strategy=strategy, embedder="word-hash")
+    chunk = next(c for c in index.store.chunks() if len(c.metadata[VIEWS]) > 1)
+    query = chunk.metadata[VIEWS][-1]
+    assert index.views is not None
+    searched = []
+    search = index.views.search
+    monkeypatch.setattr(index.views, "search", lambda *a, **kw: searched.append(1) or search(*a, **kw))
+    index.searcher.configure(view_pool=True, view_weight=1.0, clauses=False)
+    both = index.searcher.search_chunks(query, mode="hybrid", k=50)
+    assert len(searched) == 1  # one text: one view search serves the pooling and the third list
+    assert both[0].chunk_id == chunk.id and both[0].dense_score == pytest.approx(1.0, abs=1e-5)
+    index.searcher.configure(view_weight=0.0)
+    pooled_only = index.searcher.search_chunks(query, mode="hybrid", k=50)
+    assert [h.score for h in both] != [h.score for h in pooled_only]  # the views were fused too

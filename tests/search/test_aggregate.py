@@ -4,6 +4,8 @@ import json
 from collections.abc import Callable
 from dataclasses import asdict
 
+import pytest
+
 from openapi_rag.model import Chunk
 from openapi_rag.search.aggregate import aggregate_operations, summary_of
 from openapi_rag.search.results import Hit, OperationHit
@@ -77,3 +79,26 @@ def test_records_serialise_with_asdict() -> None:
     data = json.loads(json.dumps(asdict(op)))
     assert data["linked"][0]["chunk_id"] == "x" and data["chunk_ids"] == []
     assert op.qualified_id == "s GET /a"
+
+
+def test_with_score_is_replace_of_the_score_only() -> None:
+    from dataclasses import replace
+
+    op = OperationHit(
+        service="s", method="GET", path="/x", id="GET /x", score=1.0, summary="x", chunk_ids=("c",), also_in=("t",)
+    )
+    moved = op.with_score(0.25)
+    assert moved == replace(op, score=0.25) and hash(moved) == hash(replace(op, score=0.25))
+    assert op.score == 1.0 and moved.to_dict() == {**op.to_dict(), "score": 0.25}
+
+
+def test_the_fast_constructors_equal_the_dataclass_ones() -> None:
+    chunk = Chunk(id="c", kind="endpoint", service="s", operations=["GET /x"], embed_text="x", content="x")
+    fast = Hit.of(chunk, 0.5, bm25_score=2.0)
+    assert fast == Hit(chunk_id="c", score=0.5, service="s", kind="endpoint", operations=("GET /x",), bm25_score=2.0)
+    assert asdict(fast)["linked_from"] is None
+    with pytest.raises(TypeError, match="unexpected fields"):
+        Hit.of(chunk, 0.5, scores=1.0)
+    fields = dict(service="s", method="GET", path="/x", id="GET /x", score=0.5, summary="", chunk_ids=("c",))
+    made = OperationHit.of(**fields, dense_score=None, bm25_score=1.0)
+    assert made == OperationHit(**fields, bm25_score=1.0) and asdict(made) == asdict(OperationHit(**fields, bm25_score=1.0))

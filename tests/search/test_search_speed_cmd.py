@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from openapi_rag.cli import cli
@@ -31,3 +32,24 @@ def test_bench_search_reports_latency_and_cpu(tmp_path: Path) -> None:
     assert report["queries"] == 6 and report["chunks"] == 11 and report["mode"] == "hybrid"
     assert 0 < report["p50_ms"] <= report["p95_ms"] <= report["max_ms"]
     assert report["cpu_ms_per_query"] > 0
+
+
+def test_bench_search_lists_the_slowest_queries_with_their_stages(tmp_path: Path) -> None:
+    from openapi_rag.index import Index
+    from openapi_rag.spec import load_services
+
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    shutil.copy(CATALOG / "uber.yaml", specs / "uber.yaml")
+    Index.build(load_services([specs]).services, cache=False).save(tmp_path / "idx")
+
+    args = ["bench", "search", "-i", str(tmp_path / "idx"), "--limit", "5", "--slowest", "2"]
+    report = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert len(report["slowest"]) == 2 and report["slowest"][0]["ms"] >= report["slowest"][1]["ms"]
+    assert report["slowest"][0]["ms"] == report["max_ms"]
+    for stage in ("embed", "dense", "bm25", "fusion", "chunks", "aggregate"):
+        assert report["stages_ms"][stage] > 0, stage
+    slowest = report["slowest"][0]
+    assert sum(slowest["stages_ms"].values()) == pytest.approx(slowest["ms"], abs=0.05)  # `other` closes it
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == 0 and text.output.count(" ms  [") == 2 and "tail_stages_ms: " in text.output

@@ -228,3 +228,27 @@ def test_bm25_and_store_must_hold_the_same_chunks(searcher: Searcher) -> None:
     searcher.store.remove(["movie"])
     with pytest.raises(ValueError, match="hold different chunks"):
         Searcher(searcher.store, searcher.bm25)
+
+
+def test_a_text_repeated_in_one_query_is_embedded_once() -> None:
+    ops = ["GET /pets", "DELETE /pets/{id}"]
+    chunks = [
+        Chunk(id=f"pets:{op}", kind="endpoint", service="pets", operations=[op], embed_text=op, content=op)
+        for op in ops
+    ]
+    store = FaissStore(2)
+    store.add([c.id for c in chunks], np.eye(2, dtype=np.float32), chunks)
+    vectors = {"list all pets": np.array([1.0, 0.0], np.float32), "delete a pet": np.array([0.0, 1.0], np.float32)}
+    calls: list[list[str]] = []
+    searcher = Searcher(
+        store,
+        BM25Index.from_chunks(chunks),
+        embed=lambda texts: calls.append(list(texts)) or np.stack([vectors[t] for t in texts]),
+        dependencies=False,
+    )
+    query = "list all pets, then list all pets, then delete a pet"
+    assert searcher.texts_to_embed(query) == ["list all pets", "list all pets", "delete a pet"]
+    results = searcher.search(query, k=2)
+    assert calls == [["list all pets", "delete a pet"]]
+    assert {op.id for op in results.operations} == set(ops)
+    assert {h.chunk_id: h.dense_score for h in results.chunks} == {"pets:GET /pets": 1.0, "pets:DELETE /pets/{id}": 1.0}

@@ -54,3 +54,6 @@ def test_save_and_load_round_trip_and_damage(tmp_path):
     (tmp_path / "views" / "view.json").write_text(json.dumps({"ids": ["a"]}), "utf-8")
     with pytest.raises(IndexDamaged, match="cannot be read"):
         ViewVectors.load(tmp_path / "views", ["a", "b"], directory=tmp_path)
+    (tmp_path / "views" / "view.json").write_text('{"ids": ["a"', "utf-8")
+    with pytest.raises(IndexDamaged, match="view.json is not valid JSON"):
+        ViewVectors.load(tmp_path / "views", ["a", "b"], directory=tmp_path)

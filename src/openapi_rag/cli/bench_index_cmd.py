@@ -94,24 +94,41 @@ def bench_index(
 @click.option("-m", "--mode", default="hybrid", show_default=True)
 @click.option("-k", "k", default=10, show_default=True)
 @click.option("--limit", default=500, show_default=True, help="Most queries to time.")
+@click.option(
+    "--slowest",
+    default=0,
+    show_default=True,
+    help="Also time each search's stages, and list this many slowest queries with theirs.",
+)
 @click.option("--json", "json_", is_flag=True)
 @handle_errors
-def bench_search(index_dir: str, mode: str, k: int, limit: int, json_: bool) -> None:
-    """Time single queries against an index (model loaded, one query at a time)."""
+def bench_search(index_dir: str, mode: str, k: int, limit: int, slowest: int, json_: bool) -> None:
+    """Time single queries against an index (model loaded, one query at a time).
+
+    \b
+    With --slowest N, each search's stages are timed too (`openapi_rag.search.timing`): the
+    report adds the mean milliseconds per stage over all queries and over the slowest 5%, and
+    the N slowest queries with their stages.
+    """
     from openapi_rag.index import Index
+    from openapi_rag.search.timing import StageTimes
 
     index = Index.open(index_dir)
     queries = benchmark_queries()[:limit]
     index.search(queries[0], k=k, mode=mode)  # load the model and warm caches outside the timing
-    samples = []
+    timer = index.searcher.timer = StageTimes() if slowest > 0 else None
+    samples, stages = [], []
     cpu_start = time.process_time()
     for query in queries:
         start = time.perf_counter()
         index.search(query, k=k, mode=mode)
         samples.append((time.perf_counter() - start) * 1000)
+        if timer is not None:
+            stages.append(timer.take())
     # CPU time (all of the process's threads) is the steadier figure on a shared machine: other
     # work stretches the wall time of a query far more than the CPU it takes.
     cpu_ms = (time.process_time() - cpu_start) * 1000 / len(queries)
+    index.searcher.timer = None
     report = {
         "mode": mode,
         "k": k,
@@ -120,14 +137,50 @@ def bench_search(index_dir: str, mode: str, k: int, limit: int, json_: bool) -> 
         "cpu_ms_per_query": round(cpu_ms, 2),
         "peak_rss_mb": round(peak_rss_mb(), 1),
     }
+    if timer is not None:
+        report.update(_stage_report(queries, samples, stages, slowest))
     if json_:
         print_json(report)
-    else:
-        click.echo(
-            f"{report['queries']} queries, {mode}, k={k} over {report['chunks']} chunks: p50 {report['p50_ms']} ms, "
-            f"p95 {report['p95_ms']} ms, max {report['max_ms']} ms; {report['cpu_ms_per_query']} ms CPU per "
-            f"query; peak memory {report['peak_rss_mb']} MB"
-        )
+        return
+    click.echo(
+        f"{report['queries']} queries, {mode}, k={k} over {report['chunks']} chunks: p50 {report['p50_ms']} ms, "
+        f"p95 {report['p95_ms']} ms, max {report['max_ms']} ms; {report['cpu_ms_per_query']} ms CPU per "
+        f"query; peak memory {report['peak_rss_mb']} MB"
+    )
+    if timer is not None:
+        for name in ("stages_ms", "tail_stages_ms"):
+            click.echo(f"{name}: " + ", ".join(f"{stage} {ms}" for stage, ms in report[name].items()))
+        for row in report["slowest"]:
+            parts = ", ".join(f"{stage} {ms}" for stage, ms in row["stages_ms"].items())
+            click.echo(f"{row['ms']:8.1f} ms  [{parts}]  {row['query'][:100]}")
+
+
+def _stage_report(
+    queries: list[str], samples: list[float], stages: list[dict[str, float]], slowest: int
+) -> dict[str, Any]:
+    """Mean ms per stage over all queries and over the slowest 5% (`tail`), and the `slowest`
+    queries with their stages; `other` is what no stage covers (the rest of the pipeline)."""
+    for total, times in zip(samples, stages, strict=True):
+        times["other"] = max(0.0, total - sum(times.values()))
+
+    def mean(rows: list[dict[str, float]]) -> dict[str, float]:
+        names = sorted({name for row in rows for name in row}, key=lambda n: -sum(r.get(n, 0) for r in rows))
+        return {name: round(sum(r.get(name, 0.0) for r in rows) / len(rows), 2) for name in names}
+
+    order = sorted(range(len(samples)), key=lambda i: -samples[i])
+    tail = order[: max(1, len(order) // 20)]
+    return {
+        "stages_ms": mean(stages),
+        "tail_stages_ms": mean([stages[i] for i in tail]),
+        "slowest": [
+            {
+                "query": queries[i],
+                "ms": round(samples[i], 2),
+                "stages_ms": {name: round(ms, 2) for name, ms in sorted(stages[i].items(), key=lambda x: -x[1])},
+            }
+            for i in order[:slowest]
+        ],
+    }
 
 
 @bench.command("scale")

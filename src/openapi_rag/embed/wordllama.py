@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from openapi_rag.embed.base import Embedder, normalize_rows
+from openapi_rag.embed.minilm import encode_ids
 from openapi_rag.errors import EmbedderError, MissingDependency
 
 __all__ = ["WordLlamaEmbedder", "register_embedders", "wordllama_files"]
@@ -76,10 +77,9 @@ class WordLlamaEmbedder(Embedder):
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        encodings = self._tokenizer.encode_batch(texts, add_special_tokens=False)
         last = self._table.shape[0] - 1
-        for row, encoding in enumerate(encodings):
-            ids = np.clip(np.asarray(encoding.ids[: self.max_tokens], dtype=np.int64), 0, last)
+        for row, token_ids in enumerate(encode_ids(self._tokenizer, texts, add_special_tokens=False)):
+            ids = np.clip(np.asarray(token_ids[: self.max_tokens], dtype=np.int64), 0, last)
             if ids.size:
                 out[row] = self._table[ids].mean(axis=0)
         return normalize_rows(out)

@@ -30,7 +30,8 @@ def summary_of(chunk: Chunk | None, op_id: str) -> str:
     if chunk is None:
         return ""
     summaries = chunk.metadata.get("summaries")
-    if isinstance(summaries, Mapping) and summaries.get(op_id):
+    # `type is dict` first: an ABC's isinstance check costs more than the rest of this function
+    if summaries is not None and (type(summaries) is dict or isinstance(summaries, Mapping)) and summaries.get(op_id):
         return str(summaries[op_id])
     if len(chunk.operations) == 1 and chunk.metadata.get("summary"):
         return str(chunk.metadata["summary"])
@@ -63,10 +64,12 @@ def aggregate_operations(
     grouped: dict[tuple[str, str], list] = {}
     linked: list[Hit] = []
     for hit in ordered:
-        if not is_operation_hit(hit):
+        ops = hit.operations
+        if hit.kind in LINK_KINDS or not ops:  # `is_operation_hit`, inlined: a call per hit counts
             linked.append(hit)
             continue
-        ops = hit.operations if len(hit.operations) == 1 else dict.fromkeys(hit.operations)
+        if len(ops) > 1:
+            ops = dict.fromkeys(ops)  # type: ignore[assignment]
         for op_id in ops:
             entry = grouped.get((hit.service, op_id))
             if entry is None:  # the first (best) chunk for this operation
@@ -87,7 +90,7 @@ def aggregate_operations(
     for (service, op_id), (score, summary, chunk_ids, dense, lexical) in grouped.items():
         method, _, path = op_id.partition(" ")
         operations.append(
-            OperationHit(
+            OperationHit.of(
                 service=service,
                 method=method,
                 path=path,

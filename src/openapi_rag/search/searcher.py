@@ -65,7 +65,8 @@ Filters (`ChunkFilter`: service, tag, kind) apply inside each retriever, before 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -93,6 +94,7 @@ from openapi_rag.search.providers import api_names, named_services
 from openapi_rag.search.resources import settle_first
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
+from openapi_rag.search.timing import StageTimes
 from openapi_rag.search.views import pooled
 from openapi_rag.store.base import Ranked, VectorStore, rank, read_heads
 from openapi_rag.store.filters import ChunkFilter
@@ -166,6 +168,7 @@ class Searcher:
         self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
         self._api_names: dict[str, frozenset[str]] | None = None  # name word -> services
         self._catalog: _Catalog | None = None  # one walk over the store's chunks, see `_scan`
+        self.timer: StageTimes | None = None  # set by `bench search --slowest` (`timing.py`)
 
     def configure(self, settings: SearchSettings | None = None, **changes: Any) -> SearchSettings:
         """Search with `settings` (or the current ones) with `changes` applied from now on.
@@ -221,33 +224,43 @@ class Searcher:
             hits, chunks, lists, exhausted = self._chunk_hits(
                 texts, vectors, mode, fetch, threshold, filter, allowed
             )
-            operations, linked = aggregate_operations(hits, chunks)
-            found = len(self._folded(operations, chunks)) if cfg.fold_duplicates else len(operations)
+            with self._stage("aggregate"):
+                operations, linked = aggregate_operations(hits, chunks)
+            # Folding merges copies of one METHOD /path only: as many distinct ids as wanted are
+            # enough without folding, which then runs once, on the final order.
+            found = len(operations)
+            if cfg.fold_duplicates and len({op.id for op in operations}) < limit:
+                with self._stage("fold"):
+                    found = len(self._folded(operations, chunks))
             if threshold is not None or found >= limit or exhausted:
                 break
             fetch *= 2
         verbs = cfg.action_verbs and (len(texts) > 1 or cfg.verb_single_intent)
-        if threshold is None and (cfg.dependencies or auto or verbs or cfg.clause_share < 1.0):
-            operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
-        if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
-            operations = self._favour_named_apis(operations, query)
+        with self._stage("rescore"):
+            if threshold is None and (cfg.dependencies or auto or verbs or cfg.clause_share < 1.0):
+                operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
+            if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
+                operations = self._favour_named_apis(operations, query)
         if cfg.settle_first and threshold is None and len(texts) <= 2 and texts[-1]:
             # one intent (the query, or its focus): its verb's method and its resource first
-            operations = settle_first(
-                operations,
-                texts[-1],
-                share=cfg.settle_share,
-                verbs=verb_lexicon(catalog=cfg.catalog_verbs, commands=cfg.command_verbs),
-                skip=lead_ins(contractions=cfg.verb_contractions),
-                words_of=texts[0] if cfg.settle_words == "request" else None,
-                shape=cfg.settle_item,
-            )
+            with self._stage("settle"):
+                operations = settle_first(
+                    operations,
+                    texts[-1],
+                    share=cfg.settle_share,
+                    verbs=self._verbs(),
+                    skip=self._lead_ins(),
+                    words_of=texts[0] if cfg.settle_words == "request" else None,
+                    shape=cfg.settle_item,
+                )
         if cfg.fold_duplicates:
-            operations = self._folded(operations, chunks)
+            with self._stage("fold"):
+                operations = self._folded(operations, chunks)
         if threshold is None:
             operations, linked = operations[:limit], linked[:limit]
         if expand:
-            operations = self._expand(operations, hits)
+            with self._stage("expand"):
+                operations = self._expand(operations, hits)
         return SearchResults(
             operations=tuple(operations), linked=tuple(linked), chunks=tuple(hits), mode=mode
         )
@@ -272,6 +285,10 @@ class Searcher:
         return hits if threshold is not None else hits[:k]
 
     # ---- internals -----------------------------------------------------------------------------
+
+    def _stage(self, name: str) -> AbstractContextManager[None]:
+        """Times the stage `name` when a timer is attached (`timing.py`)."""
+        return nullcontext() if self.timer is None else self.timer.stage(name)
 
     def _check(
         self, query: str | None, vector: np.ndarray | None, mode: str, threshold: float | None
@@ -306,8 +323,14 @@ class Searcher:
         that a caller can embed them ahead, in one batch with other queries' (`serve/batching.py`)."""
         if mode == "bm25" or self.embed is None:
             return []
-        clauses = self._clauses(query, threshold)
-        return ([query] if len(clauses) < self.settings.whole_query_clauses else []) + clauses
+        return self._embed_plan(query, self._clauses(query, threshold), vector_given=False)[1]
+
+    def _embed_plan(self, query: str, clauses: list[str], *, vector_given: bool) -> tuple[bool, list[str]]:
+        """Whether the whole query has a dense side (fewer than `whole_query_clauses` clauses), and
+        the texts to embed: the whole query where it has one and its vector is not given, then the
+        clauses."""
+        whole = len(clauses) < self.settings.whole_query_clauses
+        return whole, ([query] if whole and not vector_given else []) + clauses
 
     def _clauses(self, query: str | None, threshold: float | None) -> list[str]:
         cfg = self.settings
@@ -335,18 +358,21 @@ class Searcher:
         needs one (embedded here when not given). A query of `whole_query_clauses` clauses or more
         is represented on the dense side by its clauses alone (its whole-query vector, the mean of
         many intents, is not computed: a long query's embedding is the costliest step). The texts
-        go to the model in one call: a batch gives each the same vector as embedding it alone."""
-        cfg = self.settings
-        clauses = self._clauses(query, threshold)
+        go to the model in one call, each distinct text once (the embedder runs them in length
+        buckets, `minilm.length_buckets`): a batch gives each the same vector as embedding it alone."""
+        with self._stage("clauses"):
+            clauses = self._clauses(query, threshold)
         if mode == "bm25":
             return [query, *clauses], [None] * (1 + len(clauses))
         if clauses and self.embed is None:  # no way to embed the clauses: the whole query only
             clauses = []
-        whole = len(clauses) < cfg.whole_query_clauses
-        todo = ([query] if whole and vector is None else []) + clauses
+        whole, todo = self._embed_plan(query or "", clauses, vector_given=vector is not None)
         if todo:
             assert self.embed is not None and query is not None  # checked in _check
-            embedded = list(np.asarray(self.embed(todo)))
+            unique = list(dict.fromkeys(todo))  # a clause repeated, or the same as the query: once
+            with self._stage("embed"):
+                vectors_of = dict(zip(unique, np.asarray(self.embed(unique)), strict=True))
+            embedded = [vectors_of[text] for text in todo]
             if whole and vector is None:
                 vector = embedded.pop(0)
         else:
@@ -373,15 +399,19 @@ class Searcher:
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
-            if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
-                dense, complete = self._dense(vector, fetch, threshold, filter)
-                exhausted = exhausted and complete
-                if self.views is not None and self.settings.view_pool and threshold is None:
-                    dense = pooled(dense, self.views.search(fetch, vector=vector, allowed=allowed))[:fetch]
+            # The short views' list, searched once for both its uses (pooled, fused)
+            with self._stage("dense"):
+                view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
+                if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
+                    dense, complete = self._dense(vector, fetch, threshold, filter)
+                    exhausted = exhausted and complete
+                    if view_hits is not None and self.settings.view_pool:
+                        dense = pooled(dense, view_hits)[:fetch]
             if mode != "dense":
                 assert self.bm25 is not None and text is not None
                 depth = max(fetch, len(dense))
-                lexical = self.bm25.search(text, depth, allowed=allowed)
+                with self._stage("bm25"):
+                    lexical = self.bm25.search(text, depth, allowed=allowed)
                 exhausted = exhausted and len(lexical) < depth
             # The per-retriever scores reported with each hit: the whole query's BM25 score and
             # the best cosine over the query and its clauses.
@@ -390,8 +420,9 @@ class Searcher:
             for chunk_id, score in dense:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
-            extra = self._extra_lists(text, vector, mode, max(fetch, len(dense)), threshold, allowed)
-            lists.append(self._fuse(mode, dense, lexical, extra))
+            with self._stage("fusion"):
+                extra = self._extra_lists(text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed)
+                lists.append(self._fuse(mode, dense, lexical, extra))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
                 heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
@@ -405,7 +436,8 @@ class Searcher:
             # never fewer than the chunks of the lists' heads, whose scores do not depend on k
             # (fused head items rank above all others), so the order does not either.
             ranked, exhausted = ranked[: max(fetch, len(heads))], False
-        chunks = {c.id: c for c in read_heads(self.store, [chunk_id for chunk_id, _ in ranked])}
+        with self._stage("chunks"):
+            chunks = {c.id: c for c in read_heads(self.store, [chunk_id for chunk_id, _ in ranked])}
         hits = [
             Hit.of(
                 chunks[chunk_id],
@@ -430,24 +462,42 @@ class Searcher:
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
         return minmax_fusion(lists, weights=[w / total for w in weights], depth=cfg.fusion_depth)
 
-    def _extra_lists(
+    def _view_hits(
         self,
-        text: str | None,
         vector: np.ndarray | None,
         mode: str,
         fetch: int,
         threshold: float | None,
         allowed: list[str] | None,
+    ) -> Ranked | None:
+        """The short views' `fetch` best chunks, where the settings read them (pooled into the
+        dense list, or fused as a list of their own); None otherwise."""
+        cfg = self.settings
+        wanted = cfg.view_pool or (mode == "hybrid" and cfg.view_weight > 0)
+        if self.views is None or vector is None or mode == "bm25" or threshold is not None or not wanted:
+            return None
+        return self.views.search(fetch, vector=vector, allowed=allowed)
+
+    def _extra_lists(
+        self,
+        text: str | None,
+        vector: np.ndarray | None,
+        view_hits: Ranked | None,
+        mode: str,
+        fetch: int,
+        threshold: float | None,
+        allowed: list[str] | None,
     ) -> list[tuple[Ranked, float]]:
-        """More ranked lists for the hybrid fusion, each with its weight: the short views' and the
-        second embedder's, where the index has them and the settings weigh them; like the dense
-        list, none for a many-clause query's whole text (`vector` None)."""
+        """More ranked lists for the hybrid fusion, each with its weight: the short views'
+        (`view_hits`, searched `fetch` deep) and the second embedder's, where the index has them
+        and the settings weigh them; like the dense list, none for a many-clause query's whole
+        text (`vector` None)."""
         if mode != "hybrid" or threshold is not None or text is None or vector is None:
             return []
         cfg = self.settings
         extra = []
-        if self.views is not None and cfg.view_weight > 0:
-            extra.append((self.views.search(fetch, vector=vector, allowed=allowed), cfg.view_weight))
+        if view_hits is not None and cfg.view_weight > 0:
+            extra.append((view_hits, cfg.view_weight))
         if self.static is not None and cfg.static_weight > 0:
             extra.append((self.static.search(fetch, text=text, allowed=allowed), cfg.static_weight))
         return extra
@@ -505,9 +555,9 @@ class Searcher:
         cfg = self.settings
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
-            verbs = verb_lexicon(catalog=cfg.catalog_verbs, commands=cfg.command_verbs)
-            skip = lead_ins(contractions=cfg.verb_contractions)
-            weigh = dict(factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=verbs, skip=skip)
+            weigh = dict(
+                factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=self._verbs(), skip=self._lead_ins()
+            )
             per_text[1:] = [weigh_verb(scores, text, **weigh) for scores, text in zip(per_text[1:], texts[1:], strict=True)]
             if cfg.verb_single_intent and len(texts) == 1 and texts[0]:  # no clause, no focus
                 per_text[0] = weigh_verb(per_text[0], self._single_intent(texts[0]), **weigh)
@@ -543,9 +593,9 @@ class Searcher:
         if cfg.api_coherence < 1.0 and 2 < len(per_text) and (not plan or self._one_desk(texts[0])):
             final = favour_one_api(final, per_text[1:], factor=cfg.api_coherence)  # one API for them all
         by_key = {(op.service, op.id): op for op in operations}
-        # A copy only where the score moved: `replace` costs more than the rest of this loop.
+        # A copy only where the score moved: even a cheap copy costs more than the rest of this loop.
         rescored = [
-            op if (score := final.get(key, op.score)) == op.score else replace(op, score=score)
+            op if (score := final.get(key, op.score)) == op.score else op.with_score(score)
             for key, op in by_key.items()
         ]
         rescored += self._producer_hits({key: s for key, s in final.items() if key not in by_key}, allowed)
@@ -562,6 +612,14 @@ class Searcher:
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
         return kept or rescored[:1]
+
+    def _verbs(self) -> Mapping[str, frozenset[str]]:
+        """The verb rules the settings read (`actions.py`): with the catalog's and the command verbs or without."""
+        return verb_lexicon(catalog=self.settings.catalog_verbs, commands=self.settings.command_verbs)
+
+    def _lead_ins(self) -> frozenset[str]:
+        """The words the settings skip before a clause's verb."""
+        return lead_ins(contractions=self.settings.verb_contractions)
 
     def _single_intent(self, query: str) -> str | None:
         """The one piece of `query` that asks for an action, or None (several, or none found)."""
@@ -594,7 +652,7 @@ class Searcher:
         if not named:
             return operations
         factor = self.settings.other_api_factor
-        scaled = [op if op.service in named else replace(op, score=op.score * factor) for op in operations]
+        scaled = [op if op.service in named else op.with_score(op.score * factor) for op in operations]
         return sorted(scaled, key=lambda op: (-op.score, op.service, op.id))
 
     def _folded(self, operations: list[OperationHit], chunks: dict[str, Chunk]) -> list[OperationHit]:

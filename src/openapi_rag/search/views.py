@@ -26,6 +26,7 @@ from openapi_rag.embed import Embedder, EmbeddingCache, embed_with_cache, get_em
 from openapi_rag.errors import IndexDamaged
 from openapi_rag.model import Chunk
 from openapi_rag.store.base import Ranked, rank
+from openapi_rag.store.integrity import read_json
 
 VIEWS = "views"
 """`Chunk.metadata` key of a chunk's short views (texts), and the index folder of their vectors."""
@@ -138,11 +139,11 @@ class ViewVectors:
         """
         if not (folder / META_JSON).is_file():
             return None
+        meta = read_json(folder / META_JSON, dict, directory=directory)
         try:
-            meta = json.loads((folder / META_JSON).read_text("utf-8"))
             vectors = np.load(folder / VECTORS_NPY, allow_pickle=False)
             ids, name = meta["ids"], meta["embedder"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError) as exc:
             raise IndexDamaged(folder, f"cannot be read ({type(exc).__name__})", directory=directory) from exc
         if (
             not isinstance(ids, list)
