@@ -59,6 +59,7 @@ import tempfile
 from functools import partial
 from html import escape as html_escape
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +74,7 @@ CHROMIUM_TIMEOUT_S = 600
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
 _KEPT_ATTRIBUTES = {"href", "id", "colspan", "rowspan", "lang", "charset"}
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+_HARNESS_HEAD = '<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title></head>\n<body>'
 _PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{title}</title></head>
 <body>
@@ -142,25 +144,23 @@ def render_redoc(spec: Path, out: Path, work: Path) -> None:
 def render_swagger_ui(spec: Path, out: Path, work: Path) -> None:
     """Swagger UI with every operation expanded (`docExpansion: "full"`)."""
     dist = MODULES / "swagger-ui-dist"
-    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
-<body><div id="swagger-ui"></div><script src="{(dist / "swagger-ui-bundle.js").as_uri()}"></script>
+    harness = _harness(f"""<div id="swagger-ui"></div><script src="{(dist / "swagger-ui-bundle.js").as_uri()}"></script>
 <script>SwaggerUIBundle({{spec: {{spec}}, dom_id: "#swagger-ui", docExpansion: "full",
-  validatorUrl: null, deepLinking: false}});</script></body></html>"""
+  validatorUrl: null, deepLinking: false}});</script>""")
     _render_in_chromium(spec, harness, out, work)
 
 
 def render_scalar(spec: Path, out: Path, work: Path) -> None:
     """Scalar API reference, defaults; the harness scrolls through it so every lazy section renders."""
     bundle = MODULES / "@scalar" / "api-reference" / "dist" / "browser" / "standalone.js"
-    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
-<body><div id="app"></div><script src="{bundle.as_uri()}"></script>
+    harness = _harness(f"""<div id="app"></div><script src="{bundle.as_uri()}"></script>
 <script>Scalar.createApiReference("#app", {{content: {{spec}}, withDefaultFonts: false,
   telemetry: false}});
 // Sections render as they scroll into view: scroll through the whole page once.
 const scroller = setInterval(() => {{
   window.scrollBy(0, 1500);
   if (window.scrollY + window.innerHeight >= document.body.scrollHeight) clearInterval(scroller);
-}}, 40);</script></body></html>"""
+}}, 40);</script>""")
     _render_in_chromium(spec, harness, out, work)
 
 
@@ -168,8 +168,7 @@ def render_rapidoc(spec: Path, out: Path, work: Path) -> None:
     """RapiDoc in its one-page "read" style; its shadow roots inlined before the dump."""
     bundle = MODULES / "rapidoc" / "dist" / "rapidoc-min.js"
     flatten = (HARNESS / "flatten-shadow.js").read_text(encoding="utf-8")
-    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
-<body><rapi-doc id="docs" render-style="read" show-header="false" allow-try="false"
+    harness = _harness(f"""<rapi-doc id="docs" render-style="read" show-header="false" allow-try="false"
   allow-spec-url-load="false" allow-spec-file-load="false"></rapi-doc>
 <script>{flatten}</script><script src="{bundle.as_uri()}"></script>
 <script>customElements.whenDefined("rapi-doc")
@@ -179,16 +178,20 @@ def render_rapidoc(spec: Path, out: Path, work: Path) -> None:
     const page = document.createElement("div");
     page.innerHTML = flattenShadow(docs);
     docs.replaceWith(page);
-  }}, 5000));</script></body></html>"""
+  }}, 5000));</script>""")
     _render_in_chromium(spec, harness, out, work)
+
+
+def _harness(body: str) -> str:
+    """A local harness page: `{title}` and `{spec}` in the body are filled in by `_render_in_chromium`."""
+    return f"{_HARNESS_HEAD}{body}</body></html>"
 
 
 def _render_in_chromium(spec: Path, harness: str, out: Path, work: Path) -> None:
     """Fill the harness with the spec (a JS object literal: nothing is fetched), let headless Chromium
     run it, and keep the rendered DOM less what a reader never sees."""
     data = _read_spec(spec)
-    info = data.get("info") if isinstance(data.get("info"), dict) else {}
-    title = html_escape(" ".join(str(info.get("title") or "").split()) or spec.stem)
+    title = html_escape(_spec_title(data, spec))
     literal = json.dumps(data).replace("</", "<\\/")  # a "</script>" inside the spec ends no script
     page = work / "harness.html"
     page.write_text(harness.replace("{title}", title).replace("{spec}", literal), encoding="utf-8")
@@ -241,8 +244,7 @@ def render_sphinx(spec: Path, out: Path, work: Path, sphinx_build: Path = SPHINX
     source.mkdir()
     data = _read_spec(spec)
     (source / "spec.json").write_text(json.dumps(_renderable(data)), encoding="utf-8")
-    info = data.get("info") if isinstance(data.get("info"), dict) else {}
-    title = " ".join(str(info.get("title") or "").split()) or spec.stem
+    title = _spec_title(data, spec)
     (source / "conf.py").write_text(_SPHINX_CONF.format(title=title), encoding="utf-8")
     rule = "=" * max(len(title), 3)
     (source / "index.rst").write_text(f"{title}\n{rule}\n\n.. openapi:: spec.json\n", encoding="utf-8")
@@ -258,6 +260,12 @@ def _read_spec(spec: Path) -> dict:
 
     text = spec.read_text(encoding="utf-8")
     return json.loads(text) if spec.suffix == ".json" else yaml.safe_load(text)
+
+
+def _spec_title(data: dict, spec: Path) -> str:
+    """`info.title` on one line, else the file's name."""
+    info = data.get("info") if isinstance(data.get("info"), dict) else {}
+    return " ".join(str(info.get("title") or "").split()) or spec.stem
 
 
 def _renderable(data: dict) -> dict:
@@ -295,17 +303,27 @@ RENDER = {
     "scalar": render_scalar,
     "rapidoc": render_rapidoc,
 }
-_NPM = "cd benchmarks/crawl/renderers && npm ci (and Debian's chromium)"
-NEEDS = {  # what each renderer needs installed, and how to install it
-    "openapi-to-md": (BIN / "openapi-to-md", "cd benchmarks/crawl/renderers && npm ci"),
-    "widdershins": (BIN / "widdershins", "cd benchmarks/crawl/renderers && npm ci"),
-    "redoc": (BIN / "redoc-cli", "cd benchmarks/crawl/renderers && npm ci"),
-    "sphinx": (SPHINX_BUILD, "see requirements-sphinx.txt in benchmarks/crawl/renderers"),
-    "swagger-ui": (MODULES / "swagger-ui-dist" / "swagger-ui-bundle.js", _NPM),
-    "scalar": (MODULES / "@scalar" / "api-reference" / "package.json", _NPM),
-    "rapidoc": (MODULES / "rapidoc" / "dist" / "rapidoc-min.js", _NPM),
+
+
+class Needs(NamedTuple):
+    """What a renderer needs installed: its pinned tool, the program that runs it, how to install both."""
+
+    tool: Path
+    runtime: str | None
+    install: str
+
+
+_NPM_CI = "cd benchmarks/crawl/renderers && npm ci"
+_IN_CHROMIUM = f"{_NPM_CI} (and Debian's chromium)"
+NEEDS = {
+    "openapi-to-md": Needs(BIN / "openapi-to-md", "node", _NPM_CI),
+    "widdershins": Needs(BIN / "widdershins", "node", _NPM_CI),
+    "redoc": Needs(BIN / "redoc-cli", "node", _NPM_CI),
+    "sphinx": Needs(SPHINX_BUILD, None, "see requirements-sphinx.txt in benchmarks/crawl/renderers"),
+    "swagger-ui": Needs(MODULES / "swagger-ui-dist" / "swagger-ui-bundle.js", "chromium", _IN_CHROMIUM),
+    "scalar": Needs(MODULES / "@scalar" / "api-reference" / "package.json", "chromium", _IN_CHROMIUM),
+    "rapidoc": Needs(MODULES / "rapidoc" / "dist" / "rapidoc-min.js", "chromium", _IN_CHROMIUM),
 }
-IN_CHROMIUM = {"swagger-ui", "scalar", "rapidoc"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -319,11 +337,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="sphinx-build of a venv with requirements-sphinx.txt installed")  # fmt: skip
     args = parser.parse_args(argv)
     render = {**RENDER, "sphinx": partial(render_sphinx, sphinx_build=args.sphinx_build)}
-    needs = {**NEEDS, "sphinx": (args.sphinx_build, NEEDS["sphinx"][1])}
+    needs = {**NEEDS, "sphinx": NEEDS["sphinx"]._replace(tool=args.sphinx_build)}
     renderers = args.renderer or sorted(RENDER)
     for name in renderers:
-        tool, install = needs[name]
-        runtime = "chromium" if name in IN_CHROMIUM else None if name == "sphinx" else "node"
+        tool, runtime, install = needs[name]
         if not tool.exists() or (runtime and shutil.which(runtime) is None):
             print(f"render_pages: {name} needs {tool.name} (pinned), {runtime}: {install}", file=sys.stderr)
             return 2
