@@ -1,8 +1,8 @@
 """Build the crawl benchmark: HTML documentation pages rendered from real specs by real renderers.
 
 Each spec listed in benchmarks/crawl/specs.tsv (paths relative to the shared data folder) is
-rendered by four documentation renderers, the npm ones pinned in
-benchmarks/crawl/renderers/package.json, the Python one in requirements-sphinx.txt beside it:
+rendered by documentation renderers, the npm ones pinned in
+benchmarks/crawl/renderers/package.json, the Python ones in requirements-*.txt beside it:
 
 - `widdershins`: widdershins 4.0.1 (OpenAPI → Slate-style Markdown with cURL/HTTP/Python samples,
   parameter and response-schema tables), turned into HTML by marked 18.2.1;
@@ -29,9 +29,18 @@ rendered DOM dumped with `--dump-dom`:
   draws inside shadow roots, which `--dump-dom` leaves out, so the harness inlines them first
   (`renderers/harness/flatten-shadow.js`).
 
+Two more build static pages without a browser, added in issue 17 as fresh held-out renderers (their
+pages were measured once, before any rule changed, and only then read):
+
+- `bootprint`: bootprint 4.0.4 + bootprint-openapi 4.0.4 (Handlebars templates; Swagger 2.0 only, so
+  OpenAPI 3 specs are converted first by api-spec-converter 2.12.0);
+- `openapi-generator`: openapi-generator 7.26.0's `html2` generator (the jar that PyPI's
+  openapi-generator-cli ships; needs Java), pinned in requirements-openapi-generator.txt.
+
 From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
-(classes and framework attributes were half the bytes, and rules never read them).
+(classes and framework attributes were half the bytes, and rules never read them); runs of whitespace
+outside `pre` become one space (template indentation was nine tenths of bootprint's bytes).
 @stoplight/elements 9.0.25 was tried too: offline, its stacked layout dumped only the overview
 (no operation), so it is not among the renderers.
 
@@ -40,10 +49,12 @@ ReDoc pages carry the whole spec in an inline `__redoc_state` script plus a 1 MB
 both are dropped, since a crawler reads what a reader sees (and the embedded spec would be the
 answer). Rendering is deterministic: same specs and renderer versions, same pages.
 
-    cd benchmarks/crawl/renderers && npm ci     # once (node + npm; offline afterwards)
+    cd benchmarks/crawl/renderers && npm ci --ignore-scripts   # once (node + npm; offline afterwards)
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
+    python3 -m venv benchmarks/crawl/renderers/.venv-openapi-generator   # once, then pip install -r
+        # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -67,12 +78,14 @@ BENCH = ROOT / "benchmarks" / "crawl"
 RENDERERS = BENCH / "renderers"
 BIN = RENDERERS / "node_modules" / ".bin"
 SPHINX_BUILD = RENDERERS / ".venv" / "bin" / "sphinx-build"
+OPENAPI_GENERATOR = RENDERERS / ".venv-openapi-generator" / "bin" / "openapi-generator-cli"
 MODULES = RENDERERS / "node_modules"
 HARNESS = RENDERERS / "harness"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
 _KEPT_ATTRIBUTES = {"href", "id", "colspan", "rowspan", "lang", "charset"}
+_WHITESPACE = re.compile(r"\s+")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _HARNESS_HEAD = '<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title></head>\n<body>'
 _PAGE = """<!DOCTYPE html>
@@ -227,7 +240,72 @@ def strip_page(dom: str, work: Path) -> str:
             value = element.attrib[name]
             if name not in _KEPT_ATTRIBUTES or any(form in value for form in forms):
                 del element.attrib[name]
+    _squeeze_whitespace(root)
     return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
+
+
+def render_bootprint(spec: Path, out: Path, work: Path) -> None:
+    """bootprint-openapi 4.0.4, a static page from Handlebars templates. It reads Swagger 2.0 only, so an
+    OpenAPI 3 spec goes through api-spec-converter 2.12.0 (openapi_3 → swagger_2) first; the truth stays
+    the unconverted spec, and what the conversion loses is the page's loss."""
+    source = work / "swagger.json"
+    if "swagger" in _read_spec(spec):
+        source = spec
+    else:
+        done = subprocess.run(
+            [
+                str(BIN / "api-spec-converter"),
+                "--from=openapi_3",
+                "--to=swagger_2",
+                "--syntax=json",
+                str(spec),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        source.write_bytes(done.stdout)
+    subprocess.run(
+        [str(BIN / "bootprint"), "openapi", str(source), str(work / "site")], check=True, capture_output=True
+    )
+    out.write_text(
+        strip_page((work / "site" / "index.html").read_text(encoding="utf-8"), work), encoding="utf-8"
+    )
+
+
+def render_openapi_generator(spec: Path, out: Path, work: Path, generator: Path = OPENAPI_GENERATOR) -> None:
+    """openapi-generator 7.26.0's `html2` generator (the Java jar from PyPI's openapi-generator-cli): one
+    static page, parameters in tables, request samples in many languages. Its inline scripts (jQuery,
+    Bootstrap, and a `defs` copy of every schema: the answer) are dropped like ReDoc's."""
+    subprocess.run(
+        [
+            str(generator),
+            "generate",
+            "-g",
+            "html2",
+            "-i",
+            str(spec),
+            "-o",
+            str(work / "site"),
+            "--skip-validate-spec",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    out.write_text(
+        strip_page((work / "site" / "index.html").read_text(encoding="utf-8"), work), encoding="utf-8"
+    )
+
+
+def _squeeze_whitespace(root: object) -> None:
+    """Runs of whitespace outside `pre` as one space: a reader (and the crawler, which splits text on
+    whitespace) sees no difference, and template indentation was nine tenths of bootprint's bytes."""
+    kept = {node for pre in root.iter("pre", "textarea") for node in pre.iter()}  # type: ignore[attr-defined]
+    for element in root.iter():  # type: ignore[attr-defined]
+        if element not in kept and element.text:
+            element.text = _WHITESPACE.sub(" ", element.text)
+        if element.getparent() not in kept and element.tail:
+            element.tail = _WHITESPACE.sub(" ", element.tail)
 
 
 _ITEM_KEYS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
@@ -250,7 +328,9 @@ def render_sphinx(spec: Path, out: Path, work: Path, sphinx_build: Path = SPHINX
     (source / "index.rst").write_text(f"{title}\n{rule}\n\n.. openapi:: spec.json\n", encoding="utf-8")
     # -q: the renderer warns on every `default` status (httpdomain wants numbers); the page still builds.
     subprocess.run(
-        [str(sphinx_build), "-q", "-b", "html", str(source), str(work / "html")], check=True, capture_output=True
+        [str(sphinx_build), "-q", "-b", "html", str(source), str(work / "html")],
+        check=True,
+        capture_output=True,
     )
     shutil.copyfile(work / "html" / "index.html", out)
 
@@ -302,6 +382,8 @@ RENDER = {
     "swagger-ui": render_swagger_ui,
     "scalar": render_scalar,
     "rapidoc": render_rapidoc,
+    "bootprint": render_bootprint,
+    "openapi-generator": render_openapi_generator,
 }
 
 
@@ -323,6 +405,10 @@ NEEDS = {
     "swagger-ui": Needs(MODULES / "swagger-ui-dist" / "swagger-ui-bundle.js", "chromium", _IN_CHROMIUM),
     "scalar": Needs(MODULES / "@scalar" / "api-reference" / "package.json", "chromium", _IN_CHROMIUM),
     "rapidoc": Needs(MODULES / "rapidoc" / "dist" / "rapidoc-min.js", "chromium", _IN_CHROMIUM),
+    "bootprint": Needs(BIN / "bootprint", "node", _NPM_CI),
+    "openapi-generator": Needs(
+        OPENAPI_GENERATOR, "java", "see requirements-openapi-generator.txt in benchmarks/crawl/renderers"
+    ),
 }
 
 

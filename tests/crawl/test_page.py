@@ -160,7 +160,9 @@ def test_a_rowspan_cell_makes_the_next_row_part_of_its_record() -> None:
 
 def test_a_rowspan_that_is_no_ascii_number_spans_one_row() -> None:
     for value in ("²", "٣", "-2", "2x"):  # '²'.isdigit() is True, int('²') raises
-        page = parse_html(f'<table><tr><td rowspan="{value}">limit</td><td>int32</td></tr><tr><td>a</td></tr></table>')
+        page = parse_html(
+            f'<table><tr><td rowspan="{value}">limit</td><td>int32</td></tr><tr><td>a</td></tr></table>'
+        )
         assert page.blocks[0].rows == [["limit", "int32"], ["a"]], value
     page = parse_html(f'<table><tr><td rowspan="{"9" * 5000}">tags</td></tr><tr><td>a tag</td></tr></table>')
     assert page.blocks[0].rows == [["tags", "a tag"]]  # bounded, as rowspan="999999" is
