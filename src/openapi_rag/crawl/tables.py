@@ -21,7 +21,7 @@ _STATUS = re.compile(r"^([1-5]\d\d|[1-5]XX|default)$", re.I)
 _NAME = re.compile(r"^[A-Za-z_$@][\w.\-$@:\[\]]{0,99}$")
 # "integer <int32> ...", "Array of strings ...", "string (date-time) ...": the type before a description.
 _TYPE_PREFIX = re.compile(r"^(array of \w+|[\w-]+)(\s*[<(\[][^>)\]]*[>)\]])?\s*(?=\S|$)", re.I)
-_PLACE = re.compile(r"\((path|query|header|cookie|body|formData)\)")
+_PLACE = re.compile(r"\((" + "|".join(LOCATIONS) + r")\)")  # "(path)" in a name cell
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _DEPTH_MARKS = re.compile(r"^[\s»›>└├─|.*+-]*")
 _TYPE_WORDS = [
