@@ -176,8 +176,7 @@ def _signatures(blocks: list[Block]) -> list[_Signature]:
 
 
 def _keys(
-    signatures: list[_Signature],
-    headed: Collection[str] = (),
+    signatures: list[_Signature], headed: Collection[str]
 ) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
     """(servers, each signature with its operation key): full URLs lose the server part."""
     templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
