@@ -128,9 +128,10 @@ def test_lists_that_are_not_field_lists_stay_text() -> None:
 
 
 def test_deeply_nested_lists_cost_linear_time() -> None:
-    start = time.perf_counter()
+    # CPU time, not wall time: on a shared machine the wall clock measured the neighbours (15 s).
+    start = time.process_time()
     parse_html("<ul><li>x" * 20_000 + "id (string) – y" + "</li></ul>" * 20_000)
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
 
 
 def test_code_inside_a_table_row_follows_the_table_labelled_by_its_first_cell() -> None:
