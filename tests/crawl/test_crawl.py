@@ -332,3 +332,25 @@ def test_rapidoc_and_scalar_pages_give_their_operations_and_bodies(renderer: str
     assert set(body["properties"]) == {"name", "tag"}
     assert [p["name"] for p in doc["paths"]["/pets/{id}"]["delete"]["parameters"]] == ["id"]
     assert "204" in doc["paths"]["/pets/{id}"]["delete"]["responses"]
+
+
+def test_a_type_the_page_states_outranks_an_example_literal() -> None:
+    # Buffer's page shows `"picture_size_max": 0` in the 200 example; its schema section says number.
+    # The status table names that section under a "Status" column with stray rows (error codes that
+    # spill over lines), and Spotify's examples quote integers ("300") that ImageObject's section types.
+    buffer = crawl_pages([PAGES / "widdershins" / "realworld-bufferapp-com-1-swagger.html"]).document
+    config = buffer["paths"]["/info/configuration{mediaTypeExtension}"]["get"]["responses"]["200"]
+    media = config["content"]["application/json"]["schema"]["properties"]["media"]["properties"]
+    assert media["picture_size_max"]["type"] == "number"
+    update = buffer["paths"]["/updates/{id}{mediaTypeExtension}"]["get"]["responses"]["200"]
+    assert (
+        update["content"]["application/json"]["schema"]["properties"]["statistics"]["properties"]["clicks"][
+            "type"
+        ]
+        == "number"
+    )
+    spotify = crawl_pages([PAGES / "widdershins" / "restbench-spotify.html"]).document
+    album = spotify["paths"]["/albums/{id}"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"
+    ]
+    assert album["properties"]["images"]["items"]["properties"]["height"]["type"] == "integer"

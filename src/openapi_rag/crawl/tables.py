@@ -17,6 +17,7 @@ _IN_HEADERS = {"in", "location", "parameter type", "param type", "where", "locat
 _TYPE_HEADERS = {"type", "data type", "datatype", "schema", "format"}
 _REQUIRED_HEADERS = {"required", "mandatory", "optional", "req", "required?"}
 _DESC_HEADERS = {"description", "desc", "details", "notes", "meaning", "comment", "explanation"}
+_STATUS_HEADERS = {"status", "status code", "code", "http code", "http status", "response code"}
 _STATUS = re.compile(r"^([1-5]\d\d|[1-5]XX|default)$", re.I)
 _NAME = re.compile(r"^[A-Za-z_$@][\w.\-$@:\[\]]{0,99}$")
 # "integer <int32> ...", "Array of strings ...", "string (date-time) ...": the type before a description.
@@ -66,9 +67,13 @@ def is_status_table(rows: list[list[str]], header: bool) -> bool:
     """A table of response status codes (its first column holds 200, 404, 2XX, default)."""
     body = rows[1:] if header else rows
     firsts = [row[0].split()[0] for row in body if row and row[0].split()]
+    if not firsts or not _STATUS.match(firsts[0]):
+        return False
+    if header and rows[0] and rows[0][0].strip().lower().rstrip(":") in _STATUS_HEADERS:
+        return True  # a "Status" column says so, whatever stray rows a long description made
     # Most rows, not all: a description that spills over a line break makes a stray row.
     hits = sum(bool(_STATUS.match(word)) for word in firsts)
-    return bool(firsts) and hits >= max(1, 0.5 * len(firsts)) and bool(_STATUS.match(firsts[0]))
+    return hits >= max(1, 0.5 * len(firsts))
 
 
 def status_rows(rows: list[list[str]], header: bool) -> list[tuple[str, str]]:
