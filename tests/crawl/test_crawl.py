@@ -354,3 +354,24 @@ def test_a_type_the_page_states_outranks_an_example_literal() -> None:
         "schema"
     ]
     assert album["properties"]["images"]["items"]["properties"]["height"]["type"] == "integer"
+
+
+def test_a_bootprint_page_gives_base_path_columns_and_nested_field_terms() -> None:
+    # bootprint: "Base URL: /v2, Version: 1.0.0" (the base path only), parameter tables under an
+    # empty header row with the location and the type in cells of their own, responses as outline
+    # lists ("200 OK" → "genres: object[]" → "id: integer"), schemas as "Error: object" sections.
+    petstore = crawl_pages([PAGES / "bootprint" / "realworld-v3-0-petstore-expanded.html"])
+    doc = petstore.document
+    assert petstore.findings == [] and doc["servers"] == [{"url": "/v2"}]
+    params = {p["name"]: (p["in"], p["schema"]["type"]) for p in doc["paths"]["/pets"]["get"]["parameters"]}
+    assert params == {"tags": ("query", "array"), "limit": ("query", "integer")}
+    assert doc["paths"]["/pets/{id}"]["get"]["parameters"][0]["schema"]["type"] == "integer"
+    tmdb = crawl_pages([PAGES / "bootprint" / "restbench-tmdb.html"]).document
+    genres = tmdb["paths"]["/genre/movie/list"]["get"]
+    assert "parameters" not in genres  # the response's nested fields are no query parameters
+    schema = genres["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["genres"]["type"] == "array"
+    assert schema["properties"]["genres"]["items"]["properties"] == {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+    }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.crawl.declarations import declaration_rows
@@ -27,10 +27,20 @@ from openapi_rag.crawl.samples import (
     split_url,
 )
 from openapi_rag.crawl.servers import stated_servers, template_pattern, template_start
-from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, status_rows, status_schemas
+from openapi_rag.crawl.tables import (
+    FieldRow,
+    field_rows,
+    is_status_table,
+    normalize_type,
+    status_rows,
+    status_schemas,
+)
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+_FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
+_SCHEMA_HEADING = re.compile(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?")
+_LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 
 
 @dataclass
@@ -48,6 +58,7 @@ class Evidence:
     response_examples: dict[str, list[Any]] = field(default_factory=dict)
     statuses: list[tuple[str, str]] = field(default_factory=list)
     response_refs: dict[str, str] = field(default_factory=dict)  # status -> schema name shown
+    lone_names: list[tuple[str, str]] = field(default_factory=list)  # (2xx status, a word alone under it)
     blocks: list[Block] = field(default_factory=list)
 
 
@@ -95,7 +106,14 @@ def scrape(page: Page) -> Scraped:
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
     first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
     taken = {p for spans in regions.values() for start, end in spans for p in range(start, end)}
-    return Scraped(title, first_text, servers, operations, _schema_sections(blocks, taken))
+    schemas = _schema_sections(blocks, taken)
+    for evidence in operations:
+        # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
+        # section of the page is the response's schema, as a status table's "Schema" column is.
+        for status, name in evidence.lone_names:
+            if name in schemas:
+                evidence.response_refs.setdefault(status, name)
+    return Scraped(title, first_text, servers, operations, schemas)
 
 
 def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
@@ -104,8 +122,9 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
     for i, block in enumerate(blocks):
         if block.kind != "heading" or i in taken:
             continue
-        # "Pet", or a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet").
-        named = re.fullmatch(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})", block.text)
+        # "Pet", a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet"), or the name
+        # and its type ("Pet: object").
+        named = _SCHEMA_HEADING.fullmatch(block.text)
         if named is None:
             continue
         for nxt in blocks[i + 1 : i + 30]:
@@ -321,6 +340,37 @@ def _location_from(label: str) -> str | None:
     return None
 
 
+def _is_field_heading(block: Block) -> bool:
+    # Only terms of an outline list (levels below h6): a page's own h1–h6 "Pet: object" heads a schema.
+    return block.level > 6 and _FIELD_TERM.fullmatch(block.text) is not None
+
+
+def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> None:
+    """A term that reads "name: type" ("genres: object[]") and holds more terms is a field whose
+    fields follow, one level down for each such term above them."""
+    if not _is_field_heading(block):
+        return
+    kind, status = _enclosing(outline)
+    found = _FIELD_TERM.fullmatch(block.text)
+    if found is None or kind not in ("response", "request"):
+        return
+    depth = sum(_is_field_heading(h) for h in outline)
+    row = FieldRow(found.group(1), depth, type=normalize_type(found.group(2)))
+    if kind == "response":
+        evidence.response_fields.setdefault(status, []).append(row)
+    else:
+        evidence.params.append(("body", row))
+
+
+def _enclosing(outline: list[Block]) -> tuple[str, str]:
+    """(kind, status) the innermost heading that names one gives."""
+    for heading in reversed(outline):
+        words = heading.text.lower()
+        if kind := _kind(words):
+            return kind, _status(words)
+    return "", ""
+
+
 def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
     return any(b.kind == "heading" for b in blocks[start:end])
 
@@ -328,9 +378,14 @@ def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
 def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     blocks = evidence.blocks
     previous_kind, previous_table = "", 0
+    outline: list[Block] = []  # the headings the current block sits under, outermost first
     for index, block in enumerate(blocks):
         label = _label(blocks, index)
         if block.kind == "heading":
+            while outline and outline[-1].level >= block.level:
+                outline.pop()
+            _field_heading(evidence, block, outline)
+            outline.append(block)
             # A label heading ("Query Parameters:") introduces what follows; it names no operation.
             if not evidence.title and parse_signature(block.text) is None and not block.text.endswith(":"):
                 evidence.title = block.text
@@ -348,6 +403,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.title = block.text
             elif block.position not in signature_positions and len(block.text) > 30:
                 evidence.prose.append(block.text)
+            elif (lone := _LONE_NAME.fullmatch(block.text)) and _kind(label) == "response":
+                status = _status(label)
+                if status.startswith("2"):
+                    evidence.lone_names.append((status, lone.group(1)))
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
@@ -368,12 +427,19 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             rows = field_rows(block.rows, block.header)
             if not rows:
                 continue
+            status = _status(label)
             if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
+            if not kind:
+                # The nearest words say nothing ("genres: object[]"): a heading further out may
+                # ("200 OK" above a nested field list).
+                kind, status = _enclosing(outline)
+            if below := sum(_is_field_heading(h) for h in outline):
+                rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
                 if _location_from(label) != "header":  # "Response Headers:" are not body fields
-                    evidence.response_fields.setdefault(_status(label), []).extend(rows)
+                    evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
             default_location = _location_from(label)
             for row in rows:

@@ -220,11 +220,31 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
     return FieldRow(name, depth, location, type_, required, cell("description"))
 
 
+def _columns_row(row: list[str], name: str, depth: int) -> FieldRow:
+    """A headerless row with a cell that is only a location ("query"): each later cell is one column,
+    told by its shape: the location, a cell led by a type word ("integer (int64)", "string[]"), a
+    required word, and the rest a description."""
+    location, type_, required, description = None, None, _required_word(" ".join(row[0].split()[1:])), []
+    for cell in (c.strip() for c in row[1:]):
+        first = cell.split()[0] if cell.split() else ""
+        if location is None and cell in LOCATIONS:
+            location = cell
+        elif type_ is None and first and any(pattern.search(first) for _, pattern in _TYPE_WORDS):
+            type_ = normalize_type(first)
+        elif required is None and cell.lower() in ("required", "optional", "yes", "no", "true", "false"):
+            required = _required_word(cell)
+        elif cell:
+            description.append(cell)
+    return FieldRow(name, depth, location, type_, required, " ".join(description))
+
+
 def _shape_row(row: list[str]) -> FieldRow | None:
     named = _clean_name(row[0])
     if named is None:
         return None
     name, depth = named
+    if any(cell.strip() in LOCATIONS for cell in row[1:]):
+        return _columns_row(row, name, depth)
     rest_of_first = " ".join(row[0].split()[1:])
     others = " ".join(row[1:])
     type_ = normalize_type(others.split(" ")[0] if others else "") or normalize_type(rest_of_first)
