@@ -164,17 +164,21 @@ def render_swagger_ui(spec: Path, out: Path, work: Path) -> None:
 
 
 def render_scalar(spec: Path, out: Path, work: Path) -> None:
-    """Scalar API reference, defaults; the harness scrolls through it so every lazy section renders."""
+    """Scalar API reference with `defaultOpenAllTags: true` (a render setting, like Swagger UI's
+    `docExpansion: "full"`: by default it opens only the first tag group, the others list their
+    operations without sections); otherwise defaults. It renders sections lazily as they come into
+    view, so the window is 60,000 px tall and the harness keeps scrolling for the whole time budget
+    (a page that grows after the first pass gets scrolled too)."""
     bundle = MODULES / "@scalar" / "api-reference" / "dist" / "browser" / "standalone.js"
     harness = _harness(f"""<div id="app"></div><script src="{bundle.as_uri()}"></script>
 <script>Scalar.createApiReference("#app", {{content: {{spec}}, withDefaultFonts: false,
-  telemetry: false}});
-// Sections render as they scroll into view: scroll through the whole page once.
-const scroller = setInterval(() => {{
-  window.scrollBy(0, 1500);
-  if (window.scrollY + window.innerHeight >= document.body.scrollHeight) clearInterval(scroller);
+  telemetry: false, defaultOpenAllTags: true}});
+// Sections render as they scroll into view: scroll down, and from the top again at the bottom.
+setInterval(() => {{
+  if (window.scrollY + window.innerHeight >= document.body.scrollHeight) window.scrollTo(0, 0);
+  else window.scrollBy(0, 1500);
 }}, 40);</script>""")
-    _render_in_chromium(spec, harness, out, work)
+    _render_in_chromium(spec, harness, out, work, window_height=60_000, budget_ms=60_000)
 
 
 def render_rapidoc(spec: Path, out: Path, work: Path) -> None:
@@ -200,7 +204,9 @@ def _harness(body: str) -> str:
     return f"{_HARNESS_HEAD}{body}</body></html>"
 
 
-def _render_in_chromium(spec: Path, harness: str, out: Path, work: Path) -> None:
+def _render_in_chromium(
+    spec: Path, harness: str, out: Path, work: Path, *, window_height: int = 2000, budget_ms: int = 8000
+) -> None:
     """Fill the harness with the spec (a JS object literal: nothing is fetched), let headless Chromium
     run it, and keep the rendered DOM less what a reader never sees."""
     data = _read_spec(spec)
@@ -212,7 +218,7 @@ def _render_in_chromium(spec: Path, harness: str, out: Path, work: Path) -> None
     command = [
         "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}", "--window-size=1280,2000", "--virtual-time-budget=8000",
+        f"--user-data-dir={profile}", f"--window-size=1280,{window_height}", f"--virtual-time-budget={budget_ms}",
         "--dump-dom", page.as_uri(),
     ]  # fmt: skip
     done = subprocess.run(command, check=True, capture_output=True, timeout=CHROMIUM_TIMEOUT_S)
