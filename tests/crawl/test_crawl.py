@@ -375,3 +375,15 @@ def test_a_bootprint_page_gives_base_path_columns_and_nested_field_terms() -> No
         "id": {"type": "integer"},
         "name": {"type": "string"},
     }
+
+
+def test_a_method_and_path_named_in_a_text_run_is_a_template_that_sample_urls_fill() -> None:
+    # Scalar with every tag open: TMDB's operations have no heading that is only a path; the run
+    # "Request Example for get/collection/{collection_id}" names the template, and the cURL sample
+    # (".../3/collection/1?api_key=...") fills it, so the rest of its URL is the server.
+    doc = crawl_pages([PAGES / "scalar" / "restbench-tmdb.html"]).document
+    assert doc["servers"] == [{"url": "https://api.themoviedb.org/3"}]
+    assert {"/collection/{collection_id}", "/discover/movie", "/movie/{movie_id}/credits"} <= set(
+        doc["paths"]
+    )
+    assert not any(path.startswith("/3/") for path in doc["paths"])

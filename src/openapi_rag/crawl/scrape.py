@@ -38,6 +38,7 @@ from openapi_rag.crawl.tables import (
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+_NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
 _SCHEMA_HEADING = re.compile(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?")
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
@@ -87,6 +88,13 @@ def scrape(page: Page) -> Scraped:
     signatures = _signatures(blocks)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     headed = {path for b in blocks if b.kind == "heading" and (path := is_path(b.text)) and "://" not in path}
+    # So does a method and a path inside a short run ("Request Example for get/pets/{id}").
+    headed |= {
+        m.group(1)
+        for b in blocks
+        if b.kind == "text" and len(b.text) < 300
+        for m in _NAMED_TEMPLATE.finditer(b.text)
+    }
     servers, keyed = _keys(signatures, headed)
     if not servers:
         servers = stated_servers(blocks, {key[1] for _, key in keyed})
