@@ -387,3 +387,13 @@ def test_a_method_and_path_named_in_a_text_run_is_a_template_that_sample_urls_fi
         doc["paths"]
     )
     assert not any(path.startswith("/3/") for path in doc["paths"])
+
+
+def test_scalar_status_tabs_and_literal_paths_over_templates() -> None:
+    # "Status: 200 | Status: 401 | …" is a strip of tabs showing its first tab's example; a sample URL
+    # ".../3/movie/top_rated" is the literal path the page names, not /movie/{movie_id} filled in.
+    tmdb = crawl_pages([PAGES / "scalar" / "restbench-tmdb.html"]).document
+    assert {"/movie/top_rated", "/movie/{movie_id}", "/person/popular"} <= set(tmdb["paths"])
+    spotify = crawl_pages([PAGES / "scalar" / "restbench-spotify.html"]).document
+    album = spotify["paths"]["/albums/{id}"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert {"album_type", "total_tracks", "tracks"} <= set(album["schema"]["properties"])

@@ -38,6 +38,7 @@ from openapi_rag.crawl.tables import (
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+_TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
 _SCHEMA_HEADING = re.compile(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?")
@@ -215,15 +216,19 @@ def _keys(
         server, path, _ = split_url(sig.url)
         key = (sig.method, path)
         if server:
-            # The longest documented template this URL ends with names the operation (a sample URL
-            # may fill a template's parameters with example values); the rest is the server.
+            # The documented template that covers most of the URL's end names the operation (a sample
+            # URL may fill a template's parameters with example values); the rest is the server. Of two
+            # covering the same part, the literal one ("/movie/top_rated" over "/movie/{movie_id}"),
+            # as OpenAPI matches concrete paths before templated ones.
             ends = (
                 (t, start)
                 for m, t in templates
                 if m in (sig.method, "") and (t != "/" or path != "/")
                 if (start := template_start(path, t, patterns[t])) is not None
             )
-            best = max(ends, key=lambda found: (len(found[0]), -found[1]), default=None)
+            best = max(
+                ends, key=lambda found: (-found[1], path.endswith(found[0]), len(found[0])), default=None
+            )
             if best is not None:
                 base = server + path[: best[1]]
                 key = (sig.method, best[0])
@@ -328,12 +333,14 @@ def _status(label: str) -> str:
             status = found.group(1)
         else:
             continue
-        # Pieces run nearest first; a tab strip shows its first tab's sample.
+        # Pieces run nearest first; a tab strip ("200 | 401", "Status: 200 | Status: 401") shows its
+        # first tab's sample.
         for earlier in pieces[index + 1 :]:
-            if not re.fullmatch(r"[1-5]\d\d|default", earlier.strip()):
+            tab = _TAB.fullmatch(earlier.strip())
+            if tab is None:
                 break
-            if earlier.strip() != "default":
-                status = earlier.strip()
+            if tab.group(1) != "default":
+                status = tab.group(1)
         return status
     return ""
 
