@@ -397,3 +397,11 @@ def test_scalar_status_tabs_and_literal_paths_over_templates() -> None:
     spotify = crawl_pages([PAGES / "scalar" / "restbench-spotify.html"]).document
     album = spotify["paths"]["/albums/{id}"]["get"]["responses"]["200"]["content"]["application/json"]
     assert {"album_type", "total_tracks", "tracks"} <= set(album["schema"]["properties"])
+
+
+def test_a_code_block_that_is_only_a_path_is_a_template() -> None:
+    # openapi-generator's html2 page shows each operation's path alone in a code block and its cURL
+    # sample with the full URL: the rest of that URL is the server, base path included.
+    doc = crawl_pages([PAGES / "openapi-generator" / "realworld-v3-0-petstore-expanded.html"]).document
+    assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
+    assert set(doc["paths"]) == {"/pets", "/pets/{id}"}

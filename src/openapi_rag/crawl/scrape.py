@@ -88,7 +88,12 @@ def scrape(page: Page) -> Scraped:
     blocks = [_as_declarations(b) for b in _join_json_runs(page.blocks)]
     signatures = _signatures(blocks)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
-    headed = {path for b in blocks if b.kind == "heading" and (path := is_path(b.text)) and "://" not in path}
+    # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
+    headed = {
+        path
+        for b in blocks
+        if b.kind in ("heading", "code") and (path := is_path(b.text)) and "://" not in path
+    }
     # So does a method and a path inside a short run ("Request Example for get/pets/{id}").
     headed |= {
         m.group(1)
