@@ -1,8 +1,8 @@
 """Build the crawl benchmark: HTML documentation pages rendered from real specs by real renderers.
 
 Each spec listed in benchmarks/crawl/specs.tsv (paths relative to the shared data folder) is
-rendered by four documentation renderers, the npm ones pinned in
-benchmarks/crawl/renderers/package.json, the Python one in requirements-sphinx.txt beside it:
+rendered by documentation renderers, the npm ones pinned in
+benchmarks/crawl/renderers/package.json, the Python ones in requirements-*.txt beside it:
 
 - `widdershins`: widdershins 4.0.1 (OpenAPI → Slate-style Markdown with cURL/HTTP/Python samples,
   parameter and response-schema tables), turned into HTML by marked 18.2.1;
@@ -29,9 +29,18 @@ rendered DOM dumped with `--dump-dom`:
   draws inside shadow roots, which `--dump-dom` leaves out, so the harness inlines them first
   (`renderers/harness/flatten-shadow.js`).
 
+Two more build static pages without a browser, added in issue 17 as fresh held-out renderers (their
+pages were measured once, before any rule changed, and only then read):
+
+- `bootprint`: bootprint 4.0.4 + bootprint-openapi 4.0.4 (Handlebars templates; Swagger 2.0 only, so
+  OpenAPI 3 specs are converted first by api-spec-converter 2.12.0);
+- `openapi-generator`: openapi-generator 7.26.0's `html2` generator (the jar that PyPI's
+  openapi-generator-cli ships; needs Java), pinned in requirements-openapi-generator.txt.
+
 From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
-(classes and framework attributes were half the bytes, and rules never read them).
+(classes and framework attributes were half the bytes, and rules never read them); runs of whitespace
+outside `pre` become one space (template indentation was nine tenths of bootprint's bytes).
 @stoplight/elements 9.0.25 was tried too: offline, its stacked layout dumped only the overview
 (no operation), so it is not among the renderers.
 
@@ -40,10 +49,12 @@ ReDoc pages carry the whole spec in an inline `__redoc_state` script plus a 1 MB
 both are dropped, since a crawler reads what a reader sees (and the embedded spec would be the
 answer). Rendering is deterministic: same specs and renderer versions, same pages.
 
-    cd benchmarks/crawl/renderers && npm ci     # once (node + npm; offline afterwards)
+    cd benchmarks/crawl/renderers && npm ci --ignore-scripts   # once (node + npm; offline afterwards)
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
+    python3 -m venv benchmarks/crawl/renderers/.venv-openapi-generator   # once, then pip install -r
+        # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -59,6 +70,7 @@ import tempfile
 from functools import partial
 from html import escape as html_escape
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,13 +78,16 @@ BENCH = ROOT / "benchmarks" / "crawl"
 RENDERERS = BENCH / "renderers"
 BIN = RENDERERS / "node_modules" / ".bin"
 SPHINX_BUILD = RENDERERS / ".venv" / "bin" / "sphinx-build"
+OPENAPI_GENERATOR = RENDERERS / ".venv-openapi-generator" / "bin" / "openapi-generator-cli"
 MODULES = RENDERERS / "node_modules"
 HARNESS = RENDERERS / "harness"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
 _KEPT_ATTRIBUTES = {"href", "id", "colspan", "rowspan", "lang", "charset"}
+_WHITESPACE = re.compile(r"\s+")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+_HARNESS_HEAD = '<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title></head>\n<body>'
 _PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{title}</title></head>
 <body>
@@ -142,34 +157,35 @@ def render_redoc(spec: Path, out: Path, work: Path) -> None:
 def render_swagger_ui(spec: Path, out: Path, work: Path) -> None:
     """Swagger UI with every operation expanded (`docExpansion: "full"`)."""
     dist = MODULES / "swagger-ui-dist"
-    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
-<body><div id="swagger-ui"></div><script src="{(dist / "swagger-ui-bundle.js").as_uri()}"></script>
+    harness = _harness(f"""<div id="swagger-ui"></div><script src="{(dist / "swagger-ui-bundle.js").as_uri()}"></script>
 <script>SwaggerUIBundle({{spec: {{spec}}, dom_id: "#swagger-ui", docExpansion: "full",
-  validatorUrl: null, deepLinking: false}});</script></body></html>"""
+  validatorUrl: null, deepLinking: false}});</script>""")
     _render_in_chromium(spec, harness, out, work)
 
 
 def render_scalar(spec: Path, out: Path, work: Path) -> None:
-    """Scalar API reference, defaults; the harness scrolls through it so every lazy section renders."""
+    """Scalar API reference with `defaultOpenAllTags: true` (a render setting, like Swagger UI's
+    `docExpansion: "full"`: by default it opens only the first tag group, the others list their
+    operations without sections); otherwise defaults. It renders sections lazily as they come into
+    view, so the window is 60,000 px tall and the harness keeps scrolling for the whole time budget
+    (a page that grows after the first pass gets scrolled too)."""
     bundle = MODULES / "@scalar" / "api-reference" / "dist" / "browser" / "standalone.js"
-    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
-<body><div id="app"></div><script src="{bundle.as_uri()}"></script>
+    harness = _harness(f"""<div id="app"></div><script src="{bundle.as_uri()}"></script>
 <script>Scalar.createApiReference("#app", {{content: {{spec}}, withDefaultFonts: false,
-  telemetry: false}});
-// Sections render as they scroll into view: scroll through the whole page once.
-const scroller = setInterval(() => {{
-  window.scrollBy(0, 1500);
-  if (window.scrollY + window.innerHeight >= document.body.scrollHeight) clearInterval(scroller);
-}}, 40);</script></body></html>"""
-    _render_in_chromium(spec, harness, out, work)
+  telemetry: false, defaultOpenAllTags: true}});
+// Sections render as they scroll into view: scroll down, and from the top again at the bottom.
+setInterval(() => {{
+  if (window.scrollY + window.innerHeight >= document.body.scrollHeight) window.scrollTo(0, 0);
+  else window.scrollBy(0, 1500);
+}}, 40);</script>""")
+    _render_in_chromium(spec, harness, out, work, window_height=60_000, budget_ms=60_000)
 
 
 def render_rapidoc(spec: Path, out: Path, work: Path) -> None:
     """RapiDoc in its one-page "read" style; its shadow roots inlined before the dump."""
     bundle = MODULES / "rapidoc" / "dist" / "rapidoc-min.js"
     flatten = (HARNESS / "flatten-shadow.js").read_text(encoding="utf-8")
-    harness = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{title}}</title></head>
-<body><rapi-doc id="docs" render-style="read" show-header="false" allow-try="false"
+    harness = _harness(f"""<rapi-doc id="docs" render-style="read" show-header="false" allow-try="false"
   allow-spec-url-load="false" allow-spec-file-load="false"></rapi-doc>
 <script>{flatten}</script><script src="{bundle.as_uri()}"></script>
 <script>customElements.whenDefined("rapi-doc")
@@ -179,16 +195,22 @@ def render_rapidoc(spec: Path, out: Path, work: Path) -> None:
     const page = document.createElement("div");
     page.innerHTML = flattenShadow(docs);
     docs.replaceWith(page);
-  }}, 5000));</script></body></html>"""
+  }}, 5000));</script>""")
     _render_in_chromium(spec, harness, out, work)
 
 
-def _render_in_chromium(spec: Path, harness: str, out: Path, work: Path) -> None:
+def _harness(body: str) -> str:
+    """A local harness page: `{title}` and `{spec}` in the body are filled in by `_render_in_chromium`."""
+    return f"{_HARNESS_HEAD}{body}</body></html>"
+
+
+def _render_in_chromium(
+    spec: Path, harness: str, out: Path, work: Path, *, window_height: int = 2000, budget_ms: int = 8000
+) -> None:
     """Fill the harness with the spec (a JS object literal: nothing is fetched), let headless Chromium
     run it, and keep the rendered DOM less what a reader never sees."""
     data = _read_spec(spec)
-    info = data.get("info") if isinstance(data.get("info"), dict) else {}
-    title = html_escape(" ".join(str(info.get("title") or "").split()) or spec.stem)
+    title = html_escape(_spec_title(data, spec))
     literal = json.dumps(data).replace("</", "<\\/")  # a "</script>" inside the spec ends no script
     page = work / "harness.html"
     page.write_text(harness.replace("{title}", title).replace("{spec}", literal), encoding="utf-8")
@@ -196,7 +218,7 @@ def _render_in_chromium(spec: Path, harness: str, out: Path, work: Path) -> None
     command = [
         "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}", "--window-size=1280,2000", "--virtual-time-budget=8000",
+        f"--user-data-dir={profile}", f"--window-size=1280,{window_height}", f"--virtual-time-budget={budget_ms}",
         "--dump-dom", page.as_uri(),
     ]  # fmt: skip
     done = subprocess.run(command, check=True, capture_output=True, timeout=CHROMIUM_TIMEOUT_S)
@@ -224,7 +246,72 @@ def strip_page(dom: str, work: Path) -> str:
             value = element.attrib[name]
             if name not in _KEPT_ATTRIBUTES or any(form in value for form in forms):
                 del element.attrib[name]
+    _squeeze_whitespace(root)
     return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
+
+
+def render_bootprint(spec: Path, out: Path, work: Path) -> None:
+    """bootprint-openapi 4.0.4, a static page from Handlebars templates. It reads Swagger 2.0 only, so an
+    OpenAPI 3 spec goes through api-spec-converter 2.12.0 (openapi_3 → swagger_2) first; the truth stays
+    the unconverted spec, and what the conversion loses is the page's loss."""
+    source = work / "swagger.json"
+    if "swagger" in _read_spec(spec):
+        source = spec
+    else:
+        done = subprocess.run(
+            [
+                str(BIN / "api-spec-converter"),
+                "--from=openapi_3",
+                "--to=swagger_2",
+                "--syntax=json",
+                str(spec),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        source.write_bytes(done.stdout)
+    subprocess.run(
+        [str(BIN / "bootprint"), "openapi", str(source), str(work / "site")], check=True, capture_output=True
+    )
+    out.write_text(
+        strip_page((work / "site" / "index.html").read_text(encoding="utf-8"), work), encoding="utf-8"
+    )
+
+
+def render_openapi_generator(spec: Path, out: Path, work: Path, generator: Path = OPENAPI_GENERATOR) -> None:
+    """openapi-generator 7.26.0's `html2` generator (the Java jar from PyPI's openapi-generator-cli): one
+    static page, parameters in tables, request samples in many languages. Its inline scripts (jQuery,
+    Bootstrap, and a `defs` copy of every schema: the answer) are dropped like ReDoc's."""
+    subprocess.run(
+        [
+            str(generator),
+            "generate",
+            "-g",
+            "html2",
+            "-i",
+            str(spec),
+            "-o",
+            str(work / "site"),
+            "--skip-validate-spec",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    out.write_text(
+        strip_page((work / "site" / "index.html").read_text(encoding="utf-8"), work), encoding="utf-8"
+    )
+
+
+def _squeeze_whitespace(root: object) -> None:
+    """Runs of whitespace outside `pre` as one space: a reader (and the crawler, which splits text on
+    whitespace) sees no difference, and template indentation was nine tenths of bootprint's bytes."""
+    kept = {node for pre in root.iter("pre", "textarea") for node in pre.iter()}  # type: ignore[attr-defined]
+    for element in root.iter():  # type: ignore[attr-defined]
+        if element not in kept and element.text:
+            element.text = _WHITESPACE.sub(" ", element.text)
+        if element.getparent() not in kept and element.tail:
+            element.tail = _WHITESPACE.sub(" ", element.tail)
 
 
 _ITEM_KEYS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
@@ -241,14 +328,15 @@ def render_sphinx(spec: Path, out: Path, work: Path, sphinx_build: Path = SPHINX
     source.mkdir()
     data = _read_spec(spec)
     (source / "spec.json").write_text(json.dumps(_renderable(data)), encoding="utf-8")
-    info = data.get("info") if isinstance(data.get("info"), dict) else {}
-    title = " ".join(str(info.get("title") or "").split()) or spec.stem
+    title = _spec_title(data, spec)
     (source / "conf.py").write_text(_SPHINX_CONF.format(title=title), encoding="utf-8")
     rule = "=" * max(len(title), 3)
     (source / "index.rst").write_text(f"{title}\n{rule}\n\n.. openapi:: spec.json\n", encoding="utf-8")
     # -q: the renderer warns on every `default` status (httpdomain wants numbers); the page still builds.
     subprocess.run(
-        [str(sphinx_build), "-q", "-b", "html", str(source), str(work / "html")], check=True, capture_output=True
+        [str(sphinx_build), "-q", "-b", "html", str(source), str(work / "html")],
+        check=True,
+        capture_output=True,
     )
     shutil.copyfile(work / "html" / "index.html", out)
 
@@ -258,6 +346,12 @@ def _read_spec(spec: Path) -> dict:
 
     text = spec.read_text(encoding="utf-8")
     return json.loads(text) if spec.suffix == ".json" else yaml.safe_load(text)
+
+
+def _spec_title(data: dict, spec: Path) -> str:
+    """`info.title` on one line, else the file's name."""
+    info = data.get("info") if isinstance(data.get("info"), dict) else {}
+    return " ".join(str(info.get("title") or "").split()) or spec.stem
 
 
 def _renderable(data: dict) -> dict:
@@ -294,18 +388,34 @@ RENDER = {
     "swagger-ui": render_swagger_ui,
     "scalar": render_scalar,
     "rapidoc": render_rapidoc,
+    "bootprint": render_bootprint,
+    "openapi-generator": render_openapi_generator,
 }
-_NPM = "cd benchmarks/crawl/renderers && npm ci (and Debian's chromium)"
-NEEDS = {  # what each renderer needs installed, and how to install it
-    "openapi-to-md": (BIN / "openapi-to-md", "cd benchmarks/crawl/renderers && npm ci"),
-    "widdershins": (BIN / "widdershins", "cd benchmarks/crawl/renderers && npm ci"),
-    "redoc": (BIN / "redoc-cli", "cd benchmarks/crawl/renderers && npm ci"),
-    "sphinx": (SPHINX_BUILD, "see requirements-sphinx.txt in benchmarks/crawl/renderers"),
-    "swagger-ui": (MODULES / "swagger-ui-dist" / "swagger-ui-bundle.js", _NPM),
-    "scalar": (MODULES / "@scalar" / "api-reference" / "package.json", _NPM),
-    "rapidoc": (MODULES / "rapidoc" / "dist" / "rapidoc-min.js", _NPM),
+
+
+class Needs(NamedTuple):
+    """What a renderer needs installed: its pinned tool, the program that runs it, how to install both."""
+
+    tool: Path
+    runtime: str | None
+    install: str
+
+
+_NPM_CI = "cd benchmarks/crawl/renderers && npm ci"
+_IN_CHROMIUM = f"{_NPM_CI} (and Debian's chromium)"
+NEEDS = {
+    "openapi-to-md": Needs(BIN / "openapi-to-md", "node", _NPM_CI),
+    "widdershins": Needs(BIN / "widdershins", "node", _NPM_CI),
+    "redoc": Needs(BIN / "redoc-cli", "node", _NPM_CI),
+    "sphinx": Needs(SPHINX_BUILD, None, "see requirements-sphinx.txt in benchmarks/crawl/renderers"),
+    "swagger-ui": Needs(MODULES / "swagger-ui-dist" / "swagger-ui-bundle.js", "chromium", _IN_CHROMIUM),
+    "scalar": Needs(MODULES / "@scalar" / "api-reference" / "package.json", "chromium", _IN_CHROMIUM),
+    "rapidoc": Needs(MODULES / "rapidoc" / "dist" / "rapidoc-min.js", "chromium", _IN_CHROMIUM),
+    "bootprint": Needs(BIN / "bootprint", "node", _NPM_CI),
+    "openapi-generator": Needs(
+        OPENAPI_GENERATOR, "java", "see requirements-openapi-generator.txt in benchmarks/crawl/renderers"
+    ),
 }
-IN_CHROMIUM = {"swagger-ui", "scalar", "rapidoc"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -319,11 +429,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="sphinx-build of a venv with requirements-sphinx.txt installed")  # fmt: skip
     args = parser.parse_args(argv)
     render = {**RENDER, "sphinx": partial(render_sphinx, sphinx_build=args.sphinx_build)}
-    needs = {**NEEDS, "sphinx": (args.sphinx_build, NEEDS["sphinx"][1])}
+    needs = {**NEEDS, "sphinx": NEEDS["sphinx"]._replace(tool=args.sphinx_build)}
     renderers = args.renderer or sorted(RENDER)
     for name in renderers:
-        tool, install = needs[name]
-        runtime = "chromium" if name in IN_CHROMIUM else None if name == "sphinx" else "node"
+        tool, runtime, install = needs[name]
         if not tool.exists() or (runtime and shutil.which(runtime) is None):
             print(f"render_pages: {name} needs {tool.name} (pinned), {runtime}: {install}", file=sys.stderr)
             return 2

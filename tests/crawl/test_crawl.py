@@ -332,3 +332,76 @@ def test_rapidoc_and_scalar_pages_give_their_operations_and_bodies(renderer: str
     assert set(body["properties"]) == {"name", "tag"}
     assert [p["name"] for p in doc["paths"]["/pets/{id}"]["delete"]["parameters"]] == ["id"]
     assert "204" in doc["paths"]["/pets/{id}"]["delete"]["responses"]
+
+
+def test_a_type_the_page_states_outranks_an_example_literal() -> None:
+    # Buffer's page shows `"picture_size_max": 0` in the 200 example; its schema section says number.
+    # The status table names that section under a "Status" column with stray rows (error codes that
+    # spill over lines), and Spotify's examples quote integers ("300") that ImageObject's section types.
+    buffer = crawl_pages([PAGES / "widdershins" / "realworld-bufferapp-com-1-swagger.html"]).document
+    config = buffer["paths"]["/info/configuration{mediaTypeExtension}"]["get"]["responses"]["200"]
+    media = config["content"]["application/json"]["schema"]["properties"]["media"]["properties"]
+    assert media["picture_size_max"]["type"] == "number"
+    update = buffer["paths"]["/updates/{id}{mediaTypeExtension}"]["get"]["responses"]["200"]
+    assert (
+        update["content"]["application/json"]["schema"]["properties"]["statistics"]["properties"]["clicks"][
+            "type"
+        ]
+        == "number"
+    )
+    spotify = crawl_pages([PAGES / "widdershins" / "restbench-spotify.html"]).document
+    album = spotify["paths"]["/albums/{id}"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"
+    ]
+    assert album["properties"]["images"]["items"]["properties"]["height"]["type"] == "integer"
+
+
+def test_a_bootprint_page_gives_base_path_columns_and_nested_field_terms() -> None:
+    # bootprint: "Base URL: /v2, Version: 1.0.0" (the base path only), parameter tables under an
+    # empty header row with the location and the type in cells of their own, responses as outline
+    # lists ("200 OK" → "genres: object[]" → "id: integer"), schemas as "Error: object" sections.
+    petstore = crawl_pages([PAGES / "bootprint" / "realworld-v3-0-petstore-expanded.html"])
+    doc = petstore.document
+    assert petstore.findings == [] and doc["servers"] == [{"url": "/v2"}]
+    params = {p["name"]: (p["in"], p["schema"]["type"]) for p in doc["paths"]["/pets"]["get"]["parameters"]}
+    assert params == {"tags": ("query", "array"), "limit": ("query", "integer")}
+    assert doc["paths"]["/pets/{id}"]["get"]["parameters"][0]["schema"]["type"] == "integer"
+    tmdb = crawl_pages([PAGES / "bootprint" / "restbench-tmdb.html"]).document
+    genres = tmdb["paths"]["/genre/movie/list"]["get"]
+    assert "parameters" not in genres  # the response's nested fields are no query parameters
+    schema = genres["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["genres"]["type"] == "array"
+    assert schema["properties"]["genres"]["items"]["properties"] == {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+    }
+
+
+def test_a_method_and_path_named_in_a_text_run_is_a_template_that_sample_urls_fill() -> None:
+    # Scalar with every tag open: TMDB's operations have no heading that is only a path; the run
+    # "Request Example for get/collection/{collection_id}" names the template, and the cURL sample
+    # (".../3/collection/1?api_key=...") fills it, so the rest of its URL is the server.
+    doc = crawl_pages([PAGES / "scalar" / "restbench-tmdb.html"]).document
+    assert doc["servers"] == [{"url": "https://api.themoviedb.org/3"}]
+    assert {"/collection/{collection_id}", "/discover/movie", "/movie/{movie_id}/credits"} <= set(
+        doc["paths"]
+    )
+    assert not any(path.startswith("/3/") for path in doc["paths"])
+
+
+def test_scalar_status_tabs_and_literal_paths_over_templates() -> None:
+    # "Status: 200 | Status: 401 | …" is a strip of tabs showing its first tab's example; a sample URL
+    # ".../3/movie/top_rated" is the literal path the page names, not /movie/{movie_id} filled in.
+    tmdb = crawl_pages([PAGES / "scalar" / "restbench-tmdb.html"]).document
+    assert {"/movie/top_rated", "/movie/{movie_id}", "/person/popular"} <= set(tmdb["paths"])
+    spotify = crawl_pages([PAGES / "scalar" / "restbench-spotify.html"]).document
+    album = spotify["paths"]["/albums/{id}"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert {"album_type", "total_tracks", "tracks"} <= set(album["schema"]["properties"])
+
+
+def test_a_code_block_that_is_only_a_path_is_a_template() -> None:
+    # openapi-generator's html2 page shows each operation's path alone in a code block and its cURL
+    # sample with the full URL: the rest of that URL is the server, base path included.
+    doc = crawl_pages([PAGES / "openapi-generator" / "realworld-v3-0-petstore-expanded.html"]).document
+    assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
+    assert set(doc["paths"]) == {"/pets", "/pets/{id}"}

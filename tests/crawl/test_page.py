@@ -128,9 +128,10 @@ def test_lists_that_are_not_field_lists_stay_text() -> None:
 
 
 def test_deeply_nested_lists_cost_linear_time() -> None:
-    start = time.perf_counter()
+    # CPU time, not wall time: on a shared machine the wall clock measured the neighbours (15 s).
+    start = time.process_time()
     parse_html("<ul><li>x" * 20_000 + "id (string) – y" + "</li></ul>" * 20_000)
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
 
 
 def test_code_inside_a_table_row_follows_the_table_labelled_by_its_first_cell() -> None:
@@ -160,7 +161,9 @@ def test_a_rowspan_cell_makes_the_next_row_part_of_its_record() -> None:
 
 def test_a_rowspan_that_is_no_ascii_number_spans_one_row() -> None:
     for value in ("²", "٣", "-2", "2x"):  # '²'.isdigit() is True, int('²') raises
-        page = parse_html(f'<table><tr><td rowspan="{value}">limit</td><td>int32</td></tr><tr><td>a</td></tr></table>')
+        page = parse_html(
+            f'<table><tr><td rowspan="{value}">limit</td><td>int32</td></tr><tr><td>a</td></tr></table>'
+        )
         assert page.blocks[0].rows == [["limit", "int32"], ["a"]], value
     page = parse_html(f'<table><tr><td rowspan="{"9" * 5000}">tags</td></tr><tr><td>a tag</td></tr></table>')
     assert page.blocks[0].rows == [["tags", "a tag"]]  # bounded, as rowspan="999999" is

@@ -40,7 +40,20 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     module = _render_pages()
     assert set(module.RENDER) == set(module.NEEDS)
     assert {"swagger-ui", "scalar", "rapidoc"} <= set(module.RENDER)
-    for name in ("swagger-ui", "scalar", "rapidoc", "redoc"):  # the spec never reaches a committed page
+    assert {"bootprint", "openapi-generator"} <= set(module.RENDER)
+    # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
+    for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
+                        ("openapi-generator", 38), ("bootprint", 36)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
-        assert len(pages) == 38
+        assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
+
+
+def test_whitespace_runs_outside_pre_become_one_space() -> None:
+    dom = (
+        "<html><body><div>\n      <table>\n        <tr><td>  id\n  </td></tr></table>\n    </div>"
+        '<pre>{\n  "id": 1\n}</pre>\n\n<p>after</p></body></html>'
+    )
+    page = _render_pages().strip_page(dom, Path("/tmp/render-work-123"))
+    assert "<td> id </td>" in page and "\n      " not in page
+    assert '<pre>{\n  "id": 1\n}</pre> <p>after</p>' in page

@@ -21,6 +21,7 @@ from openapi_rag.crawl.tables import FieldRow
 _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent", "connection"}
 _ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")
+_SCALARS = {"string", "integer", "number", "boolean"}
 
 
 @dataclass
@@ -77,10 +78,11 @@ def build_document(scraped: list[Scraped], page_text: str | PageWords, report: R
     description = next((s.description for s in scraped if s.description), "")
     for page in scraped:
         servers.update(page.servers)
+        stated = stated_types(page.schemas)
         for evidence in page.operations:
             item = paths.setdefault(evidence.path, {})
             method = evidence.method.lower()
-            operation = build_operation(evidence, page_text, report, schemes, page.schemas)
+            operation = build_operation(evidence, page_text, report, schemes, page.schemas, stated)
             if method in item:
                 report.warnings.append(f"{evidence.method} {evidence.path}: documented twice; kept the first")
                 continue
@@ -104,7 +106,9 @@ def build_operation(
     report: Report,
     schemes: dict[str, Any],
     named: dict[str, list[FieldRow]] | None = None,
+    stated: dict[str, str] | None = None,
 ) -> dict[str, Any]:
+    stated = stated or {}
     operation: dict[str, Any] = {}
     if evidence.title:
         operation["summary"] = evidence.title[:200]
@@ -150,13 +154,13 @@ def build_operation(
             schemes["basicAuth"] = {"type": "http", "scheme": "basic"}
             security.append({"basicAuth": []})
         if sample.body is not None:
-            body = _merge(body, infer_schema(sample.body))
+            body = _merge(body, _from_example(sample.body, stated))
             report.parameters["example"] += _count_fields(sample.body)
         if sample.form:
             form = {"type": "object", "properties": {n: {"type": "string"} for n in sample.form}}
             body = _merge(body, form)
     for example in evidence.request_examples:
-        body = _merge(body, infer_schema(example))
+        body = _merge(body, _from_example(example, stated))
         report.parameters["example"] += _count_fields(example)
 
     # Enrichment: tables (and prose via the LLM stage, which adds rows of its own).
@@ -191,7 +195,7 @@ def build_operation(
         operation["parameters"] = [_finish_param(p) for p in params.values()]
     if body is not None and (body.get("properties") or body.get("type") == "array"):
         operation["requestBody"] = {"content": {"application/json": {"schema": body}}}
-    operation["responses"] = _responses(evidence, page_text, report, named or {})
+    operation["responses"] = _responses(evidence, page_text, report, named or {}, stated)
     if security:
         unique = []
         for item in security:
@@ -211,7 +215,11 @@ def _finish_param(param: dict[str, Any]) -> dict[str, Any]:
 
 
 def _responses(
-    evidence: Evidence, page_text: PageWords, report: Report, named: dict[str, list[FieldRow]]
+    evidence: Evidence,
+    page_text: PageWords,
+    report: Report,
+    named: dict[str, list[FieldRow]],
+    stated: dict[str, str],
 ) -> dict[str, Any]:
     documented = [s for s, _ in evidence.statuses]
     success = next((s for s in documented if s.startswith("2")), None)
@@ -219,7 +227,7 @@ def _responses(
     for status, examples in evidence.response_examples.items():
         code = status or success or "200"
         for example in examples:
-            schemas[code] = _merge(schemas.get(code), infer_schema(example))
+            schemas[code] = _merge(schemas.get(code), _from_example(example, stated))
             report.parameters["example"] += _count_fields(example)
     for status, rows in evidence.response_fields.items():
         code = status or success or "200"
@@ -227,12 +235,13 @@ def _responses(
         if table_schema.get("properties"):
             schemas[code] = _merge(schemas.get(code), table_schema, enrich=True)
             report.parameters["table"] += _count_schema(table_schema)
-    # A status whose section shows no fields but names a schema documented elsewhere on the page.
+    # A status that names a schema documented in its own page section: that section's fields, whose
+    # stated types outrank an example's literals ("height": "300" where the schema says integer).
     for code, name in evidence.response_refs.items():
-        if code.startswith("2") and code not in schemas and name in named:
-            table_schema = _schema_from_rows(named[name], page_text, report)
+        if code.startswith("2") and name in named:
+            table_schema = _schema_from_rows(_with_references(named[name], named), page_text, report)
             if table_schema.get("properties"):
-                schemas[code] = table_schema
+                schemas[code] = _merge(schemas.get(code), table_schema, enrich=True)
                 report.parameters["table"] += _count_schema(table_schema)
     responses: dict[str, Any] = {}
     descriptions = dict(evidence.statuses)
@@ -244,6 +253,37 @@ def _responses(
     if not responses:
         responses["default"] = {"description": "Response (not documented on the page)"}
     return responses
+
+
+def stated_types(named: dict[str, list[FieldRow]]) -> dict[str, str]:
+    """Field name → the scalar type the page's schema sections state for it, where they all agree."""
+    seen: dict[str, set[str]] = {}
+    for rows in named.values():
+        for row in rows:
+            if row.type in _SCALARS:
+                seen.setdefault(row.name, set()).add(row.type)
+    return {name: types.pop() for name, types in seen.items() if len(types) == 1}
+
+
+def _from_example(value: Any, stated: dict[str, str]) -> dict[str, Any]:
+    """The schema an example shows, with the scalar types the page states for its fields: one literal
+    cannot tell a number from an integer (`0`), and documentation often quotes numbers (`"300"`)."""
+    schema = infer_schema(value)
+    if stated:
+        _restate(schema, stated)
+    return schema
+
+
+def _restate(schema: Any, stated: dict[str, str], depth: int = 0) -> None:
+    if depth > 16 or not isinstance(schema, dict):
+        return
+    for name, child in (schema.get("properties") or {}).items():
+        if isinstance(child, dict):
+            if child.get("type") in _SCALARS and stated.get(name, child["type"]) != child["type"]:
+                child["type"] = stated[name]
+                child.pop("format", None)
+            _restate(child, stated, depth + 1)
+    _restate(schema.get("items"), stated, depth + 1)
 
 
 def _with_references(rows: list[FieldRow], named: dict[str, list[FieldRow]]) -> list[FieldRow]:
@@ -343,8 +383,7 @@ def _merge(base: dict[str, Any] | None, other: dict[str, Any], *, enrich: bool =
             out[key] = other[key]
     # One example value cannot tell a number from an integer, and documentation often quotes numbers
     # ("width": "300"): a scalar type a table states outranks the type of an example literal.
-    scalars = {"string", "integer", "number", "boolean"}
-    if base.get("type") in scalars and other.get("type") in scalars and base["type"] != other["type"]:
+    if base.get("type") in _SCALARS and other.get("type") in _SCALARS and base["type"] != other["type"]:
         out["type"] = other["type"]
         out.pop("format", None)
     if "properties" in other:

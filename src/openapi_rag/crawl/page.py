@@ -195,13 +195,16 @@ class _Walker:
             if _owner_table(tr) is not table:
                 continue
             cells = [c for c in tr if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
-            # A first row of `th` cells, or one inside `thead` (some renderers use `td` there), is a header.
-            if not rows and cells and (all(c.tag.lower() == "th" for c in cells) or _in_head(tr)):
-                header = True
             row = []
             for cell in cells:
                 nested.extend(t for t in cell.iter("table") if _owner_table(t) is table)
                 row.append(_text(cell, skip_tables=True))
+            # A first row of `th` cells, or one inside `thead` (some renderers use `td` there), is a
+            # header; an empty one names no column, so the rows are read by their shape instead.
+            if not rows and cells and (all(c.tag.lower() == "th" for c in cells) or _in_head(tr)):
+                if not any(row):
+                    continue
+                header = True
             # Code shown inside a row (a response example beside its status, a body example beside
             # the body parameter) follows the table as a code block, introduced by the row's first
             # cell so that its status or name labels it.
@@ -242,13 +245,22 @@ class _Walker:
 
 def _is_container(dl: object) -> bool:
     """A definition list whose descriptions hold paragraphs, lists or further definition lists is an
-    outline of sections (API references built with Sphinx, Javadoc-like pages), not a table of terms."""
+    outline of sections (API references built with Sphinx, Javadoc-like pages), not a table of terms;
+    an empty block (a template's placeholder `<div> </div>`) holds nothing."""
     return any(
         isinstance(child.tag, str)
         and child.tag.lower() == "dd"
-        and any(isinstance(g.tag, str) and g.tag.lower() in _BLOCK_CHILDREN for g in child)
+        and any(isinstance(g.tag, str) and g.tag.lower() in _BLOCK_CHILDREN and _has_text(g) for g in child)
         for child in dl  # type: ignore[attr-defined]
     )
+
+
+def _has_text(el: object) -> bool:
+    """Whether an element's first elements hold any text (bounded: nesting never costs more)."""
+    for node in itertools.islice(el.iter(), _MAX_ITEM_ELEMENTS):  # type: ignore[attr-defined]
+        if (node.text and node.text.strip()) or (node is not el and node.tail and node.tail.strip()):
+            return True
+    return False
 
 
 def _is_permalink(el: object, tag: str) -> bool:

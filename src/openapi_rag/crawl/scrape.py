@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.crawl.declarations import declaration_rows
@@ -27,10 +27,22 @@ from openapi_rag.crawl.samples import (
     split_url,
 )
 from openapi_rag.crawl.servers import stated_servers, template_pattern, template_start
-from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, status_rows, status_schemas
+from openapi_rag.crawl.tables import (
+    FieldRow,
+    field_rows,
+    is_status_table,
+    normalize_type,
+    status_rows,
+    status_schemas,
+)
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+_TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
+_NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
+_FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
+_SCHEMA_HEADING = re.compile(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?")
+_LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 
 
 @dataclass
@@ -48,6 +60,7 @@ class Evidence:
     response_examples: dict[str, list[Any]] = field(default_factory=dict)
     statuses: list[tuple[str, str]] = field(default_factory=list)
     response_refs: dict[str, str] = field(default_factory=dict)  # status -> schema name shown
+    lone_names: list[tuple[str, str]] = field(default_factory=list)  # (2xx status, a word alone under it)
     blocks: list[Block] = field(default_factory=list)
 
 
@@ -75,7 +88,19 @@ def scrape(page: Page) -> Scraped:
     blocks = [_as_declarations(b) for b in _join_json_runs(page.blocks)]
     signatures = _signatures(blocks)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
-    headed = {path for b in blocks if b.kind == "heading" and (path := is_path(b.text)) and "://" not in path}
+    # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
+    headed = {
+        path
+        for b in blocks
+        if b.kind in ("heading", "code") and (path := is_path(b.text)) and "://" not in path
+    }
+    # So does a method and a path inside a short run ("Request Example for get/pets/{id}").
+    headed |= {
+        m.group(1)
+        for b in blocks
+        if b.kind == "text" and len(b.text) < 300
+        for m in _NAMED_TEMPLATE.finditer(b.text)
+    }
     servers, keyed = _keys(signatures, headed)
     if not servers:
         servers = stated_servers(blocks, {key[1] for _, key in keyed})
@@ -95,7 +120,14 @@ def scrape(page: Page) -> Scraped:
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
     first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
     taken = {p for spans in regions.values() for start, end in spans for p in range(start, end)}
-    return Scraped(title, first_text, servers, operations, _schema_sections(blocks, taken))
+    schemas = _schema_sections(blocks, taken)
+    for evidence in operations:
+        # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
+        # section of the page is the response's schema, as a status table's "Schema" column is.
+        for status, name in evidence.lone_names:
+            if name in schemas:
+                evidence.response_refs.setdefault(status, name)
+    return Scraped(title, first_text, servers, operations, schemas)
 
 
 def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
@@ -104,8 +136,9 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
     for i, block in enumerate(blocks):
         if block.kind != "heading" or i in taken:
             continue
-        # "Pet", or a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet").
-        named = re.fullmatch(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})", block.text)
+        # "Pet", a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet"), or the name
+        # and its type ("Pet: object").
+        named = _SCHEMA_HEADING.fullmatch(block.text)
         if named is None:
             continue
         for nxt in blocks[i + 1 : i + 30]:
@@ -176,8 +209,7 @@ def _signatures(blocks: list[Block]) -> list[_Signature]:
 
 
 def _keys(
-    signatures: list[_Signature],
-    headed: Collection[str] = (),
+    signatures: list[_Signature], headed: Collection[str]
 ) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
     """(servers, each signature with its operation key): full URLs lose the server part."""
     templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
@@ -189,15 +221,19 @@ def _keys(
         server, path, _ = split_url(sig.url)
         key = (sig.method, path)
         if server:
-            # The longest documented template this URL ends with names the operation (a sample URL
-            # may fill a template's parameters with example values); the rest is the server.
+            # The documented template that covers most of the URL's end names the operation (a sample
+            # URL may fill a template's parameters with example values); the rest is the server. Of two
+            # covering the same part, the literal one ("/movie/top_rated" over "/movie/{movie_id}"),
+            # as OpenAPI matches concrete paths before templated ones.
             ends = (
                 (t, start)
                 for m, t in templates
                 if m in (sig.method, "") and (t != "/" or path != "/")
                 if (start := template_start(path, t, patterns[t])) is not None
             )
-            best = max(ends, key=lambda found: (len(found[0]), -found[1]), default=None)
+            best = max(
+                ends, key=lambda found: (-found[1], path.endswith(found[0]), len(found[0])), default=None
+            )
             if best is not None:
                 base = server + path[: best[1]]
                 key = (sig.method, best[0])
@@ -302,12 +338,14 @@ def _status(label: str) -> str:
             status = found.group(1)
         else:
             continue
-        # Pieces run nearest first; a tab strip shows its first tab's sample.
+        # Pieces run nearest first; a tab strip ("200 | 401", "Status: 200 | Status: 401") shows its
+        # first tab's sample.
         for earlier in pieces[index + 1 :]:
-            if not re.fullmatch(r"[1-5]\d\d|default", earlier.strip()):
+            tab = _TAB.fullmatch(earlier.strip())
+            if tab is None:
                 break
-            if earlier.strip() != "default":
-                status = earlier.strip()
+            if tab.group(1) != "default":
+                status = tab.group(1)
         return status
     return ""
 
@@ -322,6 +360,37 @@ def _location_from(label: str) -> str | None:
     return None
 
 
+def _is_field_heading(block: Block) -> bool:
+    # Only terms of an outline list (levels below h6): a page's own h1–h6 "Pet: object" heads a schema.
+    return block.level > 6 and _FIELD_TERM.fullmatch(block.text) is not None
+
+
+def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> None:
+    """A term that reads "name: type" ("genres: object[]") and holds more terms is a field whose
+    fields follow, one level down for each such term above them."""
+    if not _is_field_heading(block):
+        return
+    kind, status = _enclosing(outline)
+    found = _FIELD_TERM.fullmatch(block.text)
+    if found is None or kind not in ("response", "request"):
+        return
+    depth = sum(_is_field_heading(h) for h in outline)
+    row = FieldRow(found.group(1), depth, type=normalize_type(found.group(2)))
+    if kind == "response":
+        evidence.response_fields.setdefault(status, []).append(row)
+    else:
+        evidence.params.append(("body", row))
+
+
+def _enclosing(outline: list[Block]) -> tuple[str, str]:
+    """(kind, status) the innermost heading that names one gives."""
+    for heading in reversed(outline):
+        words = heading.text.lower()
+        if kind := _kind(words):
+            return kind, _status(words)
+    return "", ""
+
+
 def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
     return any(b.kind == "heading" for b in blocks[start:end])
 
@@ -329,9 +398,14 @@ def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
 def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     blocks = evidence.blocks
     previous_kind, previous_table = "", 0
+    outline: list[Block] = []  # the headings the current block sits under, outermost first
     for index, block in enumerate(blocks):
         label = _label(blocks, index)
         if block.kind == "heading":
+            while outline and outline[-1].level >= block.level:
+                outline.pop()
+            _field_heading(evidence, block, outline)
+            outline.append(block)
             # A label heading ("Query Parameters:") introduces what follows; it names no operation.
             if not evidence.title and parse_signature(block.text) is None and not block.text.endswith(":"):
                 evidence.title = block.text
@@ -349,6 +423,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.title = block.text
             elif block.position not in signature_positions and len(block.text) > 30:
                 evidence.prose.append(block.text)
+            elif (lone := _LONE_NAME.fullmatch(block.text)) and _kind(label) == "response":
+                status = _status(label)
+                if status.startswith("2"):
+                    evidence.lone_names.append((status, lone.group(1)))
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
@@ -369,12 +447,19 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             rows = field_rows(block.rows, block.header)
             if not rows:
                 continue
+            status = _status(label)
             if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
+            if not kind:
+                # The nearest words say nothing ("genres: object[]"): a heading further out may
+                # ("200 OK" above a nested field list).
+                kind, status = _enclosing(outline)
+            if below := sum(_is_field_heading(h) for h in outline):
+                rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
                 if _location_from(label) != "header":  # "Response Headers:" are not body fields
-                    evidence.response_fields.setdefault(_status(label), []).extend(rows)
+                    evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
             default_location = _location_from(label)
             for row in rows:

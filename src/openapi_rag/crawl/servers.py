@@ -12,9 +12,12 @@ _BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
 _URL_THEN_WORDS = re.compile(r"^\s*(https?://[^\s/]+(?:/\S*)?)\s+[-–—]\s+[^/]{1,80}$")
 _URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
 _SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
-# A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional.
+# A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional, or
+# only the base path ("Base URL: /v1, Version: 1.0"), which a server URL may be (relative to the host).
 _LABELLED_BASE = re.compile(
-    r"^\W*base url\s*:\s*((?:https?://)?[\w.-]+\.[a-z]{2,}(?::\d+)?(?:/\S*?)?)\W*$", re.I
+    r"^\W*base url\s*:\s*((?:https?://)?[\w.-]+\.[a-z]{2,}(?::\d+)?(?:/[^\s,;\]]*)?|/[^\s,;\]]*)"
+    r"\s*(?:[\]),;|].*)?$",
+    re.I,
 )
 _SCHEMES = re.compile(r"^\s*schemes?\s*:?\s*(https?)\b", re.I)
 
@@ -45,6 +48,10 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
         if labelled:
             # With no scheme shown, the page's "Schemes" line gives it, else https.
             url = labelled.group(1)
+            if url.startswith("/"):
+                if url.rstrip("/"):  # "/" alone says nothing
+                    counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
+                continue
             url = url if "://" in url else f"{(schemes or ['https'])[0]}://{url}"
             counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
             continue

@@ -17,11 +17,12 @@ _IN_HEADERS = {"in", "location", "parameter type", "param type", "where", "locat
 _TYPE_HEADERS = {"type", "data type", "datatype", "schema", "format"}
 _REQUIRED_HEADERS = {"required", "mandatory", "optional", "req", "required?"}
 _DESC_HEADERS = {"description", "desc", "details", "notes", "meaning", "comment", "explanation"}
+_STATUS_HEADERS = {"status", "status code", "code", "http code", "http status", "response code"}
 _STATUS = re.compile(r"^([1-5]\d\d|[1-5]XX|default)$", re.I)
 _NAME = re.compile(r"^[A-Za-z_$@][\w.\-$@:\[\]]{0,99}$")
 # "integer <int32> ...", "Array of strings ...", "string (date-time) ...": the type before a description.
 _TYPE_PREFIX = re.compile(r"^(array of \w+|[\w-]+)(\s*[<(\[][^>)\]]*[>)\]])?\s*(?=\S|$)", re.I)
-_PLACE = re.compile(r"\((path|query|header|cookie|body|formData)\)")
+_PLACE = re.compile(r"\((" + "|".join(LOCATIONS) + r")\)")  # "(path)" in a name cell
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _DEPTH_MARKS = re.compile(r"^[\s»›>└├─|.*+-]*")
 _TYPE_WORDS = [
@@ -66,9 +67,13 @@ def is_status_table(rows: list[list[str]], header: bool) -> bool:
     """A table of response status codes (its first column holds 200, 404, 2XX, default)."""
     body = rows[1:] if header else rows
     firsts = [row[0].split()[0] for row in body if row and row[0].split()]
+    if not firsts or not _STATUS.match(firsts[0]):
+        return False
+    if header and rows[0] and rows[0][0].strip().lower().rstrip(":") in _STATUS_HEADERS:
+        return True  # a "Status" column says so, whatever stray rows a long description made
     # Most rows, not all: a description that spills over a line break makes a stray row.
     hits = sum(bool(_STATUS.match(word)) for word in firsts)
-    return bool(firsts) and hits >= max(1, 0.5 * len(firsts)) and bool(_STATUS.match(firsts[0]))
+    return hits >= max(1, 0.5 * len(firsts))
 
 
 def status_rows(rows: list[list[str]], header: bool) -> list[tuple[str, str]]:
@@ -215,11 +220,31 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
     return FieldRow(name, depth, location, type_, required, cell("description"))
 
 
+def _columns_row(row: list[str], name: str, depth: int) -> FieldRow:
+    """A headerless row with a cell that is only a location ("query"): each later cell is one column,
+    told by its shape: the location, a cell led by a type word ("integer (int64)", "string[]"), a
+    required word, and the rest a description."""
+    location, type_, required, description = None, None, _required_word(" ".join(row[0].split()[1:])), []
+    for cell in (c.strip() for c in row[1:]):
+        first = cell.split()[0] if cell.split() else ""
+        if location is None and cell in LOCATIONS:
+            location = cell
+        elif type_ is None and first and any(pattern.search(first) for _, pattern in _TYPE_WORDS):
+            type_ = normalize_type(first)
+        elif required is None and cell.lower() in ("required", "optional", "yes", "no", "true", "false"):
+            required = _required_word(cell)
+        elif cell:
+            description.append(cell)
+    return FieldRow(name, depth, location, type_, required, " ".join(description))
+
+
 def _shape_row(row: list[str]) -> FieldRow | None:
     named = _clean_name(row[0])
     if named is None:
         return None
     name, depth = named
+    if any(cell.strip() in LOCATIONS for cell in row[1:]):
+        return _columns_row(row, name, depth)
     rest_of_first = " ".join(row[0].split()[1:])
     others = " ".join(row[1:])
     type_ = normalize_type(others.split(" ")[0] if others else "") or normalize_type(rest_of_first)
