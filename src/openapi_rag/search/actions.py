@@ -15,8 +15,10 @@ operations keep their order.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 
 OpKey = tuple[str, str]  # (service id, `METHOD /path`)
 
@@ -86,16 +88,20 @@ skipped before a clause's verb too (`SearchSettings.verb_contractions`), so that
 that payment" is read as "record"."""
 
 
+@functools.cache  # every search asks for it: built once per combination, read-only so it can be shared
 def verb_lexicon(*, catalog: bool = False, commands: bool = False) -> Mapping[str, frozenset[str]]:
     """The verbs a search reads (`ACTION_VERBS`, with `CATALOG_VERBS` and `COMMAND_VERBS` as asked)."""
     if not (catalog or commands):
         return ACTION_VERBS
-    return {**(COMMAND_VERBS if commands else {}), **(CATALOG_VERBS if catalog else {}), **ACTION_VERBS}
+    merged = {**(COMMAND_VERBS if commands else {}), **(CATALOG_VERBS if catalog else {}), **ACTION_VERBS}
+    return MappingProxyType(merged)
 
 
+@functools.cache  # as `verb_lexicon`: a frozenset, built once per combination
 def lead_ins(*, contractions: bool = False) -> frozenset[str]:
     """The words skipped before a clause's verb (`LEAD_INS`, with `CONTRACTIONS` as asked)."""
     return LEAD_INS | CONTRACTIONS if contractions else LEAD_INS
+
 
 _WORD = re.compile(r"[a-z]+")
 
