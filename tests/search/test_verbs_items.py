@@ -39,6 +39,17 @@ def test_commands_that_change_something_are_read_as_updates(clause: str, methods
     assert clause_methods("Please mark order ord_3321 as paid") is None  # not without the setting
 
 
+def test_the_lexicons_are_built_once_and_read_only() -> None:
+    # every search asks for them: one shared object per combination, which no caller can change
+    verbs = verb_lexicon(catalog=True, commands=True)
+    assert verb_lexicon(catalog=True, commands=True) is verbs
+    assert verbs["mark"] == _UPDATE and verbs["cancel"] == {"POST", "PUT", "PATCH", "DELETE"}
+    with pytest.raises(TypeError):
+        verbs["mark"] = frozenset({"GET"})  # type: ignore[index]
+    assert lead_ins(contractions=True) is lead_ins(contractions=True)
+    assert "d" in lead_ins(contractions=True) and "d" not in lead_ins()
+
+
 def test_identifiers_and_item_paths() -> None:
     assert names_identifier("Please move opportunity opp_4410 to closed-won")
     assert names_identifier("cancel order #1234") and names_identifier("my account ID is 0123")

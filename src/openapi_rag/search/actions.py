@@ -15,8 +15,10 @@ operations keep their order.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 
 OpKey = tuple[str, str]  # (service id, `METHOD /path`)
 
@@ -61,17 +63,29 @@ them a GET, and each is allowed the methods it was seen with (`SearchSettings.ca
 Read from the corpus's summaries, not from any task: how APIs name actions, not how one task set
 words them."""
 
+IMPERATIVES = frozenset(
+    """cancel confirm approve reject mark book buy purchase move transfer migrate take put set clear
+    stop start restart end close open pay refund issue enter push pull produce withdraw revert
+    restore enable disable power reset resend resize tag assign invite ban block unblock archive
+    publish unpublish deploy rollback trigger run text call email notify top void""".split()
+)
+"""Verbs that open a command, many without naming an HTTP method (`ACTION_VERBS` names theirs): the
+context rule reads a piece opening with one as an intent (`context.is_context`)."""
+
+_NOT_COMMANDS = frozenset("run pull open take call produce enter end clear unblock".split())
+"""Imperatives not read as updates: those that also open a read ("run a report", "pull up the
+balance", "open the file", "take a look", "call the API", "produce a summary", "enter the portal")
+and those that may well delete ("end", "clear", "unblock")."""
+
 COMMAND_VERBS: Mapping[str, frozenset[str]] = dict.fromkeys(
-    """mark move put set start restart close pay push top tag assign invite ban block archive unarchive
-    publish unpublish deploy rollback resize power resend text email notify""".split(),
-    _UPDATE,
+    sorted((IMPERATIVES - ACTION_VERBS.keys() - _NOT_COMMANDS) | {"unarchive"}), _UPDATE
 )
 """Verbs that open a command and change something without saying how (`SearchSettings.command_verbs`):
 "mark order 3321 as paid", "move the opportunity to closed-won", "archive the project". Each changes
 what exists (a status, a field, a membership) and allows what an update does. They are
-`context.IMPERATIVES` less the verbs `ACTION_VERBS` holds, those that also open a read ("run a
-report", "pull up the balance", "open the file", "take a look", "call the API", "produce a
-summary", "enter the portal") and those that may well delete ("end", "clear", "unblock")."""
+`IMPERATIVES` less the verbs `ACTION_VERBS` holds (its methods win in `verb_lexicon` anyway) and
+`_NOT_COMMANDS`, plus "unarchive" (kept out of `IMPERATIVES` so that the context rule reads as
+it did)."""
 
 LEAD_INS = frozenset(
     """i we you need needs want wants would like to please first then next finally also and after
@@ -86,16 +100,20 @@ skipped before a clause's verb too (`SearchSettings.verb_contractions`), so that
 that payment" is read as "record"."""
 
 
+@functools.cache  # every search asks for it: built once per combination, read-only so it can be shared
 def verb_lexicon(*, catalog: bool = False, commands: bool = False) -> Mapping[str, frozenset[str]]:
     """The verbs a search reads (`ACTION_VERBS`, with `CATALOG_VERBS` and `COMMAND_VERBS` as asked)."""
     if not (catalog or commands):
         return ACTION_VERBS
-    return {**(COMMAND_VERBS if commands else {}), **(CATALOG_VERBS if catalog else {}), **ACTION_VERBS}
+    merged = {**(COMMAND_VERBS if commands else {}), **(CATALOG_VERBS if catalog else {}), **ACTION_VERBS}
+    return MappingProxyType(merged)
 
 
+@functools.cache  # as `verb_lexicon`: a frozenset, built once per combination
 def lead_ins(*, contractions: bool = False) -> frozenset[str]:
     """The words skipped before a clause's verb (`LEAD_INS`, with `CONTRACTIONS` as asked)."""
     return LEAD_INS | CONTRACTIONS if contractions else LEAD_INS
+
 
 _WORD = re.compile(r"[a-z]+")
 

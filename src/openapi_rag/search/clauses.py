@@ -73,15 +73,14 @@ def intents(
         >>> intents("We closed that account last month. Please cancel feed connection fc-77.")
         ['Please cancel feed connection fc-77.']
     """
-    sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
 
     def context(piece: str) -> bool:
         return is_context(piece, context_rule, wish_requirements=wish_requirements)
 
-    if sentence_units and len(sentences) > 1 and any(context(s) for s in sentences):
+    if sentence_units and conversational(query, context_rule=context_rule, wish_requirements=wish_requirements):
         parts = [
             piece
-            for sentence in sentences
+            for sentence in _sentences(query)
             for piece in _cut_before_actions(sentence, split_and, connectives, context_rule)
         ]
     else:
@@ -152,10 +151,15 @@ def conversational(query: str, *, context_rule: str = "statement", wish_requirem
         >>> conversational("Get all alerts, then create a threshold. Send a report.")
         False
     """
-    sentences = [s for s in _SENTENCE.split(query.strip()) if s.strip()]
+    sentences = _sentences(query)
     return len(sentences) > 1 and any(
         is_context(s, context_rule, wish_requirements=wish_requirements) for s in sentences
     )
+
+
+def _sentences(query: str) -> list[str]:
+    """The query's sentences (cut after ".", "!" or "?"), blank ones left out."""
+    return [s for s in _SENTENCE.split(query.strip()) if s.strip()]
 
 
 def single_intent(query: str, *, min_own_words: int = 0, **options: object) -> str | None:

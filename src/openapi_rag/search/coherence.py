@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-OpKey = tuple[str, str]  # (service id, `METHOD /path`)
+from openapi_rag.search.actions import OpKey
 
 
 def favour_one_api(
@@ -27,6 +27,8 @@ def favour_one_api(
         >>> favour_one_api(final, clauses, factor=0.5)[("a", "GET /convert")]
         0.5
     """
+    if factor >= 1.0:
+        return dict(scores)
     support: dict[str, float] = {}
     for scores_here in clause_lists:
         top = max(scores_here.values(), default=0.0)
@@ -37,7 +39,7 @@ def favour_one_api(
             best_of[service] = max(best_of.get(service, score), score)
         for service, score in best_of.items():
             support[service] = support.get(service, 0.0) + score / top
-    if factor >= 1.0 or not support:
+    if not support:
         return dict(scores)
     chosen = min(support, key=lambda service: (-support[service], service))
     return {key: score if key[0] == chosen else score * factor for key, score in scores.items()}

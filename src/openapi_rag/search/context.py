@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from openapi_rag.search.actions import CONTRACTIONS, LEAD_INS, clause_methods, verb_lexicon
+from openapi_rag.search.actions import CONTRACTIONS, IMPERATIVES, LEAD_INS, clause_methods, verb_lexicon
 from openapi_rag.search.tokenize import STOPWORDS
 
 CONTEXT_RULES = ("statement", "subject", "main_clause")
@@ -75,13 +75,6 @@ _QUESTIONS = frozenset("what which who whom whose how where why is are do does d
 _PRONOUNS = frozenset("it that there he she what who here".split())  # "it's" is "it is"; "Tom's" is not
 _OPENERS = (LEAD_INS - STATEMENT_SUBJECTS) | {"please", "kindly", "just"} - SUBORDINATORS
 _PIECE_WORDS = re.compile(r"[a-z]+")
-IMPERATIVES = frozenset(
-    """cancel confirm approve reject mark book buy purchase move transfer migrate take put set clear
-    stop start restart end close open pay refund issue enter push pull produce withdraw revert
-    restore enable disable power reset resend resize tag assign invite ban block unblock archive
-    publish unpublish deploy rollback trigger run text call email notify top void""".split()
-)
-"""Verbs that open a command without naming an HTTP method (`actions.ACTION_VERBS` has those)."""
 STATEMENT_WINDOW = 8
 """How many words after the first a statement's copula may come (`is_context`)."""
 

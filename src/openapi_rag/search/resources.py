@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import takewhile
 
-from openapi_rag.search.actions import ACTION_VERBS, LEAD_INS, clause_methods
+from openapi_rag.search.actions import _CREATE, ACTION_VERBS, LEAD_INS, clause_methods
 from openapi_rag.search.context import identifiers
 from openapi_rag.search.results import OperationHit
 
@@ -32,7 +32,6 @@ _SEGMENT_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _TEXT_WORDS = re.compile(r"[a-z]+")
 # digits after "ID", "#" or "number" name one thing too ("order #1234", "account ID 0123")
 _NUMBERED = re.compile(r"(?:\bid\b|#|\bnumber\b|\bno\.)\s*(?:is\s+|:\s*)?\d", re.IGNORECASE)
-_CREATE_ONLY = frozenset({"POST", "PUT"})
 
 
 def resource_words(path: str) -> frozenset[str]:
@@ -118,7 +117,7 @@ def settle_first(
     named_in = intent if words_of is None else words_of
     # a change to what exists (update, delete, a change of state) acts on the thing it names; a read
     # or a create often names a parent or a filter ("invoices of contact C-12")
-    changes = allowed is not None and "GET" not in allowed and allowed != _CREATE_ONLY
+    changes = allowed is not None and "GET" not in allowed and allowed != _CREATE
     one_item = shape and changes and names_identifier(named_in)
 
     def fits(op: OperationHit) -> bool:
