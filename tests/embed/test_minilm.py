@@ -71,9 +71,9 @@ def test_length_buckets_pay_a_run_only_where_it_saves_more_padding():
     from openapi_rag.embed.minilm import length_buckets
 
     # one run of all three: 3 x 42 padded tokens + 9 = 135; [42] [31] [12]: 42 + 31 + 12 + 27 = 112
-    assert length_buckets([42, 12, 31], most=128, budget=1024, run_cost=9) == [[0], [2], [1]]
+    assert length_buckets([42, 12, 31], most=128, budget=1024) == [[0], [2], [1]]
     # near lengths share a run: [20, 19, 18] padded to 20 is 60 + 9, alone 57 + 27
-    assert length_buckets([18, 20, 19], most=128, budget=1024, run_cost=9) == [[1, 2, 0]]
+    assert length_buckets([18, 20, 19], most=128, budget=1024) == [[1, 2, 0]]
     assert length_buckets([10] * 5, most=2, budget=1024) == [[0, 1], [2, 3], [4]]  # `most` a run
     assert length_buckets([200, 200, 10], most=128, budget=256) == [[0], [1], [2]]  # the budget
     assert length_buckets([], most=1, budget=256) == []

@@ -153,6 +153,18 @@ def test_search_returns_exactly_k_and_what_the_views_vote(craft_index: Index, mo
         assert all(len(h.chunk_ids) >= 2 and h.chunk_ids[0].startswith("shop:craft:") for h in hits)
 
 
+def test_stage_timer_reaches_the_per_view_searcher(craft_index: Index) -> None:
+    """`bench search --slowest` attaches its timer to `index.searcher`: on a CRAFT index the
+    stages are timed in the per-view searcher, not lumped as "other"."""
+    from openapi_rag.search.timing import StageTimes
+
+    timer = craft_index.searcher.timer = StageTimes()
+    craft_index.search("refund the payment of a user", k=3, mode="hybrid")
+    assert craft_index.searcher.searcher.timer is timer
+    assert {"embed", "dense", "bm25", "aggregate"} <= set(timer.ms)
+    craft_index.searcher.timer = None
+
+
 def test_auto_returns_what_two_views_call_relevant(craft_index: Index) -> None:
     query = "pets"
     inner = craft_index.searcher.searcher  # type: ignore[union-attr]

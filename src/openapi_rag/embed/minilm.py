@@ -177,11 +177,9 @@ class MiniLMEmbedder(Embedder):
         return normalize_rows(pooled)
 
 
-def length_buckets(
-    lengths: Sequence[int], *, most: int, budget: int, run_cost: int = RUN_COST_TOKENS
-) -> list[list[int]]:
+def length_buckets(lengths: Sequence[int], *, most: int, budget: int) -> list[list[int]]:
     """Indices of texts of these token `lengths`, grouped into model runs, longest first: the
-    grouping of the length-sorted texts with the least padded tokens plus `run_cost` per run, at
+    grouping of the length-sorted texts with the least padded tokens plus `RUN_COST_TOKENS` per run, at
     most `most` texts and `budget` padded tokens a run (exact, by dynamic programming: O(n²), for
     the few texts of one query). Only the time changes: a text's vector does not depend on what
     it is batched with (bit-identical over the 395 `bench search` and `bench serve` tasks on the
@@ -194,13 +192,13 @@ def length_buckets(
     cost = [0] * (len(order) + 1)  # cost[j]: the cheapest grouping of the first j texts of `order`
     start = [0] * (len(order) + 1)  # where the last group of that grouping starts
     for end in range(1, len(order) + 1):
-        cost[end] = cost[end - 1] + run_cost + lengths[order[end - 1]]  # the text alone
+        cost[end] = cost[end - 1] + RUN_COST_TOKENS + lengths[order[end - 1]]  # the text alone
         start[end] = end - 1
         for first in range(end - 2, -1, -1):  # the group order[first:end], padded to its first
             size = end - first
             if size > most or size * lengths[order[first]] > budget:
                 break
-            here = cost[first] + run_cost + size * lengths[order[first]]
+            here = cost[first] + RUN_COST_TOKENS + size * lengths[order[first]]
             if here < cost[end]:
                 cost[end], start[end] = here, first
     groups = []

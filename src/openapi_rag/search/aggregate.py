@@ -16,11 +16,6 @@ LINK_KINDS = frozenset({"schema", "errors", "security"})
 """Chunk kinds that describe a service's parts rather than operations."""
 
 
-def is_operation_hit(hit: Hit) -> bool:
-    """Whether the hit's chunk stands for operations (and so credits them)."""
-    return hit.kind not in LINK_KINDS and bool(hit.operations)
-
-
 def summary_of(chunk: Chunk | None, op_id: str) -> str:
     """An operation's summary from chunk metadata.
 
@@ -65,7 +60,7 @@ def aggregate_operations(
     linked: list[Hit] = []
     for hit in ordered:
         ops = hit.operations
-        if hit.kind in LINK_KINDS or not ops:  # `is_operation_hit`, inlined: a call per hit counts
+        if hit.kind in LINK_KINDS or not ops:  # a link kind, or no operation: a linked hit
             linked.append(hit)
             continue
         if len(ops) > 1:

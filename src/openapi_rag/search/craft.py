@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +38,9 @@ from openapi_rag.search.searcher import AUTO, Searcher, check_k
 from openapi_rag.search.settings import SearchSettings
 from openapi_rag.store.base import VectorStore
 from openapi_rag.store.filters import ChunkFilter
+
+if TYPE_CHECKING:
+    from openapi_rag.search.timing import StageTimes
 
 __all__ = ["CraftSearcher"]
 
@@ -96,6 +100,15 @@ class CraftSearcher:
     def settings(self) -> SearchSettings:
         """The per-view searcher's settings."""
         return self.searcher.settings
+
+    @property
+    def timer(self) -> StageTimes | None:
+        """The per-view searcher's stage timer (`timing.py`): `bench search --slowest` sets it here."""
+        return self.searcher.timer
+
+    @timer.setter
+    def timer(self, timer: StageTimes | None) -> None:
+        self.searcher.timer = timer
 
     def configure(self, settings: SearchSettings | None = None, **changes: object) -> SearchSettings:
         """Search each view with other settings from now on (`Searcher.configure`)."""

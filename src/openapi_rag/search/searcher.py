@@ -104,6 +104,7 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", "dense", "bm25")
 AUTO = "auto"
+_UNTIMED = nullcontext()  # reusable: a stage with no timer attached enters this one
 
 
 def check_k(k: int | str) -> None:
@@ -288,7 +289,7 @@ class Searcher:
 
     def _stage(self, name: str) -> AbstractContextManager[None]:
         """Times the stage `name` when a timer is attached (`timing.py`)."""
-        return nullcontext() if self.timer is None else self.timer.stage(name)
+        return _UNTIMED if self.timer is None else self.timer.stage(name)
 
     def _check(
         self, query: str | None, vector: np.ndarray | None, mode: str, threshold: float | None
