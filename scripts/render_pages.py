@@ -273,18 +273,23 @@ def render_bootprint(spec: Path, out: Path, work: Path) -> None:
     subprocess.run(
         [str(BIN / "bootprint"), "openapi", str(source), str(work / "site")], check=True, capture_output=True
     )
+    _write_site(work, out)
+
+
+def _write_site(work: Path, out: Path) -> None:
+    """The static site's one page, stripped, as the benchmark page."""
     out.write_text(
         strip_page((work / "site" / "index.html").read_text(encoding="utf-8"), work), encoding="utf-8"
     )
 
 
-def render_openapi_generator(spec: Path, out: Path, work: Path, generator: Path = OPENAPI_GENERATOR) -> None:
+def render_openapi_generator(spec: Path, out: Path, work: Path) -> None:
     """openapi-generator 7.26.0's `html2` generator (the Java jar from PyPI's openapi-generator-cli): one
     static page, parameters in tables, request samples in many languages. Its inline scripts (jQuery,
     Bootstrap, and a `defs` copy of every schema: the answer) are dropped like ReDoc's."""
     subprocess.run(
         [
-            str(generator),
+            str(OPENAPI_GENERATOR),
             "generate",
             "-g",
             "html2",
@@ -298,9 +303,7 @@ def render_openapi_generator(spec: Path, out: Path, work: Path, generator: Path 
         capture_output=True,
         timeout=CHROMIUM_TIMEOUT_S,
     )
-    out.write_text(
-        strip_page((work / "site" / "index.html").read_text(encoding="utf-8"), work), encoding="utf-8"
-    )
+    _write_site(work, out)
 
 
 def _squeeze_whitespace(root: object) -> None:

@@ -105,10 +105,9 @@ def build_operation(
     page_text: PageWords,
     report: Report,
     schemes: dict[str, Any],
-    named: dict[str, list[FieldRow]] | None = None,
-    stated: dict[str, str] | None = None,
+    named: dict[str, list[FieldRow]] | None,
+    stated: dict[str, str],
 ) -> dict[str, Any]:
-    stated = stated or {}
     operation: dict[str, Any] = {}
     if evidence.title:
         operation["summary"] = evidence.title[:200]

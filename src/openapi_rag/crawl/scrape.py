@@ -368,11 +368,11 @@ def _is_field_heading(block: Block) -> bool:
 def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> None:
     """A term that reads "name: type" ("genres: object[]") and holds more terms is a field whose
     fields follow, one level down for each such term above them."""
-    if not _is_field_heading(block):
+    found = _FIELD_TERM.fullmatch(block.text) if block.level > 6 else None  # `_is_field_heading`
+    if found is None:
         return
     kind, status = _enclosing(outline)
-    found = _FIELD_TERM.fullmatch(block.text)
-    if found is None or kind not in ("response", "request"):
+    if kind not in ("response", "request"):
         return
     depth = sum(_is_field_heading(h) for h in outline)
     row = FieldRow(found.group(1), depth, type=normalize_type(found.group(2)))
