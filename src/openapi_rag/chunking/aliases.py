@@ -78,15 +78,16 @@ class AliasWriter:
         """
         if self.settings.limit <= 0:
             return []
-        summary_words = words_of(summary)
-        verb_source = summary_words[:1] or words_of(operation_name)[:1]
-        nouns = [*path_words(operation), *summary_words[1:], *words_of(operation_name)[1:]]
-        said = {*summary_words, *nouns, *words_of(operation_name), *path_words(operation)}
-        said_bases = {self.wordnet.morphy(w, pos) or w for w in said for pos in ("n", "v")}
+        summary_words, name_words, resource_words = words_of(summary), words_of(operation_name), path_words(operation)
+        verb_source = summary_words[:1] or name_words[:1]
+        nouns = [*resource_words, *summary_words[1:], *name_words[1:]]
+        said = {*summary_words, *name_words, *resource_words}
+        # what the operation says, as written and as WordNet's base forms: no alias repeats either
+        known = said | {self.wordnet.morphy(w, pos) or w for w in said for pos in ("n", "v")}
         found: list[str] = []
         for word, pos in [*((w, "v") for w in verb_source), *((w, "n") for w in _unique(nouns))]:
             for alias in self._related(word, pos):
-                if alias not in said and alias not in said_bases and alias not in found:
+                if alias not in known and alias not in found:
                     found.append(alias)
                 if len(found) >= self.settings.limit:
                     return found
