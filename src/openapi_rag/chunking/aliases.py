@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from openapi_rag.chunking.wordnet import WordNet
+from openapi_rag.chunking.wordnet import WordNet, shared_wordnet
 from openapi_rag.search.tokenize import STOPWORDS, split_identifier
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z_-]*")
@@ -54,11 +54,11 @@ def path_words(operation_id: str) -> list[str]:
 
 
 class AliasWriter:
-    """Writes the alias words of operations from a WordNet (loaded once, shared by all operations)."""
+    """Writes the alias words of operations from a WordNet (by default the process's shared one)."""
 
     def __init__(self, settings: AliasSettings | None = None, wordnet: WordNet | None = None):
         self.settings = settings or AliasSettings()
-        self.wordnet = wordnet or WordNet()
+        self.wordnet = wordnet or shared_wordnet()
 
     def _related(self, word: str, pos: str) -> list[str]:
         out: list[str] = []
