@@ -180,3 +180,11 @@ def test_views_from_the_local_smollm2() -> None:
     assert writer.failures == 0 and set(written) == {op.id for op in service.operations}
     assert any(written.values())
     assert all(1 <= len(v) <= 3 and all(2 <= len(t.split()) <= 16 for t in v) for v in written.values() if v)
+
+
+def test_written_views_follow_the_rule_views() -> None:
+    service = load_service(SPEC, service_id="music")
+    rules = {c.operations[0]: c.metadata[VIEWS] for c in get_strategy("compact", views=True).chunk_service(service)}
+    both = get_strategy("compact", views=True, views_llm=ScriptedLLM(reply_fn=lambda m: "play some music"))
+    chunks = {c.operations[0]: c.metadata[VIEWS] for c in both.chunk_service(service)}
+    assert rules and chunks == {op_id: [*texts, "play some music"] for op_id, texts in rules.items()}
