@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import openapi_rag.bench.agent_retrievers as agent_retrievers
+import openapi_rag.chunking.llm_runtime as llm_runtime
 import openapi_rag.cli.eval_cmd  # noqa: F401  (attaches `eval` to the group)
 from openapi_rag.bench import load_dataset
 from openapi_rag.bench.agent_retrievers import (
@@ -199,7 +200,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         return asked["llm"]
 
     monkeypatch.setattr(agent_retrievers, "build_index", lambda services, config: FakeIndex(services))
-    monkeypatch.setattr(agent_retrievers, "get_llm", fake_get_llm)
+    monkeypatch.setattr(llm_runtime, "get_llm", fake_get_llm)  # where the factories' LazyLLM loads
     return asked
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from openapi_rag.chunking import get_strategy
 from openapi_rag.chunking.aliases import AliasSettings, AliasWriter, path_words, words_of
-from openapi_rag.chunking.wordnet import WordNet, wordnet_dir
+from openapi_rag.chunking.wordnet import WordNet, shared_wordnet, wordnet_dir
 from openapi_rag.errors import MissingDependency
 from openapi_rag.model import Operation, Service
 from openapi_rag.search.bm25 import BM25_TEXT, BM25Index
@@ -73,3 +73,8 @@ def test_missing_wordnet_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(MissingDependency, match=r"openapi-rag\[thesaurus\]"):
         wordnet_dir()
+
+
+def test_alias_writers_share_the_process_wordnet() -> None:
+    """Every strategy instance's writer reads the same WordNet: its index files load once."""
+    assert AliasWriter().wordnet is AliasWriter(AliasSettings(limit=2)).wordnet is shared_wordnet()

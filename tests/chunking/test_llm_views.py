@@ -5,11 +5,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
-import threading
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -23,51 +20,24 @@ from openapi_rag.search.bm25 import BM25_TEXT
 from openapi_rag.search.settings import SearchSettings
 from openapi_rag.search.views import VIEWS
 from openapi_rag.spec import load_service
-from tests.llm.conftest import chat_reply
+from tests.llm.conftest import ScriptedServer, serving
 from tests.llm.doubles import ScriptedLLM
 
 SPEC = Path(__file__).resolve().parents[1] / "llm" / "fixtures" / "music.json"
 
 
-class PromptServer:
-    """An OpenAI-compatible test server that answers each request by its own prompt (`answer`), so
-    replies reach the right operation whatever order the index's worker threads ask in."""
-
-    def __init__(self, answer: Callable[[str], str]) -> None:
-        self.requests: list[dict[str, Any]] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-                server.requests.append(body)
-                data = json.dumps(chat_reply(answer(str(body["messages"][-1]["content"])))).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-
 @pytest.fixture
-def server() -> Iterator[PromptServer]:
+def server() -> Iterator[ScriptedServer]:
+    """An OpenAI-compatible test server that answers each request by its own prompt, so replies
+    reach the right operation whatever order the index's worker threads ask in."""
+
     def answer(prompt: str) -> str:
         if "tracks" in prompt:
             return "listen to the songs of a record\nwhat is on this LP"
         return "start a new mix for my party"
 
-    scripted = PromptServer(answer)
-    thread = threading.Thread(target=scripted.httpd.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield scripted
-    scripted.httpd.shutdown()
-    scripted.httpd.server_close()
+    with serving(ScriptedServer(answer)) as scripted:
+        yield scripted
 
 
 def test_parse_views_keeps_short_requests_and_drops_the_prompts_examples() -> None:
@@ -138,7 +108,7 @@ def test_replies_are_cached(tmp_path: Path) -> None:
     assert len(scripted.calls) == 2  # two operations, asked once each
 
 
-def test_index_views_llm_with_an_openai_compatible_server(tmp_path: Path, server: PromptServer) -> None:
+def test_index_views_llm_with_an_openai_compatible_server(tmp_path: Path, server: ScriptedServer) -> None:
     """The CLI end to end: a real index (default embedder) whose views come from a scripted server."""
     args = ["index", str(SPEC), "--index", str(tmp_path / "idx"), "--views-llm", "openai:tiny", "--json"]
     result = CliRunner().invoke(cli, args, env={"OPENAPI_RAG_LLM_BASE_URL": server.base_url})
@@ -180,3 +150,11 @@ def test_views_from_the_local_smollm2() -> None:
     assert writer.failures == 0 and set(written) == {op.id for op in service.operations}
     assert any(written.values())
     assert all(1 <= len(v) <= 3 and all(2 <= len(t.split()) <= 16 for t in v) for v in written.values() if v)
+
+
+def test_written_views_follow_the_rule_views() -> None:
+    service = load_service(SPEC, service_id="music")
+    rules = {c.operations[0]: c.metadata[VIEWS] for c in get_strategy("compact", views=True).chunk_service(service)}
+    both = get_strategy("compact", views=True, views_llm=ScriptedLLM(reply_fn=lambda m: "play some music"))
+    chunks = {c.operations[0]: c.metadata[VIEWS] for c in both.chunk_service(service)}
+    assert rules and chunks == {op_id: [*texts, "play some music"] for op_id, texts in rules.items()}

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import openapi_rag.chunking.llm_strategies as llm_strategies
+import openapi_rag.chunking.llm_runtime as llm_runtime
 from openapi_rag.agents import craft_vote
 from openapi_rag.chunking.llm_strategies import CRAFT_VIEWS, CraftStrategy, SummaryStrategy, default_llm
 from openapi_rag.chunking.registry import STRATEGIES, get_strategy
@@ -97,7 +97,7 @@ def llm(monkeypatch: pytest.MonkeyPatch) -> ScriptedLLM:
         names.append(name)
         return double
 
-    monkeypatch.setattr(llm_strategies, "get_llm", fake_get_llm)
+    monkeypatch.setattr(llm_runtime, "get_llm", fake_get_llm)  # where LazyLLM loads
     double.names = names  # type: ignore[attr-defined]
     return double
 

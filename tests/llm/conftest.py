@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -24,9 +25,14 @@ def no_llm_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class ScriptedServer:
-    """Answers each POST with the next (status, body, headers) of `replies`; records requests."""
+    """Answers each POST with the next (status, body, headers) of `replies`; records requests.
 
-    def __init__(self) -> None:
+    With `answer`, each request is answered by its own last message instead (a 200 with
+    `chat_reply(answer(message))`), so replies reach the right caller whatever order threads ask in.
+    """
+
+    def __init__(self, answer: Callable[[str], str] | None = None) -> None:
+        self.answer = answer
         self.replies: list[tuple[int, dict[str, Any], dict[str, str]]] = []
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
@@ -35,9 +41,13 @@ class ScriptedServer:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
                 length = int(self.headers.get("content-length", 0))
-                server.requests.append(json.loads(self.rfile.read(length)))
+                request = json.loads(self.rfile.read(length))
+                server.requests.append(request)
                 server.headers.append(dict(self.headers))
-                status, body, headers = server.replies.pop(0)
+                if server.answer is not None:
+                    status, body, headers = 200, chat_reply(server.answer(str(request["messages"][-1]["content"]))), {}
+                else:
+                    status, body, headers = server.replies.pop(0)
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
@@ -57,14 +67,22 @@ class ScriptedServer:
         self.replies.append((status, body, headers or {}))
 
 
-@pytest.fixture
-def server() -> Iterator[ScriptedServer]:
-    scripted = ScriptedServer()
+@contextmanager
+def serving(scripted: ScriptedServer) -> Iterator[ScriptedServer]:
+    """`scripted` serving on a background thread for the block, then shut down."""
     thread = threading.Thread(target=scripted.httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
-    yield scripted
-    scripted.httpd.shutdown()
-    scripted.httpd.server_close()
+    try:
+        yield scripted
+    finally:
+        scripted.httpd.shutdown()
+        scripted.httpd.server_close()
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    with serving(ScriptedServer()) as scripted:
+        yield scripted
 
 
 def chat_reply(

@@ -30,8 +30,9 @@ from openapi_rag.bench.retrievers import (
     RunConfig,
     build_index,
 )
+from openapi_rag.chunking.llm_runtime import LazyLLM
 from openapi_rag.errors import OpenAPIRagError
-from openapi_rag.llm import LLM, Usage, get_llm
+from openapi_rag.llm import LLM, Usage
 from openapi_rag.model import Service
 
 __all__ = [
@@ -182,16 +183,13 @@ class _LLMFactory(IndexRetrieverFactory):
         self, llm: LLM | str | None, build: Callable[[list[Service], RunConfig], Any] | None
     ) -> None:
         super().__init__(build or _default_build)
-        self._llm_spec = llm
-        self._llm: LLM | None = llm if isinstance(llm, LLM) else None
+        self._llm = LazyLLM(llm)
         self.usage_records: list[dict[str, Any]] = []
 
     @property
     def llm(self) -> LLM:
         """The model, loaded on first use (None or a name: `get_llm`)."""
-        if self._llm is None:
-            self._llm = get_llm(self._llm_spec)
-        return self._llm
+        return self._llm.get()
 
     def _index_for(self, services: list[Service], config: RunConfig) -> Any:
         return super().__call__(services, config).index

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from openapi_rag.chunking.wordnet import WordNet
+from openapi_rag.chunking.wordnet import WordNet, shared_wordnet
 from openapi_rag.search.tokenize import STOPWORDS, split_identifier
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z_-]*")
@@ -54,11 +54,11 @@ def path_words(operation_id: str) -> list[str]:
 
 
 class AliasWriter:
-    """Writes the alias words of operations from a WordNet (loaded once, shared by all operations)."""
+    """Writes the alias words of operations from a WordNet (by default the process's shared one)."""
 
     def __init__(self, settings: AliasSettings | None = None, wordnet: WordNet | None = None):
         self.settings = settings or AliasSettings()
-        self.wordnet = wordnet or WordNet()
+        self.wordnet = wordnet or shared_wordnet()
 
     def _related(self, word: str, pos: str) -> list[str]:
         out: list[str] = []
@@ -78,15 +78,16 @@ class AliasWriter:
         """
         if self.settings.limit <= 0:
             return []
-        summary_words = words_of(summary)
-        verb_source = summary_words[:1] or words_of(operation_name)[:1]
-        nouns = [*path_words(operation), *summary_words[1:], *words_of(operation_name)[1:]]
-        said = {*summary_words, *nouns, *words_of(operation_name), *path_words(operation)}
-        said_bases = {self.wordnet.morphy(w, pos) or w for w in said for pos in ("n", "v")}
+        summary_words, name_words, resource_words = words_of(summary), words_of(operation_name), path_words(operation)
+        verb_source = summary_words[:1] or name_words[:1]
+        nouns = [*resource_words, *summary_words[1:], *name_words[1:]]
+        said = {*summary_words, *name_words, *resource_words}
+        # what the operation says, as written and as WordNet's base forms: no alias repeats either
+        known = said | {self.wordnet.morphy(w, pos) or w for w in said for pos in ("n", "v")}
         found: list[str] = []
         for word, pos in [*((w, "v") for w in verb_source), *((w, "n") for w in _unique(nouns))]:
             for alias in self._related(word, pos):
-                if alias not in said and alias not in said_bases and alias not in found:
+                if alias not in known and alias not in found:
                     found.append(alias)
                 if len(found) >= self.settings.limit:
                     return found

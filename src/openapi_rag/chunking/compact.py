@@ -274,12 +274,11 @@ class CompactStrategy(EndpointStrategy):
             )
             for op in service.operations
         }
-        views: dict[str, list[str]] = {op.id: [] for op in service.operations}
-        if self.views:
-            embedded = {"embed_context": self.embed_context, "embed_resource": self.embed_resource}
-            views = {op.id: view_texts(service, op, **embedded) for op in service.operations}
-        for op_id, texts in written.items():
-            views[op_id] = [*views[op_id], *texts]
+        embedded = {"embed_context": self.embed_context, "embed_resource": self.embed_resource}
+        views = {
+            op.id: [*(view_texts(service, op, **embedded) if self.views else ()), *written.get(op.id, ())]
+            for op in service.operations
+        }
         for chunk in chunks:
             chunk.metadata[BM25_TEXT] = lexical[chunk.operations[0]]
             if views.get(chunk.operations[0]):

@@ -23,19 +23,18 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, ClassVar
 
 from openapi_rag.chunking.endpoint import EndpointStrategy, endpoint_json
+from openapi_rag.chunking.llm_runtime import LazyLLM, map_ops
 from openapi_rag.chunking.render import humanise
 from openapi_rag.chunking.split import windows_with_header
 from openapi_rag.llm.base import LLM, Message
 from openapi_rag.llm.prompts import query_messages, summary_messages
-from openapi_rag.llm.registry import configured_llm_name, get_llm
+from openapi_rag.llm.registry import configured_llm_name
 from openapi_rag.model import Chunk, Operation, Service
 from openapi_rag.tokens import Tokenizer
 
@@ -148,20 +147,14 @@ class LLMEndpointStrategy(EndpointStrategy):
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         # The name is fixed here, in the caller's thread: workers do not see `default_llm`'s context.
         self._llm_spec: str | LLM = llm if llm is not None else (_DEFAULT_LLM.get() or configured_llm_name())
-        self._llm: LLM | None = llm if isinstance(llm, LLM) else None
+        self._llm = LazyLLM(self._llm_spec, cache=True)
         self.workers = max(1, workers)
         self.max_tokens = max_tokens
         self.fallbacks = 0  # replies replaced by the operation's own text, in the last run
-        self._llm_lock = threading.Lock()
 
     @property
     def llm(self) -> LLM:
-        # Loaded on first use (chunking may never need it), once: worker threads ask at the same time,
-        # and each would otherwise load the model and open the reply cache (SQLite refuses the race).
-        with self._llm_lock:
-            if self._llm is None:
-                self._llm = get_llm(self._llm_spec, cache=True)
-            return self._llm
+        return self._llm.get()
 
     @property
     def params(self) -> dict[str, Any]:
@@ -183,11 +176,7 @@ class LLMEndpointStrategy(EndpointStrategy):
         return fallback_text(op)
 
     def embed_parts(self, service: Service, ops: list[Operation]) -> list[tuple[str, str]]:
-        if self.workers == 1 or len(ops) == 1:
-            texts = [self.generate(op) for op in ops]
-        else:
-            with ThreadPoolExecutor(self.workers) as pool:
-                texts = list(pool.map(self.generate, ops))
+        texts = map_ops(self.generate, ops, self.workers)
         return [(op.id, text) for op, text in zip(ops, texts, strict=True)]
 
     def contents(self, service: Service, ops: list[Operation]) -> list[str] | None:

