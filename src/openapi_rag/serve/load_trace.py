@@ -122,7 +122,7 @@ def read_trace(path: Path, origin: float) -> list[tuple[float, float]]:
     return rows
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     """The nearest-rank percentile, 0 for no values."""
     if not values:
         return 0.0
@@ -133,8 +133,8 @@ def _percentile(values: Sequence[float], q: float) -> float:
 def _summary(latencies: Sequence[float]) -> dict[str, Any]:
     return {
         "requests": len(latencies),
-        "p50_ms": round(_percentile(latencies, 50), 1),
-        "p95_ms": round(_percentile(latencies, 95), 1),
+        "p50_ms": round(percentile(latencies, 50), 1),
+        "p95_ms": round(percentile(latencies, 95), 1),
         "max_ms": round(max(latencies, default=0.0), 1),
     }
 

@@ -57,14 +57,17 @@ def build_mcp(service: SearchService) -> Any:
     )
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
 
+    def reply(data: Any) -> CallToolResult:
+        # Compact JSON as the text an LLM reads (the SDK would indent it: ~30% more tokens).
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
     def answer(call: Any) -> CallToolResult:
         try:
             data = call()
         except (BadRequest, NotFound) as exc:
             raise ToolError(str(exc)) from exc
-        # Compact JSON as the text an LLM reads (the SDK would indent it: ~30% more tokens).
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+        return reply(data)
 
     # A coroutine: the SDK runs a plain function on a worker thread, and the hop there and back
     # cost more than the search's share of the event loop (the HTTP API searches on its loop too).
@@ -75,9 +78,7 @@ def build_mcp(service: SearchService) -> Any:
         except (BadRequest, NotFound) as exc:
             raise ToolError(str(exc)) from exc
         # id already names service, method and path: the rest would only cost the agent tokens.
-        return answer(
-            lambda: {"results": [{"id": h["id"], "summary": h["summary"], "score": h["score"]} for h in hits]}
-        )
+        return reply({"results": [{"id": h["id"], "summary": h["summary"], "score": h["score"]} for h in hits]})
 
     @server.tool(description=GET_DESCRIPTION, annotations=read_only)
     def get_endpoint(

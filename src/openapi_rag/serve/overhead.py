@@ -39,6 +39,7 @@ from urllib.parse import urlencode, urlsplit
 import httpx
 
 from openapi_rag.errors import OpenAPIRagError
+from openapi_rag.serve.load_trace import percentile
 from openapi_rag.serve.timing import parse_server_timing
 
 
@@ -67,7 +68,7 @@ def spread(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
     return {
         "median": round(statistics.median(ordered), 3),
-        "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3),
+        "p95": round(percentile(ordered, 95), 3),
     }
 
 
