@@ -183,17 +183,8 @@ async def _mcp_times(service: Any, index: Any, queries: list[str], k: int) -> di
     server = build_mcp(service)
     timing = McpCallTiming()
     server.middleware.insert(0, timing)  # outermost: the SDK's own middleware counts as layer
-    session: list[float] = []
     async with Client(server) as client:
-        for query in queries:
-            start = time.perf_counter()
-            index.search(query, k=k, mode="hybrid", expand=False)
-            alone = _ms(start)
-            start = time.perf_counter()
-            result = await client.call_tool("search_endpoints", {"query": query, "k": k})
-            session.append(_ms(start) - alone)
-            if result.is_error:
-                raise RuntimeError(f"search_endpoints {query!r}: {result.content}")
+        session = await _tool_extra_ms(client, index, queries, k)
     wall = [(total - record.search) * 1000 for (total, _), record in timing.calls]
     cpu = [(total - record.search_cpu) * 1000 for (_, total), record in timing.calls]
     return {"server": {"layer_ms": spread(wall), "layer_cpu_ms": spread(cpu)}, "session": spread(session)}
@@ -232,17 +223,23 @@ async def _mcp_http_times(url: str, index: Any, queries: list[str], k: int) -> d
     """Each query: direct, then `search_endpoints` through the SDK's streamable HTTP client."""
     from mcp import Client
 
-    extra = []
     async with Client(url) as client:
         # The server starts its embedder in a thread while clients connect: not timed.
         await client.call_tool("search_endpoints", {"query": queries[0], "k": k})
-        for query in queries:
-            start = time.perf_counter()
-            index.search(query, k=k, mode="hybrid", expand=False)
-            alone = _ms(start)
-            start = time.perf_counter()
-            result = await client.call_tool("search_endpoints", {"query": query, "k": k})
-            extra.append(_ms(start) - alone)
-            if result.is_error:
-                raise RuntimeError(f"search_endpoints {query!r}: {result.content}")
-    return spread(extra)
+        return spread(await _tool_extra_ms(client, index, queries, k))
+
+
+async def _tool_extra_ms(client: Any, index: Any, queries: list[str], k: int) -> list[float]:
+    """Each query: direct, then `search_endpoints` (a hybrid search) through `client`; the
+    tool call's extra milliseconds over the direct search."""
+    extra = []
+    for query in queries:
+        start = time.perf_counter()
+        index.search(query, k=k, mode="hybrid", expand=False)
+        alone = _ms(start)
+        start = time.perf_counter()
+        result = await client.call_tool("search_endpoints", {"query": query, "k": k})
+        extra.append(_ms(start) - alone)
+        if result.is_error:
+            raise RuntimeError(f"search_endpoints {query!r}: {result.content}")
+    return extra
