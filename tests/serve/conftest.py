@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +15,8 @@ from pathlib import Path
 import httpx
 import mcp.client.stdio  # noqa: F401
 import pytest
+
+from openapi_rag.serve.cli_process import keyless_env, spawn_cli, stop_process
 
 CATALOG = Path(__file__).resolve().parents[2] / "src" / "openapi_rag" / "data" / "catalog"
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -47,7 +47,7 @@ def index_dir(spec_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAPI_RAG_API_KEY")}
+    env = keyless_env()
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH", "")]))
     env.update(extra)
     return env
@@ -57,14 +57,7 @@ class Server:
     """`openapi-rag ARGS` as a subprocess on an ephemeral loopback port, stopped on exit."""
 
     def __init__(self, args: list[str], *, env: dict[str, str] | None = None, pattern: str = r"http://\S+"):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "openapi_rag", *args],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env or cli_env(),
-            text=True,
-        )
+        self.process = spawn_cli(args, env=env or cli_env())
         self.stderr_lines: list[str] = []
         deadline = time.monotonic() + STARTUP_SECONDS
         assert self.process.stderr is not None
@@ -102,12 +95,7 @@ class Server:
         raise AssertionError("server never answered")
 
     def stop(self) -> str:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_process(self.process, timeout=20)
         self._drain.join(timeout=5)
         return "".join(self.stderr_lines)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -97,3 +98,16 @@ def test_bench_startup_times_help_and_an_mcp_servers_first_answer(index_dir: Pat
     assert report["help"]["runs"] == 1 and report["help"]["median_s"] > 0
     mcp = report["mcp_first_answer"]
     assert 0 < mcp["handshake_median_s"] <= mcp["median_s"]
+
+
+def test_a_server_that_does_not_start_is_reported_by_its_first_line(tmp_path: Path, monkeypatch):
+    """`bench serve`'s servers are started by `start_cli_server`: a refused start names its cause."""
+    from openapi_rag.errors import OpenAPIRagError
+    from openapi_rag.serve.cli_process import start_cli_server
+    from tests.serve.conftest import cli_env
+
+    monkeypatch.setenv("PYTHONPATH", cli_env()["PYTHONPATH"])
+    missing = tmp_path / "no-index"
+    refused = f"the MCP server did not start: Error: No index found at {missing}"
+    with pytest.raises(OpenAPIRagError, match=re.escape(refused)):
+        start_cli_server(["mcp", "--index", str(missing), "--transport", "http", "--port", "0"], "the MCP server")

@@ -16,9 +16,7 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from importlib import resources
@@ -28,6 +26,7 @@ from typing import Any
 import httpx
 
 from openapi_rag.errors import MissingDependency, OpenAPIRagError
+from openapi_rag.serve.cli_process import start_cli_server, stop_process
 from openapi_rag.serve.load_trace import connections_by_worker, read_trace, tail_report, wrk_script
 from openapi_rag.serve.overhead import measure_overhead
 
@@ -96,35 +95,10 @@ class ServerProcess:
     """`openapi-rag serve` on 127.0.0.1 and a free port, for the length of the benchmark."""
 
     def __init__(self, index_dir: Path, workers: int, reload_interval: float = 1.0):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAPI_RAG_API_KEY")}
-        command = [
-            sys.executable,
-            "-m",
-            "openapi_rag",
-            "serve",
-            "--index",
-            str(index_dir),
-            "--host",
-            LOOPBACK,
-        ]
-        command += ["--port", "0", "--workers", str(workers), "--reload-interval", str(reload_interval)]
-        self.process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-        assert self.process.stderr is not None
-        line = self.process.stderr.readline()
-        if "http://" not in line:
-            self.stop()
-            raise OpenAPIRagError(f"the server did not start: {line.strip()}")
-        self.base = line.split("http://", 1)[1].split()[0].rstrip("/")
-        self.base = f"http://{self.base}"
+        args = ["serve", "--index", str(index_dir), "--host", LOOPBACK, "--port", "0"]
+        args += ["--workers", str(workers), "--reload-interval", str(reload_interval)]
+        self.process, self.base = start_cli_server(args)
         self.port = int(self.base.rsplit(":", 1)[1])
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()  # keep the pipe drained
         deadline = time.monotonic() + 300
         while True:
             try:
@@ -145,12 +119,7 @@ class ServerProcess:
         return {"parent": memory_mb(self.process.pid), "workers": [memory_mb(pid) for pid in self.pids()]}
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_process(self.process)
 
 
 def _embed_batches(metrics: str) -> dict[str, Any]:

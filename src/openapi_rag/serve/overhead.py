@@ -24,11 +24,7 @@ the direct index it is compared with): what an agent connected over streamable H
 from __future__ import annotations
 
 import http.client
-import os
 import statistics
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,7 +34,7 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx
 
-from openapi_rag.errors import OpenAPIRagError
+from openapi_rag.serve.cli_process import start_cli_server, stop_process
 from openapi_rag.serve.load_trace import percentile
 from openapi_rag.serve.timing import parse_server_timing
 
@@ -193,30 +189,12 @@ async def _mcp_times(service: Any, index: Any, queries: list[str], k: int) -> di
 @contextmanager
 def mcp_http_server(index_dir: Path) -> Iterator[str]:
     """`openapi-rag mcp --transport http` on 127.0.0.1 and a free port; its /mcp URL."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAPI_RAG_API_KEY")}
-    command = [sys.executable, "-m", "openapi_rag", "mcp", "--index", str(index_dir), "--transport", "http"]
-    process = subprocess.Popen(
-        [*command, "--host", "127.0.0.1", "--port", "0"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    args = ["mcp", "--index", str(index_dir), "--transport", "http", "--host", "127.0.0.1", "--port", "0"]
+    process, url = start_cli_server(args, "the MCP server")
     try:
-        assert process.stderr is not None
-        line = process.stderr.readline()  # printed once the index is loaded and the socket listens
-        if "http://" not in line:
-            raise OpenAPIRagError(f"the MCP server did not start: {line.strip()}")
-        threading.Thread(target=process.stderr.read, daemon=True).start()  # keep the pipe drained
-        yield "http://" + line.split("http://", 1)[1].split()[0]
+        yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
 
 
 async def _mcp_http_times(url: str, index: Any, queries: list[str], k: int) -> dict[str, float]:
