@@ -15,6 +15,8 @@ core away mid-request. The header carries durations only, in milliseconds:
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
@@ -47,6 +49,19 @@ class Stopwatch:
 
 # The record of the request this task is serving; None outside a timed request (the library, tests).
 CURRENT: ContextVar[RequestTiming | None] = ContextVar("openapi_rag_request_timing", default=None)
+
+
+@contextmanager
+def timed_request() -> Iterator[tuple[Stopwatch, RequestTiming]]:
+    """A started clock and a new record, the record made the one this task serves for the block
+    (an HTTP request in `ServerTimingMiddleware`, an MCP tool call in `McpCallTiming`)."""
+    clock = Stopwatch()
+    record = RequestTiming()
+    token = CURRENT.set(record)
+    try:
+        yield clock, record
+    finally:
+        CURRENT.reset(token)
 
 
 def add_search_time(elapsed: tuple[float, float], record: RequestTiming | None = None) -> None:
@@ -89,28 +104,23 @@ class ServerTimingMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        clock = Stopwatch()
-        record = RequestTiming()
-        token = CURRENT.set(record)
         held: Message | None = None
+        with timed_request() as (clock, record):
 
-        async def send_timed(message: Message) -> None:
-            nonlocal held
-            kind = message["type"]
-            if kind == "http.response.start":
-                held = message  # sent with the body, once the duration is known
-                return
-            if kind == "http.response.body" and held is not None:
-                header = (b"server-timing", server_timing(clock.elapsed(), record))
-                start_message: dict[str, Any] = {**held, "headers": [*held.get("headers", []), header]}
-                held = None
-                await send(start_message)
-            await send(message)
+            async def send_timed(message: Message) -> None:
+                nonlocal held
+                kind = message["type"]
+                if kind == "http.response.start":
+                    held = message  # sent with the body, once the duration is known
+                    return
+                if kind == "http.response.body" and held is not None:
+                    header = (b"server-timing", server_timing(clock.elapsed(), record))
+                    start_message: dict[str, Any] = {**held, "headers": [*held.get("headers", []), header]}
+                    held = None
+                    await send(start_message)
+                await send(message)
 
-        try:
             await self.app(scope, receive, send_timed)
-        finally:
-            CURRENT.reset(token)
 
 
 class McpCallTiming:
@@ -127,11 +137,8 @@ class McpCallTiming:
     async def __call__(self, ctx: Any, call_next: Any) -> Any:
         if ctx.method != "tools/call":
             return await call_next(ctx)
-        clock = Stopwatch()
-        record = RequestTiming()
-        token = CURRENT.set(record)
-        try:
-            return await call_next(ctx)
-        finally:
-            CURRENT.reset(token)
-            self.calls.append((clock.elapsed(), record))
+        with timed_request() as (clock, record):
+            try:
+                return await call_next(ctx)
+            finally:
+                self.calls.append((clock.elapsed(), record))
