@@ -174,7 +174,14 @@ def run_load(plan: LoadPlan, queries: list[str], *, log: Any = print) -> dict[st
             script, trace = Path(tmp) / "search.lua", Path(tmp) / "trace.txt"
             threads = min(2, plan.connections)
             script.write_text(wrk_script(queries, plan.k, plan.mode, threads=threads, trace_path=trace))
-            command = [wrk, f"-t{threads}", f"-c{plan.connections}", f"-d{plan.duration}s", "--timeout", "10s"]
+            command = [
+                wrk,
+                f"-t{threads}",
+                f"-c{plan.connections}",
+                f"-d{plan.duration}s",
+                "--timeout",
+                "10s",
+            ]
             log(f"wrk: {plan.connections} connections for {plan.duration} s ...")
             cpu_before = {pid: cpu_seconds(pid) for pid in [server.process.pid, *pids]}
             origin = time.monotonic()
