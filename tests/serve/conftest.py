@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import threading
@@ -16,7 +15,7 @@ import httpx
 import mcp.client.stdio  # noqa: F401
 import pytest
 
-from openapi_rag.serve.cli_process import keyless_env, spawn_cli, stop_process
+from openapi_rag.serve.cli_process import keyless_env, spawn_cli, stop_process, with_this_source
 
 CATALOG = Path(__file__).resolve().parents[2] / "src" / "openapi_rag" / "data" / "catalog"
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -47,10 +46,7 @@ def index_dir(spec_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def cli_env(**extra: str) -> dict[str, str]:
-    env = keyless_env()
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH", "")]))
-    env.update(extra)
-    return env
+    return {**with_this_source(keyless_env()), **extra}
 
 
 class Server:

@@ -2,6 +2,7 @@
 
 `bench serve` runs the HTTP API (`load.ServerProcess`) and `openapi-rag mcp --transport http`
 (`overhead.mcp_http_server`) this way, and the tests run their servers with the same two calls.
+`bench startup` times fresh processes of the same `COMMAND`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 from openapi_rag.errors import OpenAPIRagError
 
@@ -20,6 +22,13 @@ COMMAND = [sys.executable, "-m", "openapi_rag"]
 def keyless_env() -> dict[str, str]:
     """This process's environment without API keys: a loopback server started here needs none."""
     return {k: v for k, v in os.environ.items() if not k.startswith("OPENAPI_RAG_API_KEY")}
+
+
+def with_this_source(env: dict[str, str]) -> dict[str, str]:
+    """`env` with the folder this package is imported from first on PYTHONPATH, so that a fresh
+    interpreter runs this very code (a source checkout, not whatever else is installed)."""
+    source = str(Path(__file__).resolve().parents[2])
+    return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [source, env.get("PYTHONPATH", "")]))}
 
 
 def spawn_cli(args: list[str], *, env: dict[str, str] | None = None) -> subprocess.Popen[str]:

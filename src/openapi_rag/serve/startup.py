@@ -12,20 +12,16 @@ import os
 import resource
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-# A fresh interpreter with this package first on its path, as the CLI runs.
-COMMAND = [sys.executable, "-m", "openapi_rag"]
+from openapi_rag.serve.cli_process import COMMAND, with_this_source
 
 
 def _env() -> dict[str, str]:
-    src = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH", "")]))
-    return env
+    """A fresh interpreter's environment with this package first on its path, as the CLI runs."""
+    return with_this_source(dict(os.environ))
 
 
 def _summary(seconds: list[float]) -> dict[str, Any]:
