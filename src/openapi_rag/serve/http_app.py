@@ -126,9 +126,6 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
 
-    async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        return fn(*args, **kwargs)
-
     @app.exception_handler(BadRequest)
     async def bad_request(_: Request, exc: BadRequest) -> JSONResponse:
         return JSONResponse(
@@ -227,13 +224,8 @@ def create_app(service: SearchService, settings: ServeSettings) -> Any:
         """The operation (parameters, body, success response, security), schemas resolved, sized for
         an LLM; `view.left_out` says what was cut (ask with more `depth`, `errors`, `examples`)."""
         endpoint = f"{service_id} {method} /{path.lstrip('/')}"
-        return await run(
-            service.get_endpoint,
-            endpoint,
-            depth=depth,
-            max_tokens=max_tokens,
-            errors=errors,
-            examples=examples,
+        return service.get_endpoint(
+            endpoint, depth=depth, max_tokens=max_tokens, errors=errors, examples=examples
         )
 
     @app.get(
