@@ -78,7 +78,6 @@ class Loaded:
     # The searcher's embed function, answering from vectors embedded ahead in a batch; None where
     # the searcher cannot say what it will embed (CRAFT views, a PostgreSQL snapshot's searcher).
     prepared: PreparedEmbeddings | None = None
-    _listing: list[dict[str, Any]] | None = None
 
     @cached_property
     def service_ids(self) -> frozenset[str]:
@@ -88,11 +87,9 @@ class Loaded:
     def operations(self) -> int:
         return sum(source.operations for source in self.index.manifest.sources.values())
 
-    @property
+    @cached_property
     def services(self) -> list[dict[str, Any]]:
-        if self._listing is None:
-            self._listing = _services(self.index)
-        return self._listing
+        return _services(self.index)
 
 
 class IndexHolder:
