@@ -6,7 +6,7 @@ import click
 
 from openapi_rag.cli import cli
 from openapi_rag.cli.common import err, handle_errors
-from openapi_rag.cli.serve_cmd import make_settings, require, security_options
+from openapi_rag.cli.serve_cmd import http_url, make_settings, require, security_options
 from openapi_rag.cli.store_options import index_or_store_options
 
 MCP_EXTRA_HINT = 'the MCP server needs the `mcp` extra: pip install "openapi-rag[mcp]"'
@@ -48,7 +48,6 @@ def mcp(
     settings = make_settings(index_dir, host, port, 1, key_file, rate, burst, cors_origins)
 
     def ready(bound_host: str, bound_port: int) -> None:
-        shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-        err(f"MCP over streamable HTTP at http://{shown}:{bound_port}/mcp")
+        err(f"MCP over streamable HTTP at {http_url(bound_host, bound_port)}/mcp")
 
     run_mcp(settings, transport, on_ready=ready)

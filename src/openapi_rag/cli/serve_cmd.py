@@ -52,6 +52,11 @@ def security_options(func: Any) -> Any:
     return func
 
 
+def http_url(host: str, port: int) -> str:
+    """The URL a server bound to (host, port) answers at (an IPv6 address in brackets)."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def make_settings(
     index_dir: str | PgTarget,
     host: str,
@@ -125,8 +130,7 @@ def serve(
     )
 
     def ready(bound_host: str, bound_port: int) -> None:
-        shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         keyed = "API key required" if settings.keys else "no key (loopback only)"
-        err(f"serving {settings.index_dir} on http://{shown}:{bound_port} ({workers} worker(s), {keyed})")
+        err(f"serving {settings.index_dir} on {http_url(bound_host, bound_port)} ({workers} worker(s), {keyed})")
 
     serve_http(settings, on_ready=ready)
