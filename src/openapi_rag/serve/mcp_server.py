@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -46,7 +48,7 @@ operations. Use it to learn what the catalog covers or to pick a `service` for s
 to find an endpoint, use search_endpoints instead."""
 
 
-def build_mcp(service: SearchService) -> Any:
+def build_mcp(search_service: SearchService) -> Any:
     """An `MCPServer` with the three tools (their annotations are read by the SDK: module-level types)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -62,21 +64,20 @@ def build_mcp(service: SearchService) -> Any:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
-    def answer(call: Any) -> CallToolResult:
+    @contextmanager
+    def tool_errors() -> Iterator[None]:
+        """The service's refusals (bad input, unknown id) as a tool error whose text the agent reads."""
         try:
-            data = call()
+            yield
         except (BadRequest, NotFound) as exc:
             raise ToolError(str(exc)) from exc
-        return reply(data)
 
     # A coroutine: the SDK runs a plain function on a worker thread, and the hop there and back
     # cost more than the search's share of the event loop (the HTTP API searches on its loop too).
     @server.tool(description=SEARCH_DESCRIPTION, annotations=read_only)
     async def search_endpoints(query: str, k: int = 10, service: str | None = None) -> CallToolResult:
-        try:
-            hits = await service_obj.asearch(query, k=k, service=service, field="query")
-        except (BadRequest, NotFound) as exc:
-            raise ToolError(str(exc)) from exc
+        with tool_errors():
+            hits = await search_service.asearch(query, k=k, service=service, field="query")
         # id already names service, method and path: the rest would only cost the agent tokens.
         return reply({"results": [{"id": h["id"], "summary": h["summary"], "score": h["score"]} for h in hits]})
 
@@ -84,17 +85,16 @@ def build_mcp(service: SearchService) -> Any:
     def get_endpoint(
         id: str, depth: int = 3, errors: bool = False, examples: bool = False, max_tokens: int = 3000
     ) -> CallToolResult:
-        return answer(
-            lambda: service_obj.get_endpoint(
+        with tool_errors():
+            view = search_service.get_endpoint(
                 id, depth=depth, errors=errors, examples=examples, max_tokens=max_tokens
             )
-        )
+        return reply(view)
 
     @server.tool(description=LIST_DESCRIPTION, annotations=read_only)
     def list_services() -> CallToolResult:
-        return answer(lambda: {"services": service_obj.services()})
+        return reply({"services": search_service.services()})  # refuses nothing: no tool error to map
 
-    service_obj = service
     return server
 
 
