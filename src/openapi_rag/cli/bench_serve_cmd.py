@@ -190,6 +190,7 @@ def bench_show(index_dir: str, max_tokens: int, depth: int, top: int, json_: boo
     from openapi_rag.index import Index
     from openapi_rag.refs.inline import resolved_operation
     from openapi_rag.refs.view import operation_view
+    from openapi_rag.serve.load_trace import percentile
     from openapi_rag.tokens import get_tokenizer
 
     get_tokenizer("cl100k_base").count("warm up")  # loaded once, not timed into the first view
@@ -217,11 +218,11 @@ def bench_show(index_dir: str, max_tokens: int, depth: int, top: int, json_: boo
     report = {
         "operations": len(rows),
         "max_tokens": max_tokens,
-        "sized_tokens": {"median": tokens[len(tokens) // 2], "max": tokens[-1]},
+        "sized_tokens": {"median": percentile(tokens, 50), "max": tokens[-1]},
         "over_budget": sum(t > max_tokens for t in tokens),
         "view_ms": {
-            "median": round(times[len(times) // 2], 1),
-            "p99": round(times[int(len(times) * 0.99)], 1),
+            "median": round(percentile(times, 50), 1),
+            "p99": round(percentile(times, 99), 1),
         },
         "largest_full": sorted(rows, key=lambda r: -r["full_chars"])[:top],
     }
