@@ -400,10 +400,11 @@ class Searcher:
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
-            # The short views' list, searched once for both its uses (pooled, fused)
+            view_hits: Ranked | None = None
             with self._stage("dense"):
-                view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
                 if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
+                    # The short views' list, searched once for both its uses (pooled, fused)
+                    view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
                     dense, complete = self._dense(vector, fetch, threshold, filter)
                     exhausted = exhausted and complete
                     if view_hits is not None and self.settings.view_pool:
@@ -465,17 +466,18 @@ class Searcher:
 
     def _view_hits(
         self,
-        vector: np.ndarray | None,
+        vector: np.ndarray,
         mode: str,
         fetch: int,
         threshold: float | None,
         allowed: list[str] | None,
     ) -> Ranked | None:
-        """The short views' `fetch` best chunks, where the settings read them (pooled into the
-        dense list, or fused as a list of their own); None otherwise."""
+        """The short views' `fetch` best chunks for a text with a dense side (mode dense or hybrid,
+        `vector` given: the caller's test), where the settings read them (pooled into the dense
+        list, or fused as a list of their own); None otherwise."""
         cfg = self.settings
         wanted = cfg.view_pool or (mode == "hybrid" and cfg.view_weight > 0)
-        if self.views is None or vector is None or mode == "bm25" or threshold is not None or not wanted:
+        if self.views is None or threshold is not None or not wanted:
             return None
         return self.views.search(fetch, vector=vector, allowed=allowed)
 
