@@ -65,7 +65,7 @@ class MiniLMEmbedder(Embedder):
             core of the host, which ONNX Runtime would take inside a container or under a CPU quota.
         memory_arena: let ONNX Runtime keep freed buffers for reuse (faster, more memory).
         fused: run the shipped weights in a graph of ONNX Runtime's fused BERT operators, built in
-            memory at load (`minilm_graph.py`: ~8% less CPU per token, vectors within float32
+            memory at load (`minilm_graph.py`: 5-9% less CPU on a long text, vectors within float32
             rounding of the shipped graph's); False: the shipped graph as it is; None (default):
             fused where the `onnx` package (the `fused` extra) is installed.
         model_path: another ONNX export of the same model (tests, experiments), run as it is.
