@@ -240,7 +240,12 @@ class Searcher:
         with self._stage("rescore"):
             if threshold is None and (cfg.dependencies or auto or verbs or cfg.clause_share < 1.0):
                 operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
-            if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
+            if (
+                threshold is None
+                and query
+                and cfg.other_api_factor < 1.0
+                and (filter is None or filter.is_empty)
+            ):
                 operations = self._favour_named_apis(operations, query)
         if cfg.settle_first and threshold is None and len(texts) <= 2 and texts[-1]:
             # one intent (the query, or its focus): its verb's method and its resource first
@@ -319,7 +324,9 @@ class Searcher:
                 return [pair for pair in ranked if pair[1] >= threshold], True
             fetch *= 2
 
-    def texts_to_embed(self, query: str, *, mode: str = "hybrid", threshold: float | None = None) -> list[str]:
+    def texts_to_embed(
+        self, query: str, *, mode: str = "hybrid", threshold: float | None = None
+    ) -> list[str]:
         """The texts a search for `query` embeds, in the order it embeds them (see `_texts`), so
         that a caller can embed them ahead, in one batch with other queries' (`serve/batching.py`)."""
         if mode == "bm25" or self.embed is None:
@@ -423,7 +430,9 @@ class Searcher:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
             with self._stage("fusion"):
-                extra = self._extra_lists(text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed)
+                extra = self._extra_lists(
+                    text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed
+                )
                 lists.append(self._fuse(mode, dense, lexical, extra))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
@@ -535,7 +544,9 @@ class Searcher:
             catalog = self._scan()
             self._op_chunks = catalog.op_chunks
             self._graph = DependencyGraph.of(
-                catalog.keys, generic=self.settings.generic_producers, aliases_first=self.settings.aliases_first
+                catalog.keys,
+                generic=self.settings.generic_producers,
+                aliases_first=self.settings.aliases_first,
             )
             self._title_words = frozenset(
                 w.lower() for title in catalog.titles for w in re.findall(r"\w+", title)
@@ -559,9 +570,15 @@ class Searcher:
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
             weigh = dict(
-                factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=self._verbs(), skip=self._lead_ins()
+                factor=cfg.verb_mismatch,
+                offer_share=cfg.verb_offer_share,
+                verbs=self._verbs(),
+                skip=self._lead_ins(),
             )
-            per_text[1:] = [weigh_verb(scores, text, **weigh) for scores, text in zip(per_text[1:], texts[1:], strict=True)]
+            per_text[1:] = [
+                weigh_verb(scores, text, **weigh)
+                for scores, text in zip(per_text[1:], texts[1:], strict=True)
+            ]
             if cfg.verb_single_intent and len(texts) == 1 and texts[0]:  # no clause, no focus
                 per_text[0] = weigh_verb(per_text[0], self._single_intent(texts[0]), **weigh)
         if cfg.clause_share < 1.0:
@@ -642,8 +659,10 @@ class Searcher:
         """Whether a request of many intents is still addressed to one API: written as a
         conversation (`coherence_conversations`), not as a plan listing its steps."""
         cfg = self.settings
-        return bool(query) and cfg.coherence_conversations and conversational(
-            query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements
+        return (
+            bool(query)
+            and cfg.coherence_conversations
+            and conversational(query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements)
         )
 
     def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:
