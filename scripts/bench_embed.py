@@ -17,6 +17,7 @@ Usage:
     python scripts/bench_embed.py --json                  # JSON on stdout
     python scripts/bench_embed.py --batch-tokens 8192     # try another batch budget
     python scripts/bench_embed.py --embedder minilm-api   # the adapted model
+    python scripts/bench_embed.py --shipped-graph         # the export as shipped, not the fused graph
 """
 
 from __future__ import annotations
@@ -125,6 +126,8 @@ def run_workload(name: str, args: argparse.Namespace) -> dict[str, Any]:
     texts = {"short": short_texts, "long": long_texts, "endpoints": endpoint_texts}[name]()
     counts = get_tokenizer("minilm").count_many(texts)
     options = {"batch_size": args.batch_size, "batch_tokens": args.batch_tokens, "threads": args.threads}
+    if args.shipped_graph:
+        options["fused"] = False
     embedder = get_embedder(
         args.embedder, memory_arena=not args.no_arena, **{k: v for k, v in options.items() if v is not None}
     )
@@ -152,6 +155,7 @@ def run_workload(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "batch_tokens": embedder.batch_tokens,
         "memory_arena": not args.no_arena,
         "threads": args.threads or "default",
+        "graph": "shipped" if args.shipped_graph else "default",
     }
 
 
@@ -165,6 +169,9 @@ def main() -> None:
     parser.add_argument("--no-arena", action="store_true", help="turn ONNX Runtime's memory arena off")
     parser.add_argument("--threads", type=int, help="intra-op threads (embedder default: the usable cores)")
     parser.add_argument("--embedder", default="minilm", help="a local MiniLM-family embedder (minilm-api)")
+    parser.add_argument(
+        "--shipped-graph", action="store_true", help="run the export as shipped (fused=False)"
+    )
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--child", choices=WORKLOADS, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -183,6 +190,7 @@ def main() -> None:
         ):
             child += [flag, str(value)] if value is not None else []
         child += ["--no-arena"] if args.no_arena else []
+        child += ["--shipped-graph"] if args.shipped_graph else []
         out = subprocess.run(child, check=True, capture_output=True, text=True).stdout
         results.append(json.loads(out))
     if args.json:

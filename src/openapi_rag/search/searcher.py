@@ -240,7 +240,12 @@ class Searcher:
         with self._stage("rescore"):
             if threshold is None and (cfg.dependencies or auto or verbs or cfg.clause_share < 1.0):
                 operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
-            if threshold is None and query and cfg.other_api_factor < 1.0 and (filter is None or filter.is_empty):
+            if (
+                threshold is None
+                and query
+                and cfg.other_api_factor < 1.0
+                and (filter is None or filter.is_empty)
+            ):
                 operations = self._favour_named_apis(operations, query)
         if cfg.settle_first and threshold is None and len(texts) <= 2 and texts[-1]:
             # one intent (the query, or its focus): its verb's method and its resource first
@@ -319,7 +324,9 @@ class Searcher:
                 return [pair for pair in ranked if pair[1] >= threshold], True
             fetch *= 2
 
-    def texts_to_embed(self, query: str, *, mode: str = "hybrid", threshold: float | None = None) -> list[str]:
+    def texts_to_embed(
+        self, query: str, *, mode: str = "hybrid", threshold: float | None = None
+    ) -> list[str]:
         """The texts a search for `query` embeds, in the order it embeds them (see `_texts`), so
         that a caller can embed them ahead, in one batch with other queries' (`serve/batching.py`)."""
         if mode == "bm25" or self.embed is None:
@@ -400,10 +407,11 @@ class Searcher:
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
-            # The short views' list, searched once for both its uses (pooled, fused)
+            view_hits: Ranked | None = None
             with self._stage("dense"):
-                view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
                 if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
+                    # The short views' list, searched once for both its uses (pooled, fused)
+                    view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
                     dense, complete = self._dense(vector, fetch, threshold, filter)
                     exhausted = exhausted and complete
                     if view_hits is not None and self.settings.view_pool:
@@ -422,7 +430,9 @@ class Searcher:
                 if score > dense_scores.get(chunk_id, float("-inf")):
                     dense_scores[chunk_id] = score
             with self._stage("fusion"):
-                extra = self._extra_lists(text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed)
+                extra = self._extra_lists(
+                    text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed
+                )
                 lists.append(self._fuse(mode, dense, lexical, extra))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
@@ -465,17 +475,18 @@ class Searcher:
 
     def _view_hits(
         self,
-        vector: np.ndarray | None,
+        vector: np.ndarray,
         mode: str,
         fetch: int,
         threshold: float | None,
         allowed: list[str] | None,
     ) -> Ranked | None:
-        """The short views' `fetch` best chunks, where the settings read them (pooled into the
-        dense list, or fused as a list of their own); None otherwise."""
+        """The short views' `fetch` best chunks for a text with a dense side (mode dense or hybrid,
+        `vector` given: the caller's test), where the settings read them (pooled into the dense
+        list, or fused as a list of their own); None otherwise."""
         cfg = self.settings
         wanted = cfg.view_pool or (mode == "hybrid" and cfg.view_weight > 0)
-        if self.views is None or vector is None or mode == "bm25" or threshold is not None or not wanted:
+        if self.views is None or threshold is not None or not wanted:
             return None
         return self.views.search(fetch, vector=vector, allowed=allowed)
 
@@ -533,7 +544,9 @@ class Searcher:
             catalog = self._scan()
             self._op_chunks = catalog.op_chunks
             self._graph = DependencyGraph.of(
-                catalog.keys, generic=self.settings.generic_producers, aliases_first=self.settings.aliases_first
+                catalog.keys,
+                generic=self.settings.generic_producers,
+                aliases_first=self.settings.aliases_first,
             )
             self._title_words = frozenset(
                 w.lower() for title in catalog.titles for w in re.findall(r"\w+", title)
@@ -557,9 +570,15 @@ class Searcher:
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
             weigh = dict(
-                factor=cfg.verb_mismatch, offer_share=cfg.verb_offer_share, verbs=self._verbs(), skip=self._lead_ins()
+                factor=cfg.verb_mismatch,
+                offer_share=cfg.verb_offer_share,
+                verbs=self._verbs(),
+                skip=self._lead_ins(),
             )
-            per_text[1:] = [weigh_verb(scores, text, **weigh) for scores, text in zip(per_text[1:], texts[1:], strict=True)]
+            per_text[1:] = [
+                weigh_verb(scores, text, **weigh)
+                for scores, text in zip(per_text[1:], texts[1:], strict=True)
+            ]
             if cfg.verb_single_intent and len(texts) == 1 and texts[0]:  # no clause, no focus
                 per_text[0] = weigh_verb(per_text[0], self._single_intent(texts[0]), **weigh)
         if cfg.clause_share < 1.0:
@@ -640,8 +659,10 @@ class Searcher:
         """Whether a request of many intents is still addressed to one API: written as a
         conversation (`coherence_conversations`), not as a plan listing its steps."""
         cfg = self.settings
-        return bool(query) and cfg.coherence_conversations and conversational(
-            query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements
+        return (
+            bool(query)
+            and cfg.coherence_conversations
+            and conversational(query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements)
         )
 
     def _favour_named_apis(self, operations: list[OperationHit], query: str) -> list[OperationHit]:
