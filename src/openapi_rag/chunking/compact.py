@@ -23,7 +23,9 @@ description, and the same response fields. Each field counts once: repeating the
 summary to weight them (2x, 3x) moved recall by less than .01 on RestBench and SOCBench-D. Two
 index-time additions bring in words no spec holds, both off by default: WordNet aliases on a line
 only BM25 reads (`aliases`, `aliases.py`) and requests in users' words written by an LLM
-(`views_llm`, `llm_views.py`), read by BM25 and embedded as views (README, issue 18 item 8).
+(`views_llm`, `llm_views.py`), read by BM25 and embedded as views (README, issue 18 item 8); a
+third, the words a learned sparse model (SPLADE) says the operation implies, is also a line only
+BM25 reads (`expansion`, `expansion.py`).
 The chunk's `content` (what search returns) is the operation without its request body and examples, as with `thin`.
 """
 
@@ -35,6 +37,7 @@ from typing import Any
 from openapi_rag.chunking.aliases import AliasSettings, AliasWriter
 from openapi_rag.chunking.context import operation_context, tag_sentence
 from openapi_rag.chunking.endpoint import EndpointStrategy, thin_operation
+from openapi_rag.chunking.expansion import ExpansionSettings, ExpansionWriter
 from openapi_rag.chunking.llm_views import ViewWriter
 from openapi_rag.chunking.render import collapse, leading_sentence, operation_summary, short_description
 from openapi_rag.chunking.response_fields import response_fields
@@ -73,7 +76,18 @@ MRR .730 → .696, the long requests' R@5 .800 → .733) and on the reporting ha
 ALIASES = 0
 """Alias words per operation from WordNet (`aliases.py`), on a line that only BM25 reads; 0: none.
 Off: README, issue 18 item 8."""
-OPTIONAL_PARAMS = ("aliases", "alias_senses", "alias_hypernyms", "views_llm", "views_llm_bm25")
+EXPANSION = 0
+"""Words per operation that SPLADE says it implies (`expansion.py`), on a line only BM25 reads; 0:
+none. Off: README, issue 18 item 8."""
+OPTIONAL_PARAMS = (
+    "aliases",
+    "alias_senses",
+    "alias_hypernyms",
+    "views_llm",
+    "views_llm_bm25",
+    "expansion",
+    "expansion_min_weight",
+)
 """Parameters recorded in the manifest only when on (an index built before they existed stays
 comparable), and read back from it when an index is updated without them."""
 CONTEXT = False
@@ -173,6 +187,8 @@ class CompactStrategy(EndpointStrategy):
         views_llm: an LLM (name or object) that writes user-phrased views of each operation at
             index time (`llm_views.py`); None: none.
         views_llm_bm25: BM25 also reads those views.
+        expansion: words per operation implied by SPLADE, for BM25 (`EXPANSION`, `expansion.py`; 0: none).
+        expansion_min_weight: the least SPLADE weight an implied word needs.
         Other arguments as `Strategy`.
     """
 
@@ -196,6 +212,8 @@ class CompactStrategy(EndpointStrategy):
         alias_hypernyms: bool = False,
         views_llm: str | LLM | None = None,
         views_llm_bm25: bool = True,
+        expansion: int = EXPANSION,
+        expansion_min_weight: float = 1.0,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
@@ -210,6 +228,7 @@ class CompactStrategy(EndpointStrategy):
         self.views_llm = views_llm
         self.views_llm_bm25 = views_llm_bm25
         self.view_writer = ViewWriter(views_llm) if views_llm is not None else None
+        self.expansion = ExpansionSettings(limit=max(0, expansion), min_weight=expansion_min_weight)
 
     @property
     def params(self) -> dict[str, Any]:
@@ -222,7 +241,12 @@ class CompactStrategy(EndpointStrategy):
             # recorded only when on: a manifest written before aliases existed stays comparable
             **(self._alias_params if self.aliases.limit else {}),
             **(self._views_llm_params if self.views_llm is not None else {}),
+            **(self._expansion_params if self.expansion.limit else {}),
         }
+
+    @property
+    def _expansion_params(self) -> dict[str, Any]:
+        return {"expansion": self.expansion.limit, "expansion_min_weight": self.expansion.min_weight}
 
     @property
     def _views_llm_params(self) -> dict[str, Any]:
@@ -262,12 +286,18 @@ class CompactStrategy(EndpointStrategy):
     def chunk_service(self, service: Service) -> list[Chunk]:
         chunks = super().chunk_service(service)
         written = self.view_writer.views_many(service.operations) if self.view_writer else {}
+        own = {
+            op.id: lexical_text(service, op, self.returns, context=self.context, unwrap=self.unwrap)
+            for op in service.operations
+        }
+        implied = self._implied(service, own)
         lexical = {
             op.id: " ".join(
                 part
                 for part in (
-                    lexical_text(service, op, self.returns, context=self.context, unwrap=self.unwrap),
+                    own[op.id],
                     self.alias_line(op),
+                    implied.get(op.id, ""),
                     " ".join(written.get(op.id, ())) if self.views_llm_bm25 else "",
                 )
                 if part
@@ -284,3 +314,13 @@ class CompactStrategy(EndpointStrategy):
             if views.get(chunk.operations[0]):
                 chunk.metadata[VIEWS_KEY] = views[chunk.operations[0]]
         return chunks
+
+    def _implied(self, service: Service, own: dict[str, str]) -> dict[str, str]:
+        """Each operation's SPLADE-implied words, one line ({} when `expansion` is off)."""
+        if not self.expansion.limit or not service.operations:
+            return {}
+        ops = service.operations
+        embedded = [text for text, _ in self.embed_parts(service, ops)]
+        said = [f"{line} {own[op.id]}" for line, op in zip(embedded, ops, strict=True)]
+        words = ExpansionWriter(self.expansion).expansions(embedded, said)
+        return {op.id: " ".join(w) for op, w in zip(ops, words, strict=True)}

@@ -1,0 +1,19 @@
+"""An index records its SPLADE expansion setting and an update keeps it (`chunking/expansion.py`)."""
+
+from __future__ import annotations
+
+from openapi_rag.index import Index, build_index
+from tests.conftest import shared_data
+
+
+def test_the_setting_is_recorded_and_kept_by_an_update(tmp_path) -> None:
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "spotify.json").write_bytes(shared_data("restbench", "specs", "spotify_oas.json").read_bytes())
+    params = {"expansion": 4, "expansion_min_weight": 1.5}
+    build_index([specs], tmp_path / "idx", embedder="word-hash", strategy_params=params)
+    opened = Index.open(tmp_path / "idx")
+    assert {k: opened.manifest.strategy_params[k] for k in params} == params
+    report = build_index([specs], tmp_path / "idx", embedder="word-hash")  # no params: the recorded ones
+    assert report.unchanged and not report.changed
+    assert {k: Index.open(tmp_path / "idx").manifest.strategy_params[k] for k in params} == params
