@@ -17,3 +17,17 @@ def test_the_setting_is_recorded_and_kept_by_an_update(tmp_path) -> None:
     report = build_index([specs], tmp_path / "idx", embedder="word-hash")  # no params: the recorded ones
     assert report.unchanged and not report.changed
     assert {k: Index.open(tmp_path / "idx").manifest.strategy_params[k] for k in params} == params
+
+
+def test_index_expansion_on_the_cli(specs, tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from openapi_rag.cli import cli
+
+    idx = str(tmp_path / "idx")
+    args = ["index", str(specs), "--index", idx, "--embedder", "word-hash", "--expansion", "3"]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert Index.open(idx).manifest.strategy_params["expansion"] == 3
+    other = CliRunner().invoke(cli, [*args[:-2], "--strategy", "thin", "--expansion", "3"])
+    assert other.exit_code == 2 and "--expansion applies to the compact strategy" in other.output
