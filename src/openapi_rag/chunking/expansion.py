@@ -28,6 +28,8 @@ CANDIDATES = 64
 FAMILY = 5
 """Letters a word shares with one the operation says to count as said: "removed" for "remove",
 "charges" for "charge", "spot" for "spotify" (shorter words must be a whole prefix)."""
+SLICE = 256
+"""Texts whose full weights are held at once (32 MB)."""
 MEMO_TEXTS = 100_000
 """Texts whose strongest words are remembered (about 15 MB); past it the memory starts again."""
 
@@ -84,12 +86,14 @@ def _strongest(encoder: SpladeEncoder, texts: Sequence[str]) -> list[list[tuple[
         if len(_memo) + len(missing) > MEMO_TEXTS:
             with _memo_lock:
                 _memo.clear()
-        weights = encoder.weights(missing)
         vocab = encoder.vocabulary
-        top = np.argpartition(-weights, CANDIDATES, axis=1)[:, :CANDIDATES]
-        with _memo_lock:
-            for text, row, cols in zip(missing, weights, top, strict=True):
-                ranked = sorted(((float(row[c]), vocab[c]) for c in cols if row[c] > 0), reverse=True)
-                _memo[(key, text)] = [(word, weight) for weight, word in ranked]
+        for start in range(0, len(missing), SLICE):  # a slice's weights are SLICE x 30522 floats
+            part = missing[start : start + SLICE]
+            weights = encoder.weights(part)
+            top = np.argpartition(weights, -CANDIDATES, axis=1)[:, -CANDIDATES:]
+            with _memo_lock:
+                for text, row, cols in zip(part, weights, top, strict=True):
+                    ranked = sorted(((float(row[c]), vocab[c]) for c in cols if row[c] > 0), reverse=True)
+                    _memo[(key, text)] = [(word, weight) for weight, word in ranked]
     with _memo_lock:
         return [_memo[(key, t)] for t in texts]
