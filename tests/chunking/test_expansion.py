@@ -63,3 +63,15 @@ def test_compact_adds_implied_words_for_bm25_only_and_the_right_operation_moves_
 def test_a_missing_model_is_one_clear_error(tmp_path) -> None:
     with pytest.raises(EmbedderError, match=r"model\.onnx: the SPLADE model is missing .*export_splade"):
         SpladeEncoder(tmp_path).weights(["anything"])
+
+
+def test_writers_with_other_settings_run_the_model_once_per_text() -> None:
+    encoder = SpladeEncoder()
+    runs: list[int] = []
+    weights = encoder.weights
+    encoder.weights = lambda texts: runs.append(len(texts)) or weights(texts)  # type: ignore[method-assign]
+    lines = ["Refund a payment", "List invoices"]
+    narrow = ExpansionWriter(ExpansionSettings(limit=2, min_weight=1.0), encoder).expansions(lines, lines)
+    wide = ExpansionWriter(ExpansionSettings(limit=8, min_weight=0.5), encoder).expansions(lines, lines)
+    assert runs == [2]
+    assert all(set(n) <= set(w) and len(n) <= 2 for n, w in zip(narrow, wide, strict=True))

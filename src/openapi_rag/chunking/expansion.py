@@ -81,19 +81,18 @@ def _strongest(encoder: SpladeEncoder, texts: Sequence[str]) -> list[list[tuple[
     """Each text's `CANDIDATES` strongest words with their weights, strongest first."""
     key = id(encoder)
     with _memo_lock:
-        missing = sorted({t for t in texts if (key, t) not in _memo})
-    if missing:
-        if len(_memo) + len(missing) > MEMO_TEXTS:
-            with _memo_lock:
-                _memo.clear()
-        vocab = encoder.vocabulary
-        for start in range(0, len(missing), SLICE):  # a slice's weights are SLICE x 30522 floats
-            part = missing[start : start + SLICE]
-            weights = encoder.weights(part)
-            top = np.argpartition(weights, -CANDIDATES, axis=1)[:, -CANDIDATES:]
-            with _memo_lock:
-                for text, row, cols in zip(part, weights, top, strict=True):
-                    ranked = sorted(((float(row[c]), vocab[c]) for c in cols if row[c] > 0), reverse=True)
-                    _memo[(key, text)] = [(word, weight) for weight, word in ranked]
-    with _memo_lock:
-        return [_memo[(key, t)] for t in texts]
+        if len(_memo) + len(texts) > MEMO_TEXTS:
+            _memo.clear()
+        found = {t: _memo[(key, t)] for t in texts if (key, t) in _memo}
+    missing = sorted(set(texts) - found.keys())
+    vocab = encoder.vocabulary if missing else []
+    for start in range(0, len(missing), SLICE):  # a slice's weights are SLICE x 30522 floats
+        part = missing[start : start + SLICE]
+        weights = encoder.weights(part)
+        top = np.argpartition(weights, -CANDIDATES, axis=1)[:, -CANDIDATES:]
+        for text, row, cols in zip(part, weights, top, strict=True):
+            ranked = sorted(((float(row[c]), vocab[c]) for c in cols if row[c] > 0), reverse=True)
+            found[text] = [(word, weight) for weight, word in ranked]
+        with _memo_lock:
+            _memo.update(((key, t), found[t]) for t in part)
+    return [found[t] for t in texts]
