@@ -75,3 +75,14 @@ def test_writers_with_other_settings_run_the_model_once_per_text() -> None:
     wide = ExpansionWriter(ExpansionSettings(limit=8, min_weight=0.5), encoder).expansions(lines, lines)
     assert runs == [2]
     assert all(set(n) <= set(w) and len(n) <= 2 for n, w in zip(narrow, wide, strict=True))
+
+
+def test_the_model_can_read_only_what_an_operation_does(spotify) -> None:
+    strategy = get_strategy("compact", expansion=8, expansion_source="statements")
+    assert strategy.params["expansion_source"] == "statements"
+    assert "expansion_source" not in get_strategy("compact", expansion=8).params  # the first source
+    chunks = strategy.chunk_service(spotify)
+    line = get_strategy("compact", expansion=8).chunk_service(spotify)
+    assert [c.metadata[BM25_TEXT] for c in chunks] != [c.metadata[BM25_TEXT] for c in line]
+    with pytest.raises(ValueError, match="expansion_source"):
+        get_strategy("compact", expansion_source="everything")

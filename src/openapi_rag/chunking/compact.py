@@ -87,6 +87,7 @@ OPTIONAL_PARAMS = (
     "views_llm_bm25",
     "expansion",
     "expansion_min_weight",
+    "expansion_source",
 )
 """Parameters recorded in the manifest only when on (an index built before they existed stays
 comparable), and read back from it when an index is updated without them."""
@@ -189,6 +190,8 @@ class CompactStrategy(EndpointStrategy):
         views_llm_bm25: BM25 also reads those views.
         expansion: words per operation implied by SPLADE, for BM25 (`EXPANSION`, `expansion.py`; 0: none).
         expansion_min_weight: the least SPLADE weight an implied word needs.
+        expansion_source: what SPLADE reads: "line", the embedded line; "statements", only
+            `METHOD /path` and what the operation does (no API title, parameters or response fields).
         Other arguments as `Strategy`.
     """
 
@@ -214,6 +217,7 @@ class CompactStrategy(EndpointStrategy):
         views_llm_bm25: bool = True,
         expansion: int = EXPANSION,
         expansion_min_weight: float = 1.0,
+        expansion_source: str = "line",
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
@@ -229,6 +233,9 @@ class CompactStrategy(EndpointStrategy):
         self.views_llm_bm25 = views_llm_bm25
         self.view_writer = ViewWriter(views_llm) if views_llm is not None else None
         self.expansion = ExpansionSettings(limit=max(0, expansion), min_weight=expansion_min_weight)
+        if expansion_source not in ("line", "statements"):
+            raise ValueError(f"expansion_source must be 'line' or 'statements', not {expansion_source!r}")
+        self.expansion_source = expansion_source
 
     @property
     def params(self) -> dict[str, Any]:
@@ -246,7 +253,9 @@ class CompactStrategy(EndpointStrategy):
 
     @property
     def _expansion_params(self) -> dict[str, Any]:
-        return {"expansion": self.expansion.limit, "expansion_min_weight": self.expansion.min_weight}
+        params = {"expansion": self.expansion.limit, "expansion_min_weight": self.expansion.min_weight}
+        # the source is recorded only when not the first one: manifests written before it compare
+        return params | ({"expansion_source": self.expansion_source} if self.expansion_source != "line" else {})
 
     @property
     def _views_llm_params(self) -> dict[str, Any]:
@@ -322,5 +331,10 @@ class CompactStrategy(EndpointStrategy):
         ops = service.operations
         embedded = [text for text, _ in self.embed_parts(service, ops)]
         said = [f"{line} {own[op.id]}" for line, op in zip(embedded, ops, strict=True)]
-        words = ExpansionWriter(self.expansion).expansions(embedded, said)
+        if self.expansion_source == "statements":
+            context = {"embed_context": self.embed_context, "embed_resource": self.embed_resource}
+            read = [f"{op.id}: {'. '.join(_statements(service, op, **context))}" for op in ops]
+        else:
+            read = embedded
+        words = ExpansionWriter(self.expansion).expansions(read, said)
         return {op.id: " ".join(w) for op, w in zip(ops, words, strict=True)}
