@@ -162,6 +162,14 @@ ROWS: dict[str, Row] = {
     "with WordNet aliases and hypernyms in BM25 (16, first sense)": Row(
         chunking=dict(aliases=16, alias_hypernyms=True)
     ),
+    # issue 18 item 8, learned sparse expansion: the words SPLADE-tiny (trained on MS MARCO's user
+    # queries) says an operation implies, on a line only BM25 reads (`chunking/expansion.py`)
+    "with SPLADE words in BM25 (4, weight 1.5)": Row(chunking=dict(expansion=4, expansion_min_weight=1.5)),
+    "with SPLADE words in BM25 (8, weight 1)": Row(chunking=dict(expansion=8, expansion_min_weight=1.0)),
+    "with SPLADE words in BM25 (16, weight .5)": Row(chunking=dict(expansion=16, expansion_min_weight=0.5)),
+    "with SPLADE words in BM25 (8, weight 1, from the statements)": Row(
+        chunking=dict(expansion=8, expansion_min_weight=1.0, expansion_source="statements")
+    ),
     # issue 18 item 8, user-phrased views written by the local SmolLM2 at index time
     # (`chunking/llm_views.py`): ~5-7 s per operation on 2 cores, so ~20 h for the realworld corpus
     # the first time (replies are cached); README measures them on a subset catalog instead

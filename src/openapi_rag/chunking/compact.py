@@ -23,7 +23,9 @@ description, and the same response fields. Each field counts once: repeating the
 summary to weight them (2x, 3x) moved recall by less than .01 on RestBench and SOCBench-D. Two
 index-time additions bring in words no spec holds, both off by default: WordNet aliases on a line
 only BM25 reads (`aliases`, `aliases.py`) and requests in users' words written by an LLM
-(`views_llm`, `llm_views.py`), read by BM25 and embedded as views (README, issue 18 item 8).
+(`views_llm`, `llm_views.py`), read by BM25 and embedded as views (README, issue 18 item 8); a
+third, the words a learned sparse model (SPLADE) says the operation implies, is also a line only
+BM25 reads (`expansion`, `expansion.py`).
 The chunk's `content` (what search returns) is the operation without its request body and examples, as with `thin`.
 """
 
@@ -35,6 +37,7 @@ from typing import Any
 from openapi_rag.chunking.aliases import AliasSettings, AliasWriter
 from openapi_rag.chunking.context import operation_context, tag_sentence
 from openapi_rag.chunking.endpoint import EndpointStrategy, thin_operation
+from openapi_rag.chunking.expansion import ExpansionSettings, ExpansionWriter
 from openapi_rag.chunking.llm_views import ViewWriter
 from openapi_rag.chunking.render import collapse, leading_sentence, operation_summary, short_description
 from openapi_rag.chunking.response_fields import response_fields
@@ -73,7 +76,19 @@ MRR .730 → .696, the long requests' R@5 .800 → .733) and on the reporting ha
 ALIASES = 0
 """Alias words per operation from WordNet (`aliases.py`), on a line that only BM25 reads; 0: none.
 Off: README, issue 18 item 8."""
-OPTIONAL_PARAMS = ("aliases", "alias_senses", "alias_hypernyms", "views_llm", "views_llm_bm25")
+EXPANSION = 0
+"""Words per operation that SPLADE says it implies (`expansion.py`), on a line only BM25 reads; 0:
+none. Off: README, issue 18 item 8."""
+OPTIONAL_PARAMS = (
+    "aliases",
+    "alias_senses",
+    "alias_hypernyms",
+    "views_llm",
+    "views_llm_bm25",
+    "expansion",
+    "expansion_min_weight",
+    "expansion_source",
+)
 """Parameters recorded in the manifest only when on (an index built before they existed stays
 comparable), and read back from it when an index is updated without them."""
 CONTEXT = False
@@ -173,6 +188,10 @@ class CompactStrategy(EndpointStrategy):
         views_llm: an LLM (name or object) that writes user-phrased views of each operation at
             index time (`llm_views.py`); None: none.
         views_llm_bm25: BM25 also reads those views.
+        expansion: words per operation implied by SPLADE, for BM25 (`EXPANSION`, `expansion.py`; 0: none).
+        expansion_min_weight: the least SPLADE weight an implied word needs.
+        expansion_source: what SPLADE reads: "line", the embedded line; "statements", only
+            `METHOD /path` and what the operation does (no API title, parameters or response fields).
         Other arguments as `Strategy`.
     """
 
@@ -196,6 +215,9 @@ class CompactStrategy(EndpointStrategy):
         alias_hypernyms: bool = False,
         views_llm: str | LLM | None = None,
         views_llm_bm25: bool = True,
+        expansion: int = EXPANSION,
+        expansion_min_weight: float = 1.0,
+        expansion_source: str = "line",
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
@@ -210,6 +232,10 @@ class CompactStrategy(EndpointStrategy):
         self.views_llm = views_llm
         self.views_llm_bm25 = views_llm_bm25
         self.view_writer = ViewWriter(views_llm) if views_llm is not None else None
+        self.expansion = ExpansionSettings(limit=max(0, expansion), min_weight=expansion_min_weight)
+        if expansion_source not in ("line", "statements"):
+            raise ValueError(f"expansion_source must be 'line' or 'statements', not {expansion_source!r}")
+        self.expansion_source = expansion_source
 
     @property
     def params(self) -> dict[str, Any]:
@@ -222,7 +248,14 @@ class CompactStrategy(EndpointStrategy):
             # recorded only when on: a manifest written before aliases existed stays comparable
             **(self._alias_params if self.aliases.limit else {}),
             **(self._views_llm_params if self.views_llm is not None else {}),
+            **(self._expansion_params if self.expansion.limit else {}),
         }
+
+    @property
+    def _expansion_params(self) -> dict[str, Any]:
+        params = {"expansion": self.expansion.limit, "expansion_min_weight": self.expansion.min_weight}
+        # the source is recorded only when not the first one: manifests written before it compare
+        return params | ({"expansion_source": self.expansion_source} if self.expansion_source != "line" else {})
 
     @property
     def _views_llm_params(self) -> dict[str, Any]:
@@ -262,12 +295,18 @@ class CompactStrategy(EndpointStrategy):
     def chunk_service(self, service: Service) -> list[Chunk]:
         chunks = super().chunk_service(service)
         written = self.view_writer.views_many(service.operations) if self.view_writer else {}
+        own = {
+            op.id: lexical_text(service, op, self.returns, context=self.context, unwrap=self.unwrap)
+            for op in service.operations
+        }
+        implied = self._implied(service, own)
         lexical = {
             op.id: " ".join(
                 part
                 for part in (
-                    lexical_text(service, op, self.returns, context=self.context, unwrap=self.unwrap),
+                    own[op.id],
                     self.alias_line(op),
+                    implied.get(op.id, ""),
                     " ".join(written.get(op.id, ())) if self.views_llm_bm25 else "",
                 )
                 if part
@@ -284,3 +323,18 @@ class CompactStrategy(EndpointStrategy):
             if views.get(chunk.operations[0]):
                 chunk.metadata[VIEWS_KEY] = views[chunk.operations[0]]
         return chunks
+
+    def _implied(self, service: Service, own: dict[str, str]) -> dict[str, str]:
+        """Each operation's SPLADE-implied words, one line ({} when `expansion` is off)."""
+        if not self.expansion.limit or not service.operations:
+            return {}
+        ops = service.operations
+        embedded = [text for text, _ in self.embed_parts(service, ops)]
+        said = [f"{line} {own[op.id]}" for line, op in zip(embedded, ops, strict=True)]
+        if self.expansion_source == "statements":
+            context = {"embed_context": self.embed_context, "embed_resource": self.embed_resource}
+            read = [f"{op.id}: {'. '.join(_statements(service, op, **context))}" for op in ops]
+        else:
+            read = embedded
+        words = ExpansionWriter(self.expansion).expansions(read, said)
+        return {op.id: " ".join(w) for op, w in zip(ops, words, strict=True)}

@@ -66,6 +66,21 @@ from openapi_rag.store.pg_target import PgTarget
     help="LLM that writes, once per operation, short requests in users' words; BM25 reads them and "
     "they are embedded as views (strategy compact; cached; see README 'User-phrased views').",
 )
+@click.option(
+    "--expansion",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Words per operation that the bundled SPLADE model says it implies, added to what BM25 reads "
+    "(strategy compact; 0: none, the default; see README 'Learned sparse expansion').",
+)
+@click.option(
+    "--expansion-min-weight",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="The least SPLADE weight an implied word needs (with --expansion).",
+)
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
 @allow_refs_option()
 @handle_errors
@@ -83,6 +98,8 @@ def index(
     wait: bool,
     db: str | None,
     views_llm: str | None,
+    expansion: int | None,
+    expansion_min_weight: float,
     json_: bool,
     allow_refs: tuple[str, ...],
 ) -> None:
@@ -101,6 +118,7 @@ def index(
       openapi-rag index specs/ --index idx/ --strategy craft --llm openai:gpt-4o-mini
       openapi-rag index specs/ --index idx/ --db schema.sql    # + table chunks for sql/ask
       openapi-rag index specs/ --index idx/ --views-llm openai:gpt-4o-mini
+      openapi-rag index specs/ --index idx/ --expansion 8
     """
     from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
     from openapi_rag.errors import NothingIndexed
@@ -114,6 +132,11 @@ def index(
         )
     if views_llm is not None and (strategy or "compact") != "compact":
         raise click.UsageError(f"--views-llm applies to the compact strategy, not {strategy!r}")
+    if expansion is not None and (strategy or "compact") != "compact":
+        raise click.UsageError(f"--expansion applies to the compact strategy, not {strategy!r}")
+    params: dict[str, object] = {"views_llm": views_llm} if views_llm else {}
+    if expansion is not None:  # 0 turns a recorded expansion off
+        params |= {"expansion": expansion, "expansion_min_weight": expansion_min_weight}
     try:
         with default_llm(llm_name):  # recorded in the manifest with the strategy's parameters
             report = build_index(
@@ -129,7 +152,7 @@ def index(
                 show_progress=progress_enabled(),
                 wait=wait,
                 allow_refs=allow_refs,
-                strategy_params={"views_llm": views_llm} if views_llm else None,
+                strategy_params=params or None,
             )
     except NothingIndexed as exc:
         _print_failures(exc.failed)
