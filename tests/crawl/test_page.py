@@ -167,3 +167,15 @@ def test_a_rowspan_that_is_no_ascii_number_spans_one_row() -> None:
         assert page.blocks[0].rows == [["limit", "int32"], ["a"]], value
     page = parse_html(f'<table><tr><td rowspan="{"9" * 5000}">tags</td></tr><tr><td>a tag</td></tr></table>')
     assert page.blocks[0].rows == [["tags", "a tag"]]  # bounded, as rowspan="999999" is
+
+
+def test_a_word_break_opportunity_joins_its_word() -> None:
+    # Scalar draws long names as "snapshot<wbr>_id"; libxml2 reads `<wbr>` as holding what follows.
+    page = parse_html(
+        "<p>snapshot<wbr>_id</p><h4>add<wbr>ed_at time</h4><table><tr><td>a<wbr>b</td></tr></table>"
+    )
+    assert [(b.kind, b.text, b.rows) for b in page.blocks] == [
+        ("text", "snapshot_id", []),
+        ("heading", "added_at time", []),
+        ("table", "", [["ab"]]),
+    ]
