@@ -441,3 +441,33 @@ def test_a_request_line_in_a_code_block_with_its_label_headings_after_it() -> No
     # Two "Example data" blocks no label ties to a status follow the statuses in order (200, default).
     assert set(doc["paths"]["/pets/{id}"]["get"]["responses"]["200"]["content"]["application/json"][
         "schema"]["properties"]) == {"name", "tag", "id"}  # fmt: skip
+
+
+def test_numbered_schema_sections_a_datatype_column_and_a_body_named_by_its_schema() -> None:
+    # The asciidoc page (openapi-generator's `asciidoc` through Asciidoctor.js): models under numbered
+    # headings ("2.3. Pet"), a responses table "Code | Message | Datatype", "X" in a Required column,
+    # and the body as one "parameter" named after its schema ("NewPet").
+    result = crawl_pages([PAGES / "asciidoc" / "realworld-v3-0-petstore-expanded.html"])
+    pets = result.document["paths"]["/pets"]
+    assert result.findings == []
+    body = pets["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["properties"] == {"name": {"type": "string"}, "tag": {"type": "string"}}
+    assert body["required"] == ["name"]
+    created = pets["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert created["properties"]["id"] == {"type": "integer"} and set(created["properties"]) == {
+        "name",
+        "tag",
+        "id",
+    }
+
+
+def test_a_lone_schema_name_before_the_responses_is_the_body() -> None:
+    # bootprint: under POST /payments the media type, a description, then a link "PaymentRequest" to
+    # a schema section drawn as an outline of "amount: number (double)" terms.
+    doc = crawl_pages([PAGES / "bootprint" / "socbench-09-communication-01-Telecom.html"]).document
+    body = doc["paths"]["/payments"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert {name: field["type"] for name, field in body["properties"].items()} == {
+        "amount": "number",
+        "invoiceId": "string",
+        "paymentMethod": "string",
+    }

@@ -172,6 +172,9 @@ def build_operation(
     body_rows: list[FieldRow] = []
     for kind, row in evidence.params:
         if kind == "body":
+            if not row.ref and row.name in (named or {}) and row.type in (None, "object"):
+                # A body "parameter" named after a schema the page documents ("NewPet"): its fields.
+                row = replace(row, name="body", ref=row.name)
             body_rows.append(row)
             continue
         location = row.location or ("path" if "{" + row.name + "}" in evidence.path else "query")

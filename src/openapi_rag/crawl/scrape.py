@@ -45,7 +45,10 @@ _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
 _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
-_SCHEMA_HEADING = re.compile(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?")
+# "Pet", "#/components/schemas/Pet", "Pet: object", and numbered as manuals number sections ("2.3. Pet").
+_SCHEMA_HEADING = re.compile(
+    r"(?:\d+(?:\.\d+)*\.?\s+)?(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?"
+)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 
 
@@ -324,8 +327,10 @@ def _regions(
             above = max((start for start, end in ends if start < pos < end), default=-1)
             span = (max(prev + 1, above) if prev >= 0 and not cut else pos, nxt)
             if cut:  # its label headings follow it: a shallower heading after them ends its part ("Models")
+                # (the shallowest label level seen so far: a description's own "Recent Changes" h4 over
+                # "Path parameters" h3 ends nothing)
                 labels = [lv for p, lv in headings if pos < p < nxt]
-                first = labels[0] if labels else 0
+                first = min(label_levels | set(labels[:1]), default=0)
                 span = (span[0], next((p for p, lv in headings if pos < p < nxt and lv < first), nxt))
         span_at[pos] = span
         out.setdefault(key, []).append(span)
