@@ -423,6 +423,11 @@ def test_fields_drawn_as_runs_and_a_key_in_the_query_string() -> None:
     }
     # Optional parameters the sample URL leaves out are read from their runs too.
     assert "region" in {p["name"] for p in doc["paths"]["/movie/now_playing"]["get"]["parameters"]}
+    # Runs under a "Headers" label are header parameters.
+    yelp = crawl_pages([PAGES / "scalar" / "realworld-yelp-com-v3-swagger.html"]).document
+    search = {p["name"]: p for p in yelp["paths"]["/businesses/search"]["get"]["parameters"]}
+    assert (search["Authorization"]["in"], search["Authorization"]["required"]) == ("header", True)
+    assert search["latitude"]["schema"]["type"] == "number"
 
 
 def test_a_request_line_in_a_code_block_with_its_label_headings_after_it() -> None:

@@ -399,7 +399,7 @@ def _status(label: str) -> str:
 def _location_from(label: str) -> str | None:
     for piece in label.split(" | "):
         for word in ("path", "query", "header", "cookie"):
-            if re.search(rf"\b{word}\b", piece):
+            if re.search(rf"\b{word}s?\b", piece):  # "Headers", "Query Parameters"
                 return word
         if re.search(r"\b(body|payload|request)\b", piece):
             return "body"
