@@ -9,6 +9,7 @@ import pytest
 
 from openapi_rag.crawl import crawl_pages
 from openapi_rag.crawl.page import parse_html, read_page
+from openapi_rag.crawl.scrape import scrape
 from openapi_rag.errors import ConvertError
 
 
@@ -179,3 +180,15 @@ def test_a_word_break_opportunity_joins_its_word() -> None:
         ("heading", "added_at time", []),
         ("table", "", [["ab"]]),
     ]
+
+
+def test_an_outline_schema_and_field_runs_are_read_in_bounded_time() -> None:
+    # Each outline term is read once (no term starts a section of its own), each schema at most
+    # 2,000 blocks; field runs look a bounded number of runs ahead.
+    terms = "".join(f"<dt>f{i}: string</dt><dd><p>d</p></dd>" for i in range(4_000))
+    runs = "".join(f"<div>n{i}</div><div>Type: integer</div>" for i in range(4_000))
+    page = parse_html(f"<h3>Pet: object</h3><dl>{terms}</dl><h3>Query Parameters</h3>{runs}")
+    start = time.perf_counter()
+    result = scrape(page)
+    assert time.perf_counter() - start < 10
+    assert 0 < len(result.schemas["Pet"]) <= 2_000

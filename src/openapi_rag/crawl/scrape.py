@@ -143,8 +143,9 @@ def scrape(page: Page) -> Scraped:
 def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
     """Headings outside every operation that head a field table: the page's named schemas."""
     out: dict[str, list[FieldRow]] = {}
+    read_to = 0  # an outline's terms are read once: a term is no section heading of its own (bounded)
     for i, block in enumerate(blocks):
-        if block.kind != "heading" or i in taken:
+        if block.kind != "heading" or i in taken or i < read_to:
             continue
         # "Pet", a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet"), or the name
         # and its type ("Pet: object").
@@ -160,19 +161,22 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
                     out.setdefault(named.group(1), rows)
                     break
             if nxt.kind == "heading" and _is_field_heading(nxt):
-                out.setdefault(named.group(1), _term_rows(blocks, i + 1, block.level))
+                rows, read_to = _term_rows(blocks, i + 1, block.level)
+                out.setdefault(named.group(1), rows)
                 break
     return out
 
 
-def _term_rows(blocks: list[Block], start: int, level: int) -> list[FieldRow]:
+def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldRow], int]:
     """A schema section drawn as an outline of "name: type" terms (a definition list per level), each
-    term's description the text under it; nesting from the terms' depth."""
+    term's description the text under it; nesting from the terms' depth. Also the index it read to."""
     rows: list[FieldRow] = []
     top = 0
-    for block in blocks[start : start + 2_000]:
+    end = min(len(blocks), start + 2_000)
+    for index in range(start, end):
+        block = blocks[index]
         if block.kind == "heading" and block.level <= level:
-            break
+            return rows, index
         if block.kind == "heading" and (term := _FIELD_TERM.fullmatch(block.text)) and block.level > 6:
             top = top or block.level
             rows.append(
@@ -180,7 +184,7 @@ def _term_rows(blocks: list[Block], start: int, level: int) -> list[FieldRow]:
             )
         elif block.kind == "text" and rows and not rows[-1].description:
             rows[-1].description = block.text
-    return rows
+    return rows, end
 
 
 def _as_declarations(block: Block) -> Block:
