@@ -437,6 +437,7 @@ def test_a_request_line_in_a_code_block_with_its_label_headings_after_it() -> No
     result = crawl_pages([PAGES / "openapi-generator-html" / "realworld-v3-0-petstore-expanded.html"])
     doc = result.document
     assert result.findings == []
+    assert doc["servers"] == [{"url": "/v2"}]  # "BasePath:/v2", Swagger 2's name for it, no host shown
     listing = doc["paths"]["/pets"]["get"]
     assert {(p["name"], p["in"]) for p in listing["parameters"]} == {("tags", "query"), ("limit", "query")}
     items = listing["responses"]["200"]["content"]["application/json"]["schema"]
