@@ -33,7 +33,7 @@ bench-load: $(STAMP)
 	$(BIN)/openapi-rag bench load ../shared/data/realworld
 
 # Re-render the crawl benchmark's pages (needs node + npm, Debian's chromium for swagger-ui, scalar and
-# rapidoc, and a Java runtime for openapi-generator; renderer versions pinned in package-lock.json
+# rapidoc, and a Java runtime for openapi-generator (html2, html, asciidoc); renderer versions pinned in package-lock.json
 # and, for Sphinx and openapi-generator, requirements-*.txt, each installed in a venv of its own: not the
 # project's dependencies). No install scripts: the pages were rendered without them (they print notices or
 # build native parts the renderers do not load), and npm 11 skips unapproved ones anyway.

@@ -37,6 +37,14 @@ pages were measured once, before any rule changed, and only then read):
 - `openapi-generator`: openapi-generator 7.26.0's `html2` generator (the jar that PyPI's
   openapi-generator-cli ships; needs Java), pinned in requirements-openapi-generator.txt.
 
+Two more from the same pinned jar joined later in issue 17, again as fresh held-out renderers
+(measured once with the rules untouched, before their pages were read):
+
+- `openapi-generator-html`: the older `html` generator (one Mustache template: a page of its own,
+  unlike html2's);
+- `asciidoc`: the `asciidoc` generator's index.adoc turned into HTML by Asciidoctor.js 4.1.0 (npm
+  `asciidoctor`, pinned in package.json), as a site built with AsciiDoc would publish it.
+
 From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
 (classes and framework attributes were half the bytes, and rules never read them); runs of whitespace
@@ -287,23 +295,44 @@ def render_openapi_generator(spec: Path, out: Path, work: Path) -> None:
     """openapi-generator 7.26.0's `html2` generator (the Java jar from PyPI's openapi-generator-cli): one
     static page, parameters in tables, request samples in many languages. Its inline scripts (jQuery,
     Bootstrap, and a `defs` copy of every schema: the answer) are dropped like ReDoc's."""
-    subprocess.run(
-        [
-            str(OPENAPI_GENERATOR),
-            "generate",
-            "-g",
-            "html2",
-            "-i",
-            str(spec),
-            "-o",
-            str(work / "site"),
-            "--skip-validate-spec",
-        ],
+    _openapi_generator("html2", spec, work)
+    _write_site(work, out)
+
+
+def render_openapi_generator_html(spec: Path, out: Path, work: Path) -> None:
+    """openapi-generator 7.26.0's older `html` generator: one static page from its single Mustache
+    template, a template of its own (not html2's Bootstrap page). Added in issue 17 as a fresh
+    held-out renderer."""
+    _openapi_generator("html", spec, work)
+    _write_site(work, out)
+
+
+def render_asciidoc(spec: Path, out: Path, work: Path) -> None:
+    """openapi-generator 7.26.0's `asciidoc` generator (index.adoc), turned into HTML by Asciidoctor.js
+    4.1.0 (npm `asciidoctor`, safe mode: an include may not leave the site folder; `linkcss`: the
+    stylesheet is linked, not inlined). Added in issue 17 as a fresh held-out renderer."""
+    _openapi_generator("asciidoc", spec, work)
+    site = work / "site"
+    subprocess.run(  # run inside the site: safe mode jails every path to the working folder
+        [str(BIN / "asciidoctor"), "-S", "safe", "-a", "linkcss", "-o", "index.html", "index.adoc"],
         check=True,
         capture_output=True,
         timeout=CHROMIUM_TIMEOUT_S,
+        cwd=site,
     )
     _write_site(work, out)
+
+
+def _openapi_generator(generator: str, spec: Path, work: Path) -> None:
+    """One openapi-generator generator over the spec into `work/site` (the spec is not validated first:
+    several real specs would be refused for warnings a renderer can live with)."""
+    subprocess.run(
+        [str(OPENAPI_GENERATOR), "generate", "-g", generator, "-i", str(spec), "-o", str(work / "site"),
+         "--skip-validate-spec"],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )  # fmt: skip
 
 
 def _squeeze_whitespace(root: object) -> None:
@@ -393,6 +422,8 @@ RENDER = {
     "rapidoc": render_rapidoc,
     "bootprint": render_bootprint,
     "openapi-generator": render_openapi_generator,
+    "openapi-generator-html": render_openapi_generator_html,
+    "asciidoc": render_asciidoc,
 }
 
 
@@ -406,6 +437,7 @@ class Needs(NamedTuple):
 
 _NPM_CI = "cd benchmarks/crawl/renderers && npm ci"
 _IN_CHROMIUM = f"{_NPM_CI} (and Debian's chromium)"
+_OPENAPI_GENERATOR_PIP = "see requirements-openapi-generator.txt in benchmarks/crawl/renderers"
 NEEDS = {
     "openapi-to-md": Needs(BIN / "openapi-to-md", "node", _NPM_CI),
     "widdershins": Needs(BIN / "widdershins", "node", _NPM_CI),
@@ -415,9 +447,9 @@ NEEDS = {
     "scalar": Needs(MODULES / "@scalar" / "api-reference" / "package.json", "chromium", _IN_CHROMIUM),
     "rapidoc": Needs(MODULES / "rapidoc" / "dist" / "rapidoc-min.js", "chromium", _IN_CHROMIUM),
     "bootprint": Needs(BIN / "bootprint", "node", _NPM_CI),
-    "openapi-generator": Needs(
-        OPENAPI_GENERATOR, "java", "see requirements-openapi-generator.txt in benchmarks/crawl/renderers"
-    ),
+    "openapi-generator": Needs(OPENAPI_GENERATOR, "java", _OPENAPI_GENERATOR_PIP),
+    "openapi-generator-html": Needs(OPENAPI_GENERATOR, "java", _OPENAPI_GENERATOR_PIP),
+    "asciidoc": Needs(BIN / "asciidoctor", "java", f"{_OPENAPI_GENERATOR_PIP}; {_NPM_CI}"),
 }
 
 

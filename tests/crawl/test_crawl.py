@@ -405,3 +405,75 @@ def test_a_code_block_that_is_only_a_path_is_a_template() -> None:
     doc = crawl_pages([PAGES / "openapi-generator" / "realworld-v3-0-petstore-expanded.html"]).document
     assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
     assert set(doc["paths"]) == {"/pets", "/pets/{id}"}
+
+
+def test_fields_drawn_as_runs_and_a_key_in_the_query_string() -> None:
+    # Scalar draws parameters as runs ("page", "Type: integer", "Default", "1", a description) and
+    # fills `?api_key=YOUR_SECRET_TOKEN` into every cURL sample: the key is a security scheme.
+    doc = crawl_pages([PAGES / "scalar" / "restbench-tmdb.html"]).document
+    popular = doc["paths"]["/tv/popular"]["get"]
+    assert [(p["name"], p["in"], p["schema"]["type"]) for p in popular["parameters"]] == [
+        ("page", "query", "integer")
+    ]
+    assert popular["security"] == [{"api_keyQuery": []}]
+    assert doc["components"]["securitySchemes"]["api_keyQuery"] == {
+        "type": "apiKey",
+        "in": "query",
+        "name": "api_key",
+    }
+    # Optional parameters the sample URL leaves out are read from their runs too.
+    assert "region" in {p["name"] for p in doc["paths"]["/movie/now_playing"]["get"]["parameters"]}
+    # Runs under a "Headers" label are header parameters.
+    yelp = crawl_pages([PAGES / "scalar" / "realworld-yelp-com-v3-swagger.html"]).document
+    search = {p["name"]: p for p in yelp["paths"]["/businesses/search"]["get"]["parameters"]}
+    assert (search["Authorization"]["in"], search["Authorization"]["required"]) == ("header", True)
+    assert search["latitude"]["schema"]["type"] == "number"
+
+
+def test_a_request_line_in_a_code_block_with_its_label_headings_after_it() -> None:
+    # openapi-generator's `html` page: each operation is `<pre><code>get /pets</code></pre>` under one
+    # h1 for all, followed by its own h3 labels ("Query parameters", "Return type", "Responses"); the
+    # request line sits under the previous operation's last label ("default"), and "Models" ends the last.
+    result = crawl_pages([PAGES / "openapi-generator-html" / "realworld-v3-0-petstore-expanded.html"])
+    doc = result.document
+    assert result.findings == []
+    assert doc["servers"] == [{"url": "/v2"}]  # "BasePath:/v2", Swagger 2's name for it, no host shown
+    listing = doc["paths"]["/pets"]["get"]
+    assert {(p["name"], p["in"]) for p in listing["parameters"]} == {("tags", "query"), ("limit", "query")}
+    items = listing["responses"]["200"]["content"]["application/json"]["schema"]
+    assert {"name", "tag", "id"} <= set(items.get("items", items).get("properties", {}))
+    assert listing["description"].startswith("Returns all pets")  # not the previous operation's prose
+    assert doc["paths"]["/pets"]["post"]["description"].startswith("Creates a new pet")
+    # Two "Example data" blocks no label ties to a status follow the statuses in order (200, default).
+    assert set(doc["paths"]["/pets/{id}"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"]["properties"]) == {"name", "tag", "id"}  # fmt: skip
+
+
+def test_numbered_schema_sections_a_datatype_column_and_a_body_named_by_its_schema() -> None:
+    # The asciidoc page (openapi-generator's `asciidoc` through Asciidoctor.js): models under numbered
+    # headings ("2.3. Pet"), a responses table "Code | Message | Datatype", "X" in a Required column,
+    # and the body as one "parameter" named after its schema ("NewPet").
+    result = crawl_pages([PAGES / "asciidoc" / "realworld-v3-0-petstore-expanded.html"])
+    pets = result.document["paths"]["/pets"]
+    assert result.findings == []
+    body = pets["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["properties"] == {"name": {"type": "string"}, "tag": {"type": "string"}}
+    assert body["required"] == ["name"]
+    created = pets["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert created["properties"]["id"] == {"type": "integer"} and set(created["properties"]) == {
+        "name",
+        "tag",
+        "id",
+    }
+
+
+def test_a_lone_schema_name_before_the_responses_is_the_body() -> None:
+    # bootprint: under POST /payments the media type, a description, then a link "PaymentRequest" to
+    # a schema section drawn as an outline of "amount: number (double)" terms.
+    doc = crawl_pages([PAGES / "bootprint" / "socbench-09-communication-01-Telecom.html"]).document
+    body = doc["paths"]["/payments"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert {name: field["type"] for name, field in body["properties"].items()} == {
+        "amount": "number",
+        "invoiceId": "string",
+        "paymentMethod": "string",
+    }

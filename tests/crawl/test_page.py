@@ -9,6 +9,7 @@ import pytest
 
 from openapi_rag.crawl import crawl_pages
 from openapi_rag.crawl.page import parse_html, read_page
+from openapi_rag.crawl.scrape import scrape
 from openapi_rag.errors import ConvertError
 
 
@@ -167,3 +168,27 @@ def test_a_rowspan_that_is_no_ascii_number_spans_one_row() -> None:
         assert page.blocks[0].rows == [["limit", "int32"], ["a"]], value
     page = parse_html(f'<table><tr><td rowspan="{"9" * 5000}">tags</td></tr><tr><td>a tag</td></tr></table>')
     assert page.blocks[0].rows == [["tags", "a tag"]]  # bounded, as rowspan="999999" is
+
+
+def test_a_word_break_opportunity_joins_its_word() -> None:
+    # Scalar draws long names as "snapshot<wbr>_id"; libxml2 reads `<wbr>` as holding what follows.
+    page = parse_html(
+        "<p>snapshot<wbr>_id</p><h4>add<wbr>ed_at time</h4><table><tr><td>a<wbr>b</td></tr></table>"
+    )
+    assert [(b.kind, b.text, b.rows) for b in page.blocks] == [
+        ("text", "snapshot_id", []),
+        ("heading", "added_at time", []),
+        ("table", "", [["ab"]]),
+    ]
+
+
+def test_an_outline_schema_and_field_runs_are_read_in_bounded_time() -> None:
+    # Each outline term is read once (no term starts a section of its own), each schema at most
+    # 2,000 blocks; field runs look a bounded number of runs ahead.
+    terms = "".join(f"<dt>f{i}: string</dt><dd><p>d</p></dd>" for i in range(4_000))
+    runs = "".join(f"<div>n{i}</div><div>Type: integer</div>" for i in range(4_000))
+    page = parse_html(f"<h3>Pet: object</h3><dl>{terms}</dl><h3>Query Parameters</h3>{runs}")
+    start = time.perf_counter()
+    result = scrape(page)
+    assert time.perf_counter() - start < 10
+    assert 0 < len(result.schemas["Pet"]) <= 2_000

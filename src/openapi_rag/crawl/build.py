@@ -22,6 +22,8 @@ _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent
 _ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")
 _SCALARS = {"string", "integer", "number", "boolean"}
+# A query parameter that carries the caller's key is a security scheme (OpenAPI's apiKey in query).
+_QUERY_KEY = re.compile(r"api[-_]?key|access[-_]?token", re.I)
 
 
 @dataclass
@@ -141,6 +143,10 @@ def build_operation(
     for sample in evidence.samples:
         _, _, query = split_url(sample.url)
         for name in query:
+            if _QUERY_KEY.fullmatch(name):  # "?api_key=YOUR_KEY": the API's key, not a parameter
+                schemes[f"{name}Query"] = {"type": "apiKey", "in": "query", "name": name}
+                security.append({f"{name}Query": []})
+                continue
             add_param(name, "query", "example")
         for name, value in sample.headers.items():
             scheme = _security_from_header(name, value)
@@ -166,6 +172,9 @@ def build_operation(
     body_rows: list[FieldRow] = []
     for kind, row in evidence.params:
         if kind == "body":
+            if not row.ref and row.name in (named or {}) and row.type in (None, "object"):
+                # A body "parameter" named after a schema the page documents ("NewPet"): its fields.
+                row = replace(row, name="body", ref=row.name)
             body_rows.append(row)
             continue
         location = row.location or ("path" if "{" + row.name + "}" in evidence.path else "query")
@@ -183,6 +192,8 @@ def build_operation(
         add_param(
             row.name, location, row.source, schema=schema, required=required, description=row.description
         )
+    if evidence.request_ref in (named or {}) and not body_rows and body is None:
+        body_rows = [FieldRow("body", ref=evidence.request_ref, type="object")]  # its fields, one level
     if body_rows:
         table_schema = _schema_from_rows(_with_references(body_rows, named or {}), page_text, report)
         if table_schema.get("properties"):
@@ -224,8 +235,12 @@ def _responses(
     success = next((s for s in documented if s.startswith("2")), None)
     schemas: dict[str, dict[str, Any]] = {}
     for status, examples in evidence.response_examples.items():
-        code = status or success or "200"
-        for example in examples:
+        codes = [status or success or "200"] * len(examples)
+        if not status and documented[:1] == [success] and 1 < len(examples) <= len(documented):
+            # Examples no label ties to a status ("Example data", twice) follow the documented statuses
+            # in order, the success first: merged, an error's fields would join the success's.
+            codes = documented[: len(examples)]
+        for code, example in zip(codes, examples, strict=True):
             schemas[code] = _merge(schemas.get(code), _from_example(example, stated))
             report.parameters["example"] += _count_fields(example)
     for status, rows in evidence.response_fields.items():

@@ -15,6 +15,7 @@ from typing import Any
 
 from openapi_rag.crawl.declarations import declaration_rows
 from openapi_rag.crawl.page import Block, Page
+from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
     RequestSample,
     is_method,
@@ -37,11 +38,17 @@ from openapi_rag.crawl.tables import (
 )
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
+_BODY_METHODS = {"POST", "PUT", "PATCH"}
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+# "default" as OpenAPI writes the keyword: a heading "Default" is as often a tag group's name.
+_STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
 _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
-_SCHEMA_HEADING = re.compile(r"(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?")
+# "Pet", "#/components/schemas/Pet", "Pet: object", and numbered as manuals number sections ("2.3. Pet").
+_SCHEMA_HEADING = re.compile(
+    r"(?:\d+(?:\.\d+)*\.?\s+)?(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?"
+)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 
 
@@ -60,7 +67,8 @@ class Evidence:
     response_examples: dict[str, list[Any]] = field(default_factory=dict)
     statuses: list[tuple[str, str]] = field(default_factory=list)
     response_refs: dict[str, str] = field(default_factory=dict)  # status -> schema name shown
-    lone_names: list[tuple[str, str]] = field(default_factory=list)  # (2xx status, a word alone under it)
+    lone_names: list[tuple[str, str]] = field(default_factory=list)  # (2xx status or "request", a lone word)
+    request_ref: str = ""  # the page schema section a name alone before the responses gives the body
     blocks: list[Block] = field(default_factory=list)
 
 
@@ -85,7 +93,7 @@ class _Signature:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = [_as_declarations(b) for b in _join_json_runs(page.blocks)]
+    blocks = field_runs([_as_declarations(b) for b in _join_json_runs(page.blocks)])
     signatures = _signatures(blocks)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
@@ -125,7 +133,9 @@ def scrape(page: Page) -> Scraped:
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
         # section of the page is the response's schema, as a status table's "Schema" column is.
         for status, name in evidence.lone_names:
-            if name in schemas:
+            if name in schemas and status == "request":
+                evidence.request_ref = evidence.request_ref or name
+            elif name in schemas:
                 evidence.response_refs.setdefault(status, name)
     return Scraped(title, first_text, servers, operations, schemas)
 
@@ -133,8 +143,9 @@ def scrape(page: Page) -> Scraped:
 def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
     """Headings outside every operation that head a field table: the page's named schemas."""
     out: dict[str, list[FieldRow]] = {}
+    read_to = 0  # an outline's terms are read once: a term is no section heading of its own (bounded)
     for i, block in enumerate(blocks):
-        if block.kind != "heading" or i in taken:
+        if block.kind != "heading" or i in taken or i < read_to:
             continue
         # "Pet", a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet"), or the name
         # and its type ("Pet: object").
@@ -149,7 +160,31 @@ def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fie
                 if rows:
                     out.setdefault(named.group(1), rows)
                     break
+            if nxt.kind == "heading" and _is_field_heading(nxt):
+                rows, read_to = _term_rows(blocks, i + 1, block.level)
+                out.setdefault(named.group(1), rows)
+                break
     return out
+
+
+def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldRow], int]:
+    """A schema section drawn as an outline of "name: type" terms (a definition list per level), each
+    term's description the text under it; nesting from the terms' depth. Also the index it read to."""
+    rows: list[FieldRow] = []
+    top = 0
+    end = min(len(blocks), start + 2_000)
+    for index in range(start, end):
+        block = blocks[index]
+        if block.kind == "heading" and block.level <= level:
+            return rows, index
+        if block.kind == "heading" and (term := _FIELD_TERM.fullmatch(block.text)) and block.level > 6:
+            top = top or block.level
+            rows.append(
+                FieldRow(term.group(1), max(0, block.level - top), type=normalize_type(term.group(2)))
+            )
+        elif block.kind == "text" and rows and not rows[-1].description:
+            rows[-1].description = block.text
+    return rows, end
 
 
 def _as_declarations(block: Block) -> Block:
@@ -195,6 +230,8 @@ def _signatures(blocks: list[Block]) -> list[_Signature]:
             sample = parse_curl(block.text) or parse_http(block.text)
             if sample is not None:
                 found.append(_Signature(i, sample.method, sample.url, sample))
+            elif signature := parse_signature(block.text.strip()):  # `<pre>get /pets</pre>`
+                found.append(_Signature(i, *signature))
         elif block.kind in ("text", "heading"):  # "GET /pets/{id}" may head its own section
             signature = parse_signature(block.text)
             if signature is not None:
@@ -258,23 +295,30 @@ def _regions(
     level = dict(headings)
     positions = sorted((sig.position, key) for sig, key in keyed)
     out: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    span_at: dict[int, tuple[int, int]] = {}
     for number, (pos, key) in enumerate(positions):
         span = None
         nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
         cut = False
+        prev = max((p for p, k in positions[:number] if k != key), default=-1)
+        # The levels of the label headings inside the previous operation's part ("Responses").
+        before = span_at.get(prev, (0, 0))
+        label_levels = {lv for p, lv in headings if before[0] < p < before[1]}
         for start, end in sorted(ends, key=lambda se: se[1] - se[0]):
             if not start <= pos < end:
                 continue
             others = {k for p, k in positions if start <= p < end and k != key}
             if others:
                 break
-            # The section ends at a sibling heading that heads no request of its own, before the next
-            # operation: the operation's line may sit among label headings ("Parameters", "Responses")
-            # that follow it rather than head it, so its part runs on past this section (a larger
-            # section around it, when one documents no other operation, is its part as usual).
+            # The section ends at a heading that heads no request of its own, before the next operation,
+            # at a level the operations' label headings have (a sibling of the section, or a shallower
+            # label when the line sat under the previous operation's last label): the operation's line
+            # may sit among label headings ("Parameters", "Responses") that follow it rather than head
+            # it, so its part runs on past this section (a larger section around it, when one
+            # documents no other operation, is its part as usual).
             if (
                 end < nxt
-                and level.get(end) == level[start]
+                and (level.get(end) == level[start] or level.get(end) in label_levels)
                 and not any(end <= p < section[end] for p, _ in positions)
             ):
                 cut = True
@@ -284,9 +328,15 @@ def _regions(
             # No heading section of its own: from this request to the next one of another operation
             # (and back to the one before, unless label headings showed the part starts here).
             # Never back past the heading it sits under (a group heading starts a fresh part).
-            prev = max((p for p, k in positions[:number] if k != key), default=-1)
             above = max((start for start, end in ends if start < pos < end), default=-1)
             span = (max(prev + 1, above) if prev >= 0 and not cut else pos, nxt)
+            if cut:  # its label headings follow it: a shallower heading after them ends its part ("Models")
+                # (the shallowest label level seen so far: a description's own "Recent Changes" h4 over
+                # "Path parameters" h3 ends nothing)
+                labels = [lv for p, lv in headings if pos < p < nxt]
+                first = min(label_levels | set(labels[:1]), default=0)
+                span = (span[0], next((p for p, lv in headings if pos < p < nxt and lv < first), nxt))
+        span_at[pos] = span
         out.setdefault(key, []).append(span)
     return out
 
@@ -353,7 +403,7 @@ def _status(label: str) -> str:
 def _location_from(label: str) -> str | None:
     for piece in label.split(" | "):
         for word in ("path", "query", "header", "cookie"):
-            if re.search(rf"\b{word}\b", piece):
+            if re.search(rf"\b{word}s?\b", piece):  # "Headers", "Query Parameters"
                 return word
         if re.search(r"\b(body|payload|request)\b", piece):
             return "body"
@@ -406,6 +456,11 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 outline.pop()
             _field_heading(evidence, block, outline)
             outline.append(block)
+            # A heading that is a status ("200", "404 Not Found", "default") documents a response.
+            if (shown := _STATUS_HEADING.fullmatch(block.text)) and shown.group(1) not in dict(
+                evidence.statuses
+            ):
+                evidence.statuses.append((shown.group(1), shown.group(2) or ""))
             # A label heading ("Query Parameters:") introduces what follows; it names no operation.
             if not evidence.title and parse_signature(block.text) is None and not block.text.endswith(":"):
                 evidence.title = block.text
@@ -427,6 +482,16 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 status = _status(label)
                 if status.startswith("2"):
                     evidence.lone_names.append((status, lone.group(1)))
+            elif (
+                lone
+                and _kind(label) in ("", "request")
+                and evidence.method in _BODY_METHODS
+                and not evidence.statuses
+                and not evidence.response_examples
+            ):
+                # A name alone before any response of an operation that takes a body: the body's schema
+                # when it heads a schema section of the page (a link "PaymentRequest" under the media type).
+                evidence.lone_names.append(("request", lone.group(1)))
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:

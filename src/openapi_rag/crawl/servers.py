@@ -13,9 +13,10 @@ _URL_THEN_WORDS = re.compile(r"^\s*(https?://[^\s/]+(?:/\S*)?)\s+[-–—]\s+[^/
 _URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
 _SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
 # A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional, or
-# only the base path ("Base URL: /v1, Version: 1.0"), which a server URL may be (relative to the host).
+# only the base path ("Base URL: /v1, Version: 1.0", "BasePath:/v2" as Swagger 2 names it), which a
+# server URL may be (relative to the host).
 _LABELLED_BASE = re.compile(
-    r"^\W*base url\s*:\s*((?:https?://)?[\w.-]+\.[a-z]{2,}(?::\d+)?(?:/[^\s,;\]]*)?|/[^\s,;\]]*)"
+    r"^\W*base\s*(?:url|path)\s*:\s*((?:https?://)?[\w.-]+\.[a-z]{2,}(?::\d+)?(?:/[^\s,;\]]*)?|/[^\s,;\]]*)"
     r"\s*(?:[\]),;|].*)?$",
     re.I,
 )

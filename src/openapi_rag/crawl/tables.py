@@ -18,6 +18,7 @@ _TYPE_HEADERS = {"type", "data type", "datatype", "schema", "format"}
 _REQUIRED_HEADERS = {"required", "mandatory", "optional", "req", "required?"}
 _DESC_HEADERS = {"description", "desc", "details", "notes", "meaning", "comment", "explanation"}
 _STATUS_HEADERS = {"status", "status code", "code", "http code", "http status", "response code"}
+_SCHEMA_HEADERS = {"schema", "type", "model", "datatype", "data type"}  # a status table's schema column
 _STATUS = re.compile(r"^([1-5]\d\d|[1-5]XX|default)$", re.I)
 _NAME = re.compile(r"^[A-Za-z_$@][\w.\-$@:\[\]]{0,99}$")
 # "integer <int32> ...", "Array of strings ...", "string (date-time) ...": the type before a description.
@@ -97,9 +98,7 @@ def status_schemas(rows: list[list[str]], header: bool) -> dict[str, str]:
     """status -> the schema name a status table's "Schema" column gives (a link to its section)."""
     if not header or not rows:
         return {}
-    col = next(
-        (i for i, cell in enumerate(rows[0]) if cell.strip().lower() in ("schema", "type", "model")), None
-    )
+    col = next((i for i, cell in enumerate(rows[0]) if cell.strip().lower() in _SCHEMA_HEADERS), None)
     out: dict[str, str] = {}
     for row in rows[1:]:
         if col is None or col >= len(row) or not row[0].split() or not _STATUS.match(row[0].split()[0]):
@@ -176,7 +175,8 @@ def _required_word(text: str) -> bool | None:
     lowered = text.lower()
     if re.search(r"\b(optional|not required)\b", lowered) or lowered.strip() in ("false", "no", "n"):
         return False
-    if re.search(r"\brequired\b", lowered) or lowered.strip() in ("true", "yes", "y", "*"):
+    # A mark in a Required column ("X", "✓") says yes as the word does.
+    if re.search(r"\brequired\b", lowered) or lowered.strip() in ("true", "yes", "y", "*", "x", "✓", "✔"):
         return True
     return None
 
