@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openapi_rag.crawl.declarations import declaration_rows
+from openapi_rag.crawl.declarations import declaration_rows, declaration_runs
 from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
@@ -216,6 +216,13 @@ def _join_json_runs(blocks: list[Block]) -> list[Block]:
                 out.append(Block("code", " ".join(parts), position=block.position))
                 i = j
                 continue
+            # Or a schema drawn as a tree of runs ("{", "id: integer", "tags: [{", …, "}]", "}"): the
+            # declarations a code block would hold, the notes between them ("Pattern: …") left out.
+            declared = declaration_runs(parts) if depth <= 0 else None
+            if declared is not None:
+                out.append(Block("code", declared, position=block.position))
+                i = j
+                continue
         out.append(block)
         i += 1
     for index, block in enumerate(out):
@@ -364,9 +371,48 @@ def _label(blocks: list[Block], index: int) -> str:
     return " | ".join(words).lower()
 
 
+def _example_before(blocks: list[Block], index: int) -> int | None:
+    """The JSON example that only short runs ("object", "Schema") part from block `index`, if any."""
+    for back in range(index - 1, max(-1, index - 12), -1):
+        if blocks[back].kind == "code":
+            if parse_json(blocks[back].text) is None:
+                return None  # no example: an empty block, a sample request
+            while back > 0 and blocks[back - 1].kind == "code":  # the same example drawn twice
+                back -= 1
+            return back
+        if blocks[back].kind != "text" or len(blocks[back].text) > 80:
+            return None
+    return None
+
+
+def _panel_status(blocks: list[Block], index: int) -> str:
+    """The status of the k-th field table after a strip of status tabs ("200", "401", "404", then one
+    schema panel per tab): its k-th tab. "" for the first panel (the label's status holds) or when
+    no strip comes before. Bounded: 200 blocks back."""
+    panels = 0
+    for back in range(index - 1, max(-1, index - 200), -1):
+        block = blocks[back]
+        if block.kind == "heading":
+            return ""
+        if block.kind in ("table", "code"):  # a panel's example (code) comes with its schema (table)
+            panels += block.kind == "table" and not is_status_table(block.rows, block.header)
+            continue
+        strip: list[str] = []
+        while back > index - 200 and back >= 0 and blocks[back].kind == "text":
+            if (tab := _TAB.fullmatch(blocks[back].text.lower())) is None:
+                break
+            strip.insert(0, tab.group(1))
+            back -= 1
+        if len(strip) >= 2:
+            return strip[panels] if 0 < panels < len(strip) else ""
+    return ""
+
+
 def _kind(label: str) -> str:
     """request | response | param | "" from an introducing label (its nearest words decide)."""
     for piece in label.split(" | "):
+        if piece.endswith(".") and len(piece.split()) > 3:
+            continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
         # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
         # is a response's.
         if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece):
@@ -408,6 +454,14 @@ def _location_from(label: str) -> str | None:
         if re.search(r"\b(body|payload|request)\b", piece):
             return "body"
     return None
+
+
+def _is_prose(text: str) -> bool:
+    """Words about the operation: a long run, or a short one that is a sentence ("Search for
+    collections."); never a caption that names the request ("Request Example for get /pets")."""
+    if len(text) < 100 and _NAMED_TEMPLATE.search(text):
+        return False
+    return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
 
 def _is_field_heading(block: Block) -> bool:
@@ -476,7 +530,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # No heading names the operation: the short line right under its signature does
                 # ("GET /albums/{id}" then "Get Album").
                 evidence.title = block.text
-            elif block.position not in signature_positions and len(block.text) > 30:
+            elif block.position not in signature_positions and _is_prose(block.text):
                 evidence.prose.append(block.text)
             elif (lone := _LONE_NAME.fullmatch(block.text)) and _kind(label) == "response":
                 status = _status(label)
@@ -513,6 +567,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if not rows:
                 continue
             status = _status(label)
+            if not kind and (example := _example_before(blocks, index)) is not None:
+                # A schema drawn right after an example describes what the example shows.
+                label = _label(blocks, example)
+                kind, status = _kind(label), _status(label)
             if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
             if not kind:
@@ -523,6 +581,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
+                status = _panel_status(blocks, index) or status
                 if _location_from(label) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
