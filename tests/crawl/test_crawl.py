@@ -527,3 +527,13 @@ def test_a_short_sentence_describes_and_a_caption_naming_the_request_does_not() 
     search = tmdb["paths"]["/search/collection"]["get"]
     assert search["description"].startswith("Search for collections.")
     assert "Request Example" not in search["description"]
+
+
+def test_a_list_of_request_lines_names_operations_but_takes_no_part() -> None:
+    # Scalar draws each tag's operations as a list of request lines ("get /albums/{id}", "delete
+    # /me/albums", "put /me/albums") before the tag's sections; the last line of the list had taken
+    # the next section ("Get Album") as its own part.
+    spotify = crawl_pages([PAGES / "scalar" / "restbench-spotify.html"]).document
+    assert spotify["paths"]["/me/albums"]["put"]["summary"].strip() == "Save Albums for Current User"
+    assert spotify["paths"]["/albums/{id}"]["get"]["summary"].strip() == "Get Album"
+    assert spotify["paths"]["/tracks/{id}"]["get"]["summary"].strip() == "Get Track"

@@ -256,9 +256,13 @@ def _regions(
     section = dict(ends)
     level = dict(headings)
     positions = sorted((sig.position, key) for sig, key in keyed)
+    listed = _listed(positions)
     out: dict[tuple[str, str], list[tuple[int, int]]] = {}
     span_at: dict[int, tuple[int, int]] = {}
     for number, (pos, key) in enumerate(positions):
+        if pos in listed:  # a line of a list of operations names one; what follows the list is not its
+            out.setdefault(key, []).append((pos, pos + 1))
+            continue
         span = None
         nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
         cut = False
@@ -301,6 +305,17 @@ def _regions(
         span_at[pos] = span
         out.setdefault(key, []).append(span)
     return out
+
+
+def _listed(positions: list[tuple[int, tuple[str, str]]]) -> set[int]:
+    """Request lines that stand next to each other naming different operations ("get /albums/{id}",
+    "delete /me/albums", "put /me/albums"): a list of the operations, as a table of contents or a
+    tag's overview draws it, not requests with parts of their own."""
+    listed: set[int] = set()
+    for (pos, key), (nxt, other) in zip(positions, positions[1:], strict=False):
+        if nxt == pos + 1 and other != key:
+            listed |= {pos, nxt}
+    return listed
 
 
 def _is_prose(text: str) -> bool:
