@@ -25,7 +25,8 @@ rendered DOM dumped with `--dump-dom`:
   and `validatorUrl: null` (no badge fetched from the online validator); otherwise defaults;
 - `scalar`: @scalar/api-reference 1.72.1 (`Scalar.createApiReference`, defaults, telemetry off).
   It renders sections lazily as they scroll into view, so the window is 60,000 px tall;
-- `rapidoc`: rapidoc 9.3.8 (`render-style="read"`: one long page with every operation open). It
+- `rapidoc`: rapidoc 9.3.8 (`render-style="read"`: one long page with every operation open;
+  `default-schema-tab="schema"`: bodies drawn as schema trees, stated types, not examples). It
   draws inside shadow roots, which `--dump-dom` leaves out, so the harness inlines them first
   (`renderers/harness/flatten-shadow.js`).
 
@@ -190,11 +191,14 @@ setInterval(() => {{
 
 
 def render_rapidoc(spec: Path, out: Path, work: Path) -> None:
-    """RapiDoc in its one-page "read" style; its shadow roots inlined before the dump."""
+    """RapiDoc in its one-page "read" style with `default-schema-tab="schema"` (a render setting, like
+    Swagger UI's `docExpansion`: request bodies and responses drawn as schema trees, stated types
+    and every field, where the default tab shows only the example); its shadow roots inlined before
+    the dump."""
     bundle = MODULES / "rapidoc" / "dist" / "rapidoc-min.js"
     flatten = (HARNESS / "flatten-shadow.js").read_text(encoding="utf-8")
-    harness = _harness(f"""<rapi-doc id="docs" render-style="read" show-header="false" allow-try="false"
-  allow-spec-url-load="false" allow-spec-file-load="false"></rapi-doc>
+    harness = _harness(f"""<rapi-doc id="docs" render-style="read" default-schema-tab="schema" show-header="false"
+  allow-try="false" allow-spec-url-load="false" allow-spec-file-load="false"></rapi-doc>
 <script>{flatten}</script><script src="{bundle.as_uri()}"></script>
 <script>customElements.whenDefined("rapi-doc")
   .then(() => document.getElementById("docs").loadSpec({{spec}}))

@@ -477,3 +477,63 @@ def test_a_lone_schema_name_before_the_responses_is_the_body() -> None:
         "invoiceId": "string",
         "paymentMethod": "string",
     }
+
+
+def test_a_schema_tree_drawn_as_runs_of_text_gives_fields_types_and_required() -> None:
+    # RapiDoc with default-schema-tab="schema" draws a schema as one run per line: "{", "id * : integer"
+    # (an asterisk marks required), "tags: [{" … "}]" for a list of objects, notes between the lines.
+    # A strip of status tabs is followed by one such tree per tab, in the tabs' order.
+    tmdb = crawl_pages([PAGES / "rapidoc" / "restbench-tmdb.html"]).document
+    responses = tmdb["paths"]["/movie/{movie_id}"]["get"]["responses"]
+    details = responses["200"]["content"]["application/json"]["schema"]["properties"]
+    assert details["vote_average"]["type"] == "number"  # stated: the example showed an integer literal
+    assert details["genres"]["type"] == "array"
+    assert set(details["genres"]["items"]["properties"]) == {"id", "name"}
+    assert "status_message" not in details  # the 401 tab's tree
+    error = responses["401"]["content"]["application/json"]["schema"]["properties"]
+    assert set(error) == {"status_message", "status_code"}
+    # A tree after the body's example is the body's; a sentence that says "parameters" labels nothing.
+    energy = crawl_pages([PAGES / "rapidoc" / "socbench-01-energy-01-Energy.html"]).document
+    optimize = energy["paths"]["/optimize-usage"]["post"]
+    assert "parameters" not in optimize
+    body = optimize["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"usagePatterns", "parameters"}
+    assert body["required"] == ["usagePatterns", "parameters"]
+    reply = optimize["responses"]["200"]["content"]["application/json"]["schema"]["properties"]
+    assert {"message", "optimizationId"} <= set(reply)
+
+
+def test_a_schema_tree_of_runs_on_a_small_page(tmp_path: Path) -> None:
+    page = (
+        "<h2>Get pet</h2><p>get /pets/{id}</p><p>RESPONSE</p><p>200</p><p>404</p>"
+        "<p>object</p><p>{</p><p>id * : integer</p><p>Pattern: ^[0-9]{1,9}$</p><p>tags: [{</p>"
+        "<p>label: string┃null</p><p>}]</p><p>ONE OF</p><p>1 {</p><p>cat: boolean</p><p>}</p><p>}</p>"
+        "<p>object</p><p>{</p><p>message * : string</p><p>}</p>"
+    )
+    (tmp_path / "pet.html").write_text(f"<html><body>{page}</body></html>", encoding="utf-8")
+    doc = crawl_pages([tmp_path / "pet.html"]).document
+    responses = doc["paths"]["/pets/{id}"]["get"]["responses"]
+    pet = responses["200"]["content"]["application/json"]["schema"]
+    assert pet["properties"]["id"]["type"] == "integer" and pet["required"] == ["id"]
+    assert pet["properties"]["tags"]["items"]["properties"]["label"]["type"] == "string"
+    assert set(pet["properties"]) == {"id", "tags", "cat"}
+    assert set(responses["404"]["content"]["application/json"]["schema"]["properties"]) == {"message"}
+
+
+def test_a_short_sentence_describes_and_a_caption_naming_the_request_does_not() -> None:
+    # Scalar: "Search for collections." under the heading is the description; "Request Example for
+    # get /search/collection" names the request, it says nothing about it.
+    tmdb = crawl_pages([PAGES / "scalar" / "restbench-tmdb.html"]).document
+    search = tmdb["paths"]["/search/collection"]["get"]
+    assert search["description"].startswith("Search for collections.")
+    assert "Request Example" not in search["description"]
+
+
+def test_a_list_of_request_lines_names_operations_but_takes_no_part() -> None:
+    # Scalar draws each tag's operations as a list of request lines ("get /albums/{id}", "delete
+    # /me/albums", "put /me/albums") before the tag's sections; the last line of the list had taken
+    # the next section ("Get Album") as its own part.
+    spotify = crawl_pages([PAGES / "scalar" / "restbench-spotify.html"]).document
+    assert spotify["paths"]["/me/albums"]["put"]["summary"].strip() == "Save Albums for Current User"
+    assert spotify["paths"]["/albums/{id}"]["get"]["summary"].strip() == "Get Album"
+    assert spotify["paths"]["/tracks/{id}"]["get"]["summary"].strip() == "Get Track"

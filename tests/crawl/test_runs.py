@@ -50,3 +50,9 @@ def test_a_name_or_a_type_word_alone_stays_text() -> None:
     html = "<div>Example</div><div>ES</div><p>Returns the album.</p><div>string</div><div>id</div>"
     blocks = field_runs(parse_html(html).blocks)
     assert [b.kind for b in blocks] == ["text"] * 5
+
+
+def test_a_type_word_alone_is_no_field_name() -> None:
+    # bootprint: a body of "string" items drawn as "string" then "object" (two types, no field).
+    html = "<h4>Body</h4><div>string</div><div>object</div><div>ids</div><div>Type: array of string</div>"
+    assert _tables(html) == [[["name", "in", "type", "required", "description"], ["ids", "", "array", "", ""]]]

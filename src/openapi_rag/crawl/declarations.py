@@ -24,16 +24,36 @@ import re
 
 MAX_LINES = 5_000
 _FIELD = re.compile(r"^([A-Za-z0-9_$][\w$.-]{0,99})(\?)?\s*:\s*(.*?)\s*[,;]?$")  # "vote_count.gte?: integer"
+_STARRED = re.compile(r"^([A-Za-z0-9_$][\w$.-]{0,99})\s*(\*)?\s*:\s*(.*?)\s*[,;]?$")  # "id * : integer"
+_OPTION = re.compile(r"^\d{1,3}\s*{$")
 _BARE_TYPE = re.compile(r"^(\[\])+$|^(string|integer|number|boolean|enum\[[^\]]*\])(\[\])*$", re.I)
-_CLOSE = re.compile(r"^}\s*(\[\])?\s*[,;]?$")
+_CLOSE = re.compile(r"^}\s*(\[\]|\])?\s*[,;]?$")  # "}", "}[]" or "}]": the end of a list of objects
 # A declared type starts with a type word, a reference or a brace; a YAML example's values
 # ("Enabled: true", "rows: 100", "ClientId: OQ7c...") do not, so an example is never read as fields.
 _TYPE = re.compile(
     r"^(string|integer|number|boolean|object|array|int\d*|float|double|long|date|date-time|datetime|any|"
-    r"unknown|null|enum|binary|file|map|record)\b|^#/|^{|{$", re.I
+    r"unknown|null|enum|binary|file|map|record)\b|^\[(string|integer|number|boolean|object)\]|^#/|^{|{$", re.I
 )  # fmt: skip
 _ANONYMOUS = {"undefined"}
 _REFERENCE = re.compile(r"#/[\w./-]+")  # what some generators print for a schema with no name of its own
+
+
+def declaration_runs(runs: list[str]) -> str | None:
+    """A schema tree drawn as runs of text, one declaration a run ("{", "id: integer", "tags: [{",
+    "Pattern: ^[a-z]+$", "}]", "}"), as a block of declarations: the runs that declare a field or
+    open or close an object, the notes between them (constraints, allowed values) left out. None
+    when that leaves no field table."""
+    kept = []
+    for run in runs:
+        line = _OPTION.sub("{", run.strip())  # "ONE OF", "1 {", "2 {": each option's fields in turn
+        if line in ("{", "[{") or _CLOSE.match(line):
+            kept.append(line)
+        elif (found := _STARRED.match(line)) and _TYPE.search(found.group(3)):
+            # Drawn trees mark a required field with an asterisk ("id * : integer"), so an unmarked
+            # one is optional: written as declarations mark them ("id: integer", "tag?: string").
+            kept.append(f"{found.group(1)}{'' if found.group(2) else '?'}: {found.group(3)}")
+    text = "\n".join(kept)
+    return text if declaration_rows(text) is not None else None
 
 
 def declaration_rows(text: str) -> list[list[str]] | None:
@@ -50,7 +70,7 @@ def declaration_rows(text: str) -> list[list[str]] | None:
         if line.startswith("//"):
             comment.append(line[2:].strip())
             continue
-        if line == "{":
+        if line in ("{", "[{"):  # an object, or a list of them, with no name of its own
             opened.append(None)
             continue
         if _BARE_TYPE.match(line):  # the item type of an unnamed list ("[][]", "string"): no field

@@ -64,8 +64,8 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     if i + 1 >= len(blocks) or blocks[i].kind != "text" or blocks[i + 1].kind != "text":
         return None
     named = _NAME_RUN.fullmatch(blocks[i].text)
-    if named is None:
-        return None
+    if named is None or _TYPE_WORD.fullmatch(named.group(1)):
+        return None  # "string" then "object" are two types (an item's, a body's), not a field "string"
     location, type_, rest = _stated(blocks[i + 1].text)
     if location is None and type_ is None:
         return None

@@ -13,7 +13,15 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openapi_rag.crawl.declarations import declaration_rows
+from openapi_rag.crawl.declarations import declaration_rows, declaration_runs
+from openapi_rag.crawl.labels import (
+    example_before,
+    label_before,
+    label_kind,
+    label_location,
+    label_status,
+    panel_status,
+)
 from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
@@ -27,6 +35,7 @@ from openapi_rag.crawl.samples import (
     parse_signature,
     split_url,
 )
+from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_sections
 from openapi_rag.crawl.servers import stated_servers, template_pattern, template_start
 from openapi_rag.crawl.tables import (
     FieldRow,
@@ -39,16 +48,9 @@ from openapi_rag.crawl.tables import (
 
 MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
-_STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
 # "default" as OpenAPI writes the keyword: a heading "Default" is as often a tag group's name.
 _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
-_TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
-_FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
-# "Pet", "#/components/schemas/Pet", "Pet: object", and numbered as manuals number sections ("2.3. Pet").
-_SCHEMA_HEADING = re.compile(
-    r"(?:\d+(?:\.\d+)*\.?\s+)?(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?"
-)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 
 
@@ -128,7 +130,7 @@ def scrape(page: Page) -> Scraped:
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
     first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
     taken = {p for spans in regions.values() for start, end in spans for p in range(start, end)}
-    schemas = _schema_sections(blocks, taken)
+    schemas = schema_sections(blocks, taken)
     for evidence in operations:
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
         # section of the page is the response's schema, as a status table's "Schema" column is.
@@ -138,53 +140,6 @@ def scrape(page: Page) -> Scraped:
             elif name in schemas:
                 evidence.response_refs.setdefault(status, name)
     return Scraped(title, first_text, servers, operations, schemas)
-
-
-def _schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
-    """Headings outside every operation that head a field table: the page's named schemas."""
-    out: dict[str, list[FieldRow]] = {}
-    read_to = 0  # an outline's terms are read once: a term is no section heading of its own (bounded)
-    for i, block in enumerate(blocks):
-        if block.kind != "heading" or i in taken or i < read_to:
-            continue
-        # "Pet", a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet"), or the name
-        # and its type ("Pet: object").
-        named = _SCHEMA_HEADING.fullmatch(block.text)
-        if named is None:
-            continue
-        for nxt in blocks[i + 1 : i + 30]:
-            if nxt.kind == "heading" and nxt.level <= block.level:
-                break
-            if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
-                rows = field_rows(nxt.rows, nxt.header)
-                if rows:
-                    out.setdefault(named.group(1), rows)
-                    break
-            if nxt.kind == "heading" and _is_field_heading(nxt):
-                rows, read_to = _term_rows(blocks, i + 1, block.level)
-                out.setdefault(named.group(1), rows)
-                break
-    return out
-
-
-def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldRow], int]:
-    """A schema section drawn as an outline of "name: type" terms (a definition list per level), each
-    term's description the text under it; nesting from the terms' depth. Also the index it read to."""
-    rows: list[FieldRow] = []
-    top = 0
-    end = min(len(blocks), start + 2_000)
-    for index in range(start, end):
-        block = blocks[index]
-        if block.kind == "heading" and block.level <= level:
-            return rows, index
-        if block.kind == "heading" and (term := _FIELD_TERM.fullmatch(block.text)) and block.level > 6:
-            top = top or block.level
-            rows.append(
-                FieldRow(term.group(1), max(0, block.level - top), type=normalize_type(term.group(2)))
-            )
-        elif block.kind == "text" and rows and not rows[-1].description:
-            rows[-1].description = block.text
-    return rows, end
 
 
 def _as_declarations(block: Block) -> Block:
@@ -214,6 +169,13 @@ def _join_json_runs(blocks: list[Block]) -> list[Block]:
             value = parse_json(" ".join(parts)) if depth <= 0 else None
             if value is not None:
                 out.append(Block("code", " ".join(parts), position=block.position))
+                i = j
+                continue
+            # Or a schema drawn as a tree of runs ("{", "id: integer", "tags: [{", …, "}]", "}"): the
+            # declarations a code block would hold, the notes between them ("Pattern: …") left out.
+            declared = declaration_runs(parts) if depth <= 0 else None
+            if declared is not None:
+                out.append(Block("code", declared, position=block.position))
                 i = j
                 continue
         out.append(block)
@@ -294,9 +256,13 @@ def _regions(
     section = dict(ends)
     level = dict(headings)
     positions = sorted((sig.position, key) for sig, key in keyed)
+    listed = _listed(positions)
     out: dict[tuple[str, str], list[tuple[int, int]]] = {}
     span_at: dict[int, tuple[int, int]] = {}
     for number, (pos, key) in enumerate(positions):
+        if pos in listed:  # a line of a list of operations names one; what follows the list is not its
+            out.setdefault(key, []).append((pos, pos + 1))
+            continue
         span = None
         nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
         cut = False
@@ -341,90 +307,35 @@ def _regions(
     return out
 
 
-def _label(blocks: list[Block], index: int) -> str:
-    """The words that introduce block `index`: the texts and heading just before it, nearest first."""
-    words: list[str] = []
-    # Tables are stepped over (the parts of an allOf/oneOf continue the table before); code or a
-    # heading ends the label. Bounded: at most 12 texts and 200 blocks back.
-    for block in reversed(blocks[max(0, index - 200) : index]):
-        if block.kind == "table":
-            # A status list of one item ("default – unexpected error") introduces what follows it.
-            if len(block.rows) == 1 + block.header and is_status_table(block.rows, block.header):
-                words.append(" ".join(block.rows[-1]))
-            continue
-        if block.kind == "code":
-            break
-        if block.kind == "heading":
-            words.append(block.text)
-            break
-        if len(block.text) <= 80:
-            words.append(block.text)
-            if len(words) >= 12:
-                break
-    return " | ".join(words).lower()
+def _listed(positions: list[tuple[int, tuple[str, str]]]) -> set[int]:
+    """Request lines that stand next to each other naming different operations ("get /albums/{id}",
+    "delete /me/albums", "put /me/albums"): a list of the operations, as a table of contents or a
+    tag's overview draws it, not requests with parts of their own."""
+    listed: set[int] = set()
+    for (pos, key), (nxt, other) in zip(positions, positions[1:], strict=False):
+        if nxt == pos + 1 and other != key:
+            listed |= {pos, nxt}
+    return listed
 
 
-def _kind(label: str) -> str:
-    """request | response | param | "" from an introducing label (its nearest words decide)."""
-    for piece in label.split(" | "):
-        # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
-        # is a response's.
-        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece):
-            return "response"
-        if re.search(r"\b(request|body|payload|requestbody)\b", piece):
-            return "request"
-        if re.search(r"\b(param|parameters?|arguments?|path|query|header|headers|cookie)\b", piece):
-            return "param"
-    return ""
-
-
-def _status(label: str) -> str:
-    """The status a label names: the nearest one, or the first of a strip of tabs ("200 | 401 | 429")."""
-    pieces = label.split(" | ")
-    for index, piece in enumerate(pieces):
-        if re.match(r"default\b", piece.strip()):  # "default – unexpected error"
-            status = "default"
-        elif found := _STATUS_WORD.search(piece):
-            status = found.group(1)
-        else:
-            continue
-        # Pieces run nearest first; a tab strip ("200 | 401", "Status: 200 | Status: 401") shows its
-        # first tab's sample.
-        for earlier in pieces[index + 1 :]:
-            tab = _TAB.fullmatch(earlier.strip())
-            if tab is None:
-                break
-            if tab.group(1) != "default":
-                status = tab.group(1)
-        return status
-    return ""
-
-
-def _location_from(label: str) -> str | None:
-    for piece in label.split(" | "):
-        for word in ("path", "query", "header", "cookie"):
-            if re.search(rf"\b{word}s?\b", piece):  # "Headers", "Query Parameters"
-                return word
-        if re.search(r"\b(body|payload|request)\b", piece):
-            return "body"
-    return None
-
-
-def _is_field_heading(block: Block) -> bool:
-    # Only terms of an outline list (levels below h6): a page's own h1–h6 "Pet: object" heads a schema.
-    return block.level > 6 and _FIELD_TERM.fullmatch(block.text) is not None
+def _is_prose(text: str) -> bool:
+    """Words about the operation: a long run, or a short one that is a sentence ("Search for
+    collections."); never a caption that names the request ("Request Example for get /pets")."""
+    if len(text) < 100 and _NAMED_TEMPLATE.search(text):
+        return False
+    return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
 
 def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> None:
     """A term that reads "name: type" ("genres: object[]") and holds more terms is a field whose
     fields follow, one level down for each such term above them."""
-    found = _FIELD_TERM.fullmatch(block.text) if block.level > 6 else None  # `_is_field_heading`
+    found = FIELD_TERM.fullmatch(block.text) if block.level > 6 else None  # `_is_field_heading`
     if found is None:
         return
     kind, status = _enclosing(outline)
     if kind not in ("response", "request"):
         return
-    depth = sum(_is_field_heading(h) for h in outline)
+    depth = sum(is_field_heading(h) for h in outline)
     row = FieldRow(found.group(1), depth, type=normalize_type(found.group(2)))
     if kind == "response":
         evidence.response_fields.setdefault(status, []).append(row)
@@ -436,8 +347,8 @@ def _enclosing(outline: list[Block]) -> tuple[str, str]:
     """(kind, status) the innermost heading that names one gives."""
     for heading in reversed(outline):
         words = heading.text.lower()
-        if kind := _kind(words):
-            return kind, _status(words)
+        if kind := label_kind(words):
+            return kind, label_status(words)
     return "", ""
 
 
@@ -450,7 +361,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     previous_kind, previous_table = "", 0
     outline: list[Block] = []  # the headings the current block sits under, outermost first
     for index, block in enumerate(blocks):
-        label = _label(blocks, index)
+        label = label_before(blocks, index)
         if block.kind == "heading":
             while outline and outline[-1].level >= block.level:
                 outline.pop()
@@ -476,15 +387,15 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # No heading names the operation: the short line right under its signature does
                 # ("GET /albums/{id}" then "Get Album").
                 evidence.title = block.text
-            elif block.position not in signature_positions and len(block.text) > 30:
+            elif block.position not in signature_positions and _is_prose(block.text):
                 evidence.prose.append(block.text)
-            elif (lone := _LONE_NAME.fullmatch(block.text)) and _kind(label) == "response":
-                status = _status(label)
+            elif (lone := _LONE_NAME.fullmatch(block.text)) and label_kind(label) == "response":
+                status = label_status(label)
                 if status.startswith("2"):
                     evidence.lone_names.append((status, lone.group(1)))
             elif (
                 lone
-                and _kind(label) in ("", "request")
+                and label_kind(label) in ("", "request")
                 and evidence.method in _BODY_METHODS
                 and not evidence.statuses
                 and not evidence.response_examples
@@ -499,34 +410,39 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 if shown is not None:
                     evidence.response_examples.setdefault(shown[0], []).append(shown[1])
                 continue
-            if _kind(label) == "request":
+            if label_kind(label) == "request":
                 evidence.request_examples.append(value)
             else:
-                evidence.response_examples.setdefault(_status(label), []).append(value)
+                evidence.response_examples.setdefault(label_status(label), []).append(value)
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):
                 evidence.statuses.extend(status_rows(block.rows, block.header))
                 evidence.response_refs.update(status_schemas(block.rows, block.header))
                 continue
-            kind = _kind(label)
+            kind = label_kind(label)
             rows = field_rows(block.rows, block.header)
             if not rows:
                 continue
-            status = _status(label)
+            status = label_status(label)
+            if not kind and (example := example_before(blocks, index)) is not None:
+                # A schema drawn right after an example describes what the example shows.
+                label = label_before(blocks, example)
+                kind, status = label_kind(label), label_status(label)
             if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
             if not kind:
                 # The nearest words say nothing ("genres: object[]"): a heading further out may
                 # ("200 OK" above a nested field list).
                 kind, status = _enclosing(outline)
-            if below := sum(_is_field_heading(h) for h in outline):
+            if below := sum(is_field_heading(h) for h in outline):
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
-                if _location_from(label) != "header":  # "Response Headers:" are not body fields
+                status = panel_status(blocks, index) or status
+                if label_location(label) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
-            default_location = _location_from(label)
+            default_location = label_location(label)
             for row in rows:
                 location = row.location or default_location
                 if location in ("body", "formData", "form") or (location is None and kind == "request"):

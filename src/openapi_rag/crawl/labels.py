@@ -1,0 +1,122 @@
+"""What the words before a block say about it: its label, kind (request, response, param), status
+and location, as a reader takes them from the nearest headings and short runs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.samples import parse_json
+from openapi_rag.crawl.tables import is_status_table
+
+_STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+_TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
+
+
+def label_before(blocks: list[Block], index: int) -> str:
+    """The words that introduce block `index`: the texts and heading just before it, nearest first."""
+    words: list[str] = []
+    # Tables are stepped over (the parts of an allOf/oneOf continue the table before); code or a
+    # heading ends the label. Bounded: at most 12 texts and 200 blocks back.
+    for block in reversed(blocks[max(0, index - 200) : index]):
+        if block.kind == "table":
+            # A status list of one item ("default – unexpected error") introduces what follows it.
+            if len(block.rows) == 1 + block.header and is_status_table(block.rows, block.header):
+                words.append(" ".join(block.rows[-1]))
+            continue
+        if block.kind == "code":
+            break
+        if block.kind == "heading":
+            words.append(block.text)
+            break
+        if len(block.text) <= 80:
+            words.append(block.text)
+            if len(words) >= 12:
+                break
+    return " | ".join(words).lower()
+
+
+def example_before(blocks: list[Block], index: int) -> int | None:
+    """The JSON example that only short runs ("object", "Schema") part from block `index`, if any."""
+    for back in range(index - 1, max(-1, index - 12), -1):
+        if blocks[back].kind == "code":
+            if parse_json(blocks[back].text) is None:
+                return None  # no example: an empty block, a sample request
+            while back > 0 and blocks[back - 1].kind == "code":  # the same example drawn twice
+                back -= 1
+            return back
+        if blocks[back].kind != "text" or len(blocks[back].text) > 80:
+            return None
+    return None
+
+
+def panel_status(blocks: list[Block], index: int) -> str:
+    """The status of the k-th field table after a strip of status tabs ("200", "401", "404", then one
+    schema panel per tab): its k-th tab. "" for the first panel (the label's status holds) or when
+    no strip comes before. Bounded: 200 blocks back."""
+    panels = 0
+    for back in range(index - 1, max(-1, index - 200), -1):
+        block = blocks[back]
+        if block.kind == "heading":
+            return ""
+        if block.kind in ("table", "code"):  # a panel's example (code) comes with its schema (table)
+            panels += block.kind == "table" and not is_status_table(block.rows, block.header)
+            continue
+        strip: list[str] = []
+        while back > index - 200 and back >= 0 and blocks[back].kind == "text":
+            if (tab := _TAB.fullmatch(blocks[back].text.lower())) is None:
+                break
+            strip.insert(0, tab.group(1))
+            back -= 1
+        if len(strip) >= 2:
+            return strip[panels] if 0 < panels < len(strip) else ""
+    return ""
+
+
+def label_kind(label: str) -> str:
+    """request | response | param | "" from an introducing label (its nearest words decide)."""
+    for piece in label.split(" | "):
+        if piece.endswith(".") and len(piece.split()) > 3:
+            continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
+        # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
+        # is a response's.
+        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece):
+            return "response"
+        if re.search(r"\b(request|body|payload|requestbody)\b", piece):
+            return "request"
+        if re.search(r"\b(param|parameters?|arguments?|path|query|header|headers|cookie)\b", piece):
+            return "param"
+    return ""
+
+
+def label_status(label: str) -> str:
+    """The status a label names: the nearest one, or the first of a strip of tabs ("200 | 401 | 429")."""
+    pieces = label.split(" | ")
+    for index, piece in enumerate(pieces):
+        if re.match(r"default\b", piece.strip()):  # "default – unexpected error"
+            status = "default"
+        elif found := _STATUS_WORD.search(piece):
+            status = found.group(1)
+        else:
+            continue
+        # Pieces run nearest first; a tab strip ("200 | 401", "Status: 200 | Status: 401") shows its
+        # first tab's sample.
+        for earlier in pieces[index + 1 :]:
+            tab = _TAB.fullmatch(earlier.strip())
+            if tab is None:
+                break
+            if tab.group(1) != "default":
+                status = tab.group(1)
+        return status
+    return ""
+
+
+def label_location(label: str) -> str | None:
+    for piece in label.split(" | "):
+        for word in ("path", "query", "header", "cookie"):
+            if re.search(rf"\b{word}s?\b", piece):  # "Headers", "Query Parameters"
+                return word
+        if re.search(r"\b(body|payload|request)\b", piece):
+            return "body"
+    return None

@@ -1,0 +1,71 @@
+"""The page's schema sections: headings outside every operation that head a field table ("Pet",
+"#/components/schemas/Pet", "2.3. Pet", "Pet: object"), or an outline of "name: type" terms.
+
+Operations name them ("Schema: Pet", a lone "Pet" under a status, a Datatype column) and take their
+fields; a page-wide section also states field types that retype fields an example showed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, normalize_type
+
+FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
+# "Pet", "#/components/schemas/Pet", "Pet: object", and numbered as manuals number sections ("2.3. Pet").
+SCHEMA_HEADING = re.compile(
+    r"(?:\d+(?:\.\d+)*\.?\s+)?(?:#/[\w./-]*/)?([A-Za-z_][\w.-]{0,99})(?::\s*(?:[a-z]+)?)?"
+)
+
+
+def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
+    """Headings outside every operation that head a field table: the page's named schemas."""
+    out: dict[str, list[FieldRow]] = {}
+    read_to = 0  # an outline's terms are read once: a term is no section heading of its own (bounded)
+    for i, block in enumerate(blocks):
+        if block.kind != "heading" or i in taken or i < read_to:
+            continue
+        # "Pet", a JSON pointer to it ("#/components/schemas/Pet", "#/definitions/Pet"), or the name
+        # and its type ("Pet: object").
+        named = SCHEMA_HEADING.fullmatch(block.text)
+        if named is None:
+            continue
+        for nxt in blocks[i + 1 : i + 30]:
+            if nxt.kind == "heading" and nxt.level <= block.level:
+                break
+            if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
+                rows = field_rows(nxt.rows, nxt.header)
+                if rows:
+                    out.setdefault(named.group(1), rows)
+                    break
+            if nxt.kind == "heading" and is_field_heading(nxt):
+                rows, read_to = _term_rows(blocks, i + 1, block.level)
+                out.setdefault(named.group(1), rows)
+                break
+    return out
+
+
+def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldRow], int]:
+    """A schema section drawn as an outline of "name: type" terms (a definition list per level), each
+    term's description the text under it; nesting from the terms' depth. Also the index it read to."""
+    rows: list[FieldRow] = []
+    top = 0
+    end = min(len(blocks), start + 2_000)
+    for index in range(start, end):
+        block = blocks[index]
+        if block.kind == "heading" and block.level <= level:
+            return rows, index
+        if block.kind == "heading" and (term := FIELD_TERM.fullmatch(block.text)) and block.level > 6:
+            top = top or block.level
+            rows.append(
+                FieldRow(term.group(1), max(0, block.level - top), type=normalize_type(term.group(2)))
+            )
+        elif block.kind == "text" and rows and not rows[-1].description:
+            rows[-1].description = block.text
+    return rows, end
+
+
+def is_field_heading(block: Block) -> bool:
+    # Only terms of an outline list (levels below h6): a page's own h1–h6 "Pet: object" heads a schema.
+    return block.level > 6 and FIELD_TERM.fullmatch(block.text) is not None
