@@ -21,7 +21,15 @@ from openapi_rag.embed.minilm_graph import fused_minilm_graph
 from openapi_rag.errors import EmbedderError
 from openapi_rag.tokens import minilm_tokenizer_path
 
-__all__ = ["MiniLMEmbedder", "available_cores", "encode_ids", "minilm_model_path", "register_embedders"]
+__all__ = [
+    "MiniLMEmbedder",
+    "available_cores",
+    "cpu_session_options",
+    "encode_ids",
+    "minilm_model_path",
+    "padded_ids",
+    "register_embedders",
+]
 
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 
@@ -108,17 +116,9 @@ class MiniLMEmbedder(Embedder):
             tokenizer.no_padding()  # padding is done per batch in numpy
             tokenizer.enable_truncation(max_length=self.max_tokens)
 
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = self._threads or available_cores()
-            options.inter_op_num_threads = 1  # one graph run at a time: no second pool to spin
-            options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+            options = cpu_session_options(self._threads)
             options.enable_cpu_mem_arena = self._memory_arena
-            # Idle worker threads sleep instead of spinning: same speed on free cores, much faster
-            # when other processes share them (measured 17.5 vs 11 texts/s of 256 tokens on 2 busy cores).
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.add_session_config_entry("session.inter_op.allow_spinning", "0")
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            options.log_severity_level = 3
             path = self._model_path or minilm_model_path()
             graph: str | bytes = str(path)
             if self._fused and self._model_path is None:
@@ -169,12 +169,7 @@ class MiniLMEmbedder(Embedder):
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         if self._session is None:
             self._load()
-        rows = self._token_ids(texts)
-        ids = np.zeros((len(rows), max(map(len, rows))), dtype=np.int64)  # [PAD] is id 0
-        mask = np.zeros_like(ids)
-        for r, row in enumerate(rows):
-            ids[r, : len(row)] = row
-            mask[r, : len(row)] = 1
+        ids, mask = padded_ids(self._token_ids(texts))
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
@@ -228,6 +223,33 @@ def encode_ids(tokenizer: Any, texts: Sequence[str], **options: Any) -> list[lis
         return [tokenizer.encode(t, **options).ids for t in texts]
     encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
     return [e.ids for e in encode(list(texts), **options)]
+
+
+def padded_ids(rows: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Token id rows padded to the longest with [PAD] (id 0), and their attention mask."""
+    ids = np.zeros((len(rows), max(map(len, rows))), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    for r, row in enumerate(rows):
+        ids[r, : len(row)] = row
+        mask[r, : len(row)] = 1
+    return ids, mask
+
+
+def cpu_session_options(threads: int = 0) -> Any:
+    """ONNX Runtime options for one model run at a time on the CPU: `threads` intra-op threads (0:
+    `available_cores`), no inter-op pool, quiet logs."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads or available_cores()
+    options.inter_op_num_threads = 1  # one graph run at a time: no second pool to spin
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # Idle worker threads sleep instead of spinning: same speed on free cores, much faster
+    # when other processes share them (measured 17.5 vs 11 texts/s of 256 tokens on 2 busy cores).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    return options
 
 
 def available_cores() -> int:

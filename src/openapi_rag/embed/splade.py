@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from openapi_rag.embed.minilm import available_cores, encode_ids
+from openapi_rag.embed.minilm import cpu_session_options, encode_ids, padded_ids
 from openapi_rag.errors import EmbedderError
 
 __all__ = ["SPLADE_DIR", "SpladeEncoder"]
@@ -59,12 +59,7 @@ class SpladeEncoder:
             tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
             tokenizer.no_padding()
             tokenizer.enable_truncation(max_length=self.max_tokens)
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = self._threads or available_cores()
-            options.inter_op_num_threads = 1
-            options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.log_severity_level = 3
+            options = cpu_session_options(self._threads)
             session = ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
             vocab = tokenizer.get_vocab()
             self._vocab = [""] * (max(vocab.values()) + 1)
@@ -89,11 +84,7 @@ class SpladeEncoder:
         order = sorted(range(len(rows)), key=lambda i: len(rows[i]))  # similar lengths pad least
         for start in range(0, len(order), BATCH):
             batch = order[start : start + BATCH]
-            ids = np.zeros((len(batch), max(len(rows[i]) for i in batch)), dtype=np.int64)
-            mask = np.zeros_like(ids)
-            for r, i in enumerate(batch):
-                ids[r, : len(rows[i])] = rows[i]
-                mask[r, : len(rows[i])] = 1
+            ids, mask = padded_ids([rows[i] for i in batch])
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             out[batch] = self._session.run(["weights"], feeds)[0]
         return out
