@@ -66,7 +66,10 @@ class ExpansionWriter:
             for word, weight in candidates:
                 if len(picked) >= limit or weight < floor:
                     break
-                if not word.isalpha() or len(word) < 3 or any(w.startswith(stem(word)[:FAMILY]) for w in own):
+                if not word.isalpha() or len(word) < 3:
+                    continue
+                family = stem(word)[:FAMILY]
+                if any(w.startswith(family) for w in own):
                     continue
                 picked.append(word)
             out.append(picked)
