@@ -92,11 +92,25 @@ def test_with_score_is_replace_of_the_score_only() -> None:
     assert op.score == 1.0 and moved.to_dict() == {**op.to_dict(), "score": 0.25}
 
 
+def test_with_copies_is_replace_of_also_in_only() -> None:
+    from dataclasses import replace
+
+    op = OperationHit(
+        service="s", method="GET", path="/x", id="GET /x", score=1.0, chunk_ids=("c",), also_in=("t",)
+    )
+    folded, expected = op.with_copies(("u", "v")), replace(op, also_in=("t", "u", "v"))
+    assert folded == expected and hash(folded) == hash(expected)
+    assert op.also_in == ("t",) and folded.to_dict() == {**op.to_dict(), "also_in": ("t", "u", "v")}
+
+
 def test_the_fast_constructors_equal_the_dataclass_ones() -> None:
     chunk = Chunk(id="c", kind="endpoint", service="s", operations=["GET /x"], embed_text="x", content="x")
     fast = Hit.of(chunk, 0.5, bm25_score=2.0)
     assert fast == Hit(chunk_id="c", score=0.5, service="s", kind="endpoint", operations=("GET /x",), bm25_score=2.0)
     assert asdict(fast)["linked_from"] is None
+    assert Hit.scored(chunk, 0.5, None, 2.0) == fast and Hit.scored(chunk, 0.5, 0.1, None) == Hit.of(
+        chunk, 0.5, dense_score=0.1
+    )
     with pytest.raises(TypeError, match="unexpected fields"):
         Hit.of(chunk, 0.5, scores=1.0)
     fields = dict(service="s", method="GET", path="/x", id="GET /x", score=0.5, summary="", chunk_ids=("c",))

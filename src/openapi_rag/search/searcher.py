@@ -474,12 +474,7 @@ class Searcher:
         with self._stage("chunks"):
             chunks = {c.id: c for c in read_heads(self.store, [chunk_id for chunk_id, _ in ranked])}
         hits = [
-            Hit.of(
-                chunks[chunk_id],
-                score,
-                dense_score=dense_scores.get(chunk_id),
-                bm25_score=bm25_scores.get(chunk_id),
-            )
+            Hit.scored(chunks[chunk_id], score, dense_scores.get(chunk_id), bm25_scores.get(chunk_id))
             for chunk_id, score in ranked
         ]
         return hits, chunks, lists, exhausted
