@@ -150,6 +150,12 @@ class OperationHit:
         copy.__dict__.update(self.__dict__, score=score)
         return copy
 
+    def with_summary(self, summary: str) -> OperationHit:
+        """This hit with another summary: equal to `dataclasses.replace(self, summary=summary)`."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__, summary=summary)
+        return copy
+
     def with_copies(self, services: tuple[str, ...]) -> OperationHit:
         """This hit naming `services` after its `also_in`: equal to `dataclasses.replace(self,
         also_in=(*self.also_in, *services))`, built as `with_score` is (folding copies makes

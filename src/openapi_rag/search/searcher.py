@@ -74,7 +74,7 @@ import numpy as np
 
 from openapi_rag.model import Chunk
 from openapi_rag.search.actions import lead_ins, verb_lexicon, weigh_verb
-from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
+from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of, with_summaries
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import conversational, single_intent, split_clauses
 from openapi_rag.search.coherence import favour_one_api
@@ -226,7 +226,7 @@ class Searcher:
                 texts, vectors, mode, fetch, threshold, filter, allowed
             )
             with self._stage("aggregate"):
-                operations, linked = aggregate_operations(hits, chunks)
+                operations, linked = aggregate_operations(hits, chunks, summaries=False)  # see below
             # Folding merges copies of one METHOD /path only: as many distinct ids as wanted are
             # enough without folding, which then runs once, on the final order.
             found = len(operations)
@@ -264,6 +264,7 @@ class Searcher:
                 operations = self._folded(operations, chunks)
         if threshold is None:
             operations, linked = operations[:limit], linked[:limit]
+        operations = with_summaries(operations, chunks)  # for those returned only
         if expand:
             with self._stage("expand"):
                 operations = self._expand(operations, hits)
