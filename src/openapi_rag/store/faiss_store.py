@@ -62,6 +62,11 @@ EXACT_FILTER_LIMIT = 20_000
 # Several queries at once (a request's clauses) are screened by one product (`screen.py`) in a flat
 # store of up to this many rows; the product's copy of the vectors costs their size again in memory.
 SCREEN_LIMIT = 100_000
+# Up to this many queries (a request's clauses) that no screen answers (HNSW, a filter, a large flat
+# store) go to FAISS one at a time, as the searcher sent them before it sent them together: a call with
+# several runs FAISS's OpenMP pool, whose barrier waited milliseconds on a busy machine for a thread
+# the scheduler had put off (the README's "one FAISS call for all of a query's vectors").
+FEW_QUERIES = 16
 # Extra results fetched beyond k so that ties at the cut can be ordered by id.
 _TIE_SLACK = 8
 # Most chunk heads kept decoded (`FaissStore.heads`): the whole realworld index (9.5k chunks, ~25 MB);
@@ -400,7 +405,11 @@ class FaissStore:
                 params.sel = selector
         elif selector is not None:
             params = faiss.SearchParameters(sel=selector)
-        scores, rows = index.search(queries, m, params=params)
+        if 1 < len(queries) <= FEW_QUERIES:  # one at a time, each in this thread (same results)
+            found = [index.search(queries[i : i + 1], m, params=params) for i in range(len(queries))]
+            scores, rows = np.vstack([f[0] for f in found]), np.vstack([f[1] for f in found])
+        else:
+            scores, rows = index.search(queries, m, params=params)
         del bits, selector
         return scores, rows
 
