@@ -88,9 +88,11 @@ def test_a_query_and_its_clauses_run_in_length_buckets_with_the_same_vectors(min
         "find agents",
     ]
     alone = np.stack([minilm.embed(text) for text in texts])
-    runs = []
-    checked = minilm._checked_batch
-    monkeypatch.setattr(minilm, "_checked_batch", lambda batch: runs.append(len(batch)) or checked(batch))
+    runs, tokenized = [], []
+    checked, token_ids = minilm._checked_ids, minilm._token_ids
+    monkeypatch.setattr(minilm, "_checked_ids", lambda rows: runs.append(len(rows)) or checked(rows))
+    monkeypatch.setattr(minilm, "_token_ids", lambda batch: tokenized.extend(batch) or token_ids(batch))
     together = minilm.embed_many(texts)
     assert sorted(runs) == [1, 3]  # the long query alone, the clauses together
+    assert sorted(tokenized) == sorted(texts)  # each text tokenized once, for its bucket and its run
     np.testing.assert_allclose(together, alone, rtol=0, atol=1e-6)

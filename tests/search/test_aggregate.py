@@ -7,7 +7,7 @@ from dataclasses import asdict
 import pytest
 
 from openapi_rag.model import Chunk
-from openapi_rag.search.aggregate import aggregate_operations, summary_of
+from openapi_rag.search.aggregate import aggregate_operations, summary_of, with_summaries
 from openapi_rag.search.results import Hit, OperationHit
 
 
@@ -92,13 +92,48 @@ def test_with_score_is_replace_of_the_score_only() -> None:
     assert op.score == 1.0 and moved.to_dict() == {**op.to_dict(), "score": 0.25}
 
 
+def test_with_copies_is_replace_of_also_in_only() -> None:
+    from dataclasses import replace
+
+    op = OperationHit(
+        service="s", method="GET", path="/x", id="GET /x", score=1.0, chunk_ids=("c",), also_in=("t",)
+    )
+    folded, expected = op.with_copies(("u", "v")), replace(op, also_in=("t", "u", "v"))
+    assert folded == expected and hash(folded) == hash(expected)
+    assert op.also_in == ("t",) and folded.to_dict() == {**op.to_dict(), "also_in": ("t", "u", "v")}
+
+
 def test_the_fast_constructors_equal_the_dataclass_ones() -> None:
     chunk = Chunk(id="c", kind="endpoint", service="s", operations=["GET /x"], embed_text="x", content="x")
     fast = Hit.of(chunk, 0.5, bm25_score=2.0)
     assert fast == Hit(chunk_id="c", score=0.5, service="s", kind="endpoint", operations=("GET /x",), bm25_score=2.0)
     assert asdict(fast)["linked_from"] is None
+    assert Hit.scored(chunk, 0.5, None, 2.0) == fast and Hit.scored(chunk, 0.5, 0.1, None) == Hit.of(
+        chunk, 0.5, dense_score=0.1
+    )
     with pytest.raises(TypeError, match="unexpected fields"):
         Hit.of(chunk, 0.5, scores=1.0)
     fields = dict(service="s", method="GET", path="/x", id="GET /x", score=0.5, summary="", chunk_ids=("c",))
     made = OperationHit.of(**fields, dense_score=None, bm25_score=1.0)
     assert made == OperationHit(**fields, bm25_score=1.0) and asdict(made) == asdict(OperationHit(**fields, bm25_score=1.0))
+
+
+def test_summaries_filled_in_later_are_the_ones_aggregation_gives() -> None:
+    def chunk(chunk_id: str, *ops: str, **metadata: object) -> Chunk:
+        fields = dict(id=chunk_id, kind="endpoint", service="svc", embed_text=chunk_id, content="")
+        return Chunk(**fields, operations=list(ops), metadata=dict(metadata))
+
+    chunks = {
+        c.id: c
+        for c in [
+            chunk("window", "GET /a", "GET /b", summaries={"GET /b": "Get b"}),  # none for GET /a
+            chunk("a-own", "GET /a", summary="Get a"),
+            chunk("c-own", "GET /c"),  # no summary anywhere
+        ]
+    }
+    hits = [hit("window", 0.9, "GET /a", "GET /b"), hit("a-own", 0.5, "GET /a"), hit("c-own", 0.4, "GET /c")]
+    now, _ = aggregate_operations(hits, chunks)
+    later, _ = aggregate_operations(hits, chunks, summaries=False)
+    assert [op.summary for op in now] == ["Get a", "Get b", ""]
+    assert [op.summary for op in later] == ["", "", ""]
+    assert with_summaries(later, chunks) == now

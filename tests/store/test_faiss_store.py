@@ -200,6 +200,27 @@ def test_hnsw_finds_the_exact_neighbours_on_a_small_store(
     ]
 
 
+@pytest.mark.parametrize("index_type", ["hnsw", "flat"])
+def test_a_few_queries_go_to_faiss_one_at_a_time(
+    make_chunk: Callable[..., Chunk],
+    unit_rows: Callable[..., np.ndarray],
+    monkeypatch: pytest.MonkeyPatch,
+    index_type: str,
+) -> None:
+    many = [make_chunk(f"c{i:03d}", service="alpha" if i % 2 else "beta") for i in range(300)]
+    store = build(many, unit_rows(300, 8), index_type=index_type)
+    queries = unit_rows(3, 8, seed=3)
+    flt = ChunkFilter.of(services="alpha") if index_type == "flat" else None  # no screen for a filter
+    monkeypatch.setattr(faiss_store_module, "SUBSET_SEARCH_LIMIT", 0)  # the filter through FAISS too
+    one_by_one = [store.search(query, k=5, filter=flt)[0] for query in queries]
+    sizes: list[int] = []
+    index_class = type(store._faiss())
+    search = index_class.search
+    monkeypatch.setattr(index_class, "search", lambda self, x, k, **kw: sizes.append(len(x)) or search(self, x, k, **kw))
+    assert store.search(queries, k=5, filter=flt) == one_by_one
+    assert sizes == [1, 1, 1]
+
+
 def test_hnsw_load_can_override_ef_search(tmp_path: Path, chunks: list[Chunk]) -> None:
     build(chunks, axis_vectors(6), index_type="hnsw").save(tmp_path / "s")
     loaded = FaissStore.load(tmp_path / "s", ef_search=7)

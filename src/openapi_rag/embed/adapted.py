@@ -59,8 +59,8 @@ class AdaptedMiniLMEmbedder(MiniLMEmbedder):
             batch_size=batch_size, batch_tokens=batch_tokens, threads=threads, memory_arena=memory_arena
         )
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        return normalize_rows(super()._embed_batch(texts) @ self._adapter)
+    def _embed_ids(self, rows: list[list[int]]) -> np.ndarray:  # under both of MiniLM's paths
+        return normalize_rows(super()._embed_ids(rows) @ self._adapter)
 
 
 def register_embedders(register: Callable[..., None]) -> None:

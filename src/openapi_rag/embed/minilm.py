@@ -140,11 +140,12 @@ class MiniLMEmbedder(Embedder):
         if self._session is None:
             self._load()
         most = batch_size or self.batch_size
-        lengths = self._token_lengths(texts)
         if len(texts) < POOL_MIN_TEXTS:  # a query and its clauses: one run per length bucket
-            for bucket in length_buckets(lengths, most=most, budget=self.batch_tokens):
-                yield bucket, self._checked_batch([texts[j] for j in bucket])
+            ids = self._token_ids(texts)  # tokenized once, for the buckets and the runs
+            for bucket in length_buckets(list(map(len, ids)), most=most, budget=self.batch_tokens):
+                yield bucket, self._checked_ids([ids[j] for j in bucket])
             return
+        lengths = self._token_lengths(texts)
         order = sorted(range(len(texts)), key=lambda i: lengths[i], reverse=True)
         batch: list[int] = []
         for i in order:
@@ -169,7 +170,20 @@ class MiniLMEmbedder(Embedder):
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         if self._session is None:
             self._load()
-        ids, mask = padded_ids(self._token_ids(texts))
+        return self._embed_ids(self._token_ids(texts))
+
+    def _checked_ids(self, rows: list[list[int]]) -> np.ndarray:
+        """`_embed_ids`, checked like `Embedder._checked_batch` checks `_embed_batch`."""
+        vectors = self._embed_ids(rows)
+        if vectors.shape != (len(rows), self.dimensions):
+            raise EmbedderError(
+                f"{self.model_id} returned vectors of shape {vectors.shape} for {len(rows)} texts"
+            )
+        return vectors
+
+    def _embed_ids(self, rows: list[list[int]]) -> np.ndarray:
+        """The vectors of texts already tokenized (`_token_ids`): one model run."""
+        ids, mask = padded_ids(rows)
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)

@@ -40,13 +40,15 @@ def _best(current: float | None, new: float | None) -> float | None:
 
 
 def aggregate_operations(
-    hits: Sequence[Hit], chunks: Mapping[str, Chunk] | None = None
+    hits: Sequence[Hit], chunks: Mapping[str, Chunk] | None = None, *, summaries: bool = True
 ) -> tuple[list[OperationHit], list[Hit]]:
     """Group ranked chunk hits by operation.
 
     Args:
         hits: chunk hits, any order.
         chunks: the hits' chunks by id, for operation summaries (optional).
+        summaries: False: every summary left empty, for `with_summaries` to fill in for the few
+            operations a search returns out of the hundreds it ranks.
 
     Returns:
         `(operations, linked)`: operations by score descending, then service and `METHOD /path`;
@@ -68,7 +70,7 @@ def aggregate_operations(
         for op_id in ops:
             entry = grouped.get((hit.service, op_id))
             if entry is None:  # the first (best) chunk for this operation
-                summary = summary_of(chunks.get(hit.chunk_id), op_id)
+                summary = summary_of(chunks.get(hit.chunk_id), op_id) if summaries else ""
                 grouped[(hit.service, op_id)] = [
                     hit.score,
                     summary,
@@ -78,7 +80,8 @@ def aggregate_operations(
                 ]
                 continue
             entry[2].append(hit.chunk_id)
-            entry[1] = entry[1] or summary_of(chunks.get(hit.chunk_id), op_id)
+            if summaries and not entry[1]:
+                entry[1] = summary_of(chunks.get(hit.chunk_id), op_id)
             entry[3] = _best(entry[3], hit.dense_score)
             entry[4] = _best(entry[4], hit.bm25_score)
     operations = []
@@ -99,3 +102,15 @@ def aggregate_operations(
         )
     operations.sort(key=lambda op: (-op.score, op.service, op.id))
     return operations, linked
+
+
+def with_summaries(operations: Sequence[OperationHit], chunks: Mapping[str, Chunk]) -> list[OperationHit]:
+    """`operations` where each without a summary has the one `aggregate_operations` gives: that of
+    the first of its chunks (best first) whose metadata has one."""
+    out = []
+    for op in operations:
+        if not op.summary:
+            summary = next((s for c in op.chunk_ids if (s := summary_of(chunks.get(c), op.id))), "")
+            op = op.with_summary(summary) if summary else op
+        out.append(op)
+    return out

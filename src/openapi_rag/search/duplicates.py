@@ -11,7 +11,6 @@ names the others' services in `also_in`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from openapi_rag.search.results import OperationHit
 
@@ -38,5 +37,5 @@ def fold_duplicates(
             first[op.id, text] = len(kept)
             kept.append(op)
     for index, services in copies.items():
-        kept[index] = replace(kept[index], also_in=(*kept[index].also_in, *services))
+        kept[index] = kept[index].with_copies(tuple(services))
     return kept

@@ -74,7 +74,7 @@ import numpy as np
 
 from openapi_rag.model import Chunk
 from openapi_rag.search.actions import lead_ins, verb_lexicon, weigh_verb
-from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of
+from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of, with_summaries
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import conversational, single_intent, split_clauses
 from openapi_rag.search.coherence import favour_one_api
@@ -226,7 +226,7 @@ class Searcher:
                 texts, vectors, mode, fetch, threshold, filter, allowed
             )
             with self._stage("aggregate"):
-                operations, linked = aggregate_operations(hits, chunks)
+                operations, linked = aggregate_operations(hits, chunks, summaries=False)  # see below
             # Folding merges copies of one METHOD /path only: as many distinct ids as wanted are
             # enough without folding, which then runs once, on the final order.
             found = len(operations)
@@ -264,6 +264,7 @@ class Searcher:
                 operations = self._folded(operations, chunks)
         if threshold is None:
             operations, linked = operations[:limit], linked[:limit]
+        operations = with_summaries(operations, chunks)  # for those returned only
         if expand:
             with self._stage("expand"):
                 operations = self._expand(operations, hits)
@@ -323,6 +324,28 @@ class Searcher:
             if len(ranked) < fetch or ranked[-1][1] < threshold or fetch >= len(self.store):
                 return [pair for pair in ranked if pair[1] >= threshold], True
             fetch *= 2
+
+    def _dense_lists(
+        self,
+        vectors: Sequence[np.ndarray | None],
+        mode: str,
+        fetch: int,
+        threshold: float | None,
+        filter: ChunkFilter | None,
+    ) -> list[tuple[Ranked, bool]]:
+        """`_dense` for each text with a vector (an empty, complete list for the others): one store
+        call for all of them when nothing filters, where a flat store reads its vectors once for a
+        query's clauses instead of once per clause (`store/screen.py`; the same lists)."""
+        out: list[tuple[Ranked, bool]] = [([], True)] * len(vectors)
+        wanted = [i for i, vector in enumerate(vectors) if vector is not None] if mode != "bm25" else []
+        if threshold is not None or len(wanted) < 2 or not (filter is None or filter.is_empty):
+            for i in wanted:
+                out[i] = self._dense(vectors[i], fetch, threshold, filter)  # type: ignore[arg-type]
+            return out
+        ranked_lists = self.store.search(np.stack([vectors[i] for i in wanted]), fetch, filter)
+        for i, ranked in zip(wanted, ranked_lists, strict=True):
+            out[i] = (ranked, len(ranked) < fetch)
+        return out
 
     def texts_to_embed(
         self, query: str, *, mode: str = "hybrid", threshold: float | None = None
@@ -404,6 +427,8 @@ class Searcher:
         dense_scores: dict[str, float] = {}
         bm25_scores: dict[str, float] = {}
         heads: set[str] = set()  # hybrid: chunks within `fusion_depth` of a retriever's list
+        with self._stage("dense"):
+            dense_lists = self._dense_lists(vectors, mode, fetch, threshold, filter)
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
@@ -412,7 +437,7 @@ class Searcher:
                 if mode != "bm25" and vector is not None:  # None: a many-clause query's whole text
                     # The short views' list, searched once for both its uses (pooled, fused)
                     view_hits = self._view_hits(vector, mode, fetch, threshold, allowed)
-                    dense, complete = self._dense(vector, fetch, threshold, filter)
+                    dense, complete = dense_lists[i]
                     exhausted = exhausted and complete
                     if view_hits is not None and self.settings.view_pool:
                         dense = pooled(dense, view_hits)[:fetch]
@@ -450,12 +475,7 @@ class Searcher:
         with self._stage("chunks"):
             chunks = {c.id: c for c in read_heads(self.store, [chunk_id for chunk_id, _ in ranked])}
         hits = [
-            Hit.of(
-                chunks[chunk_id],
-                score,
-                dense_score=dense_scores.get(chunk_id),
-                bm25_score=bm25_scores.get(chunk_id),
-            )
+            Hit.scored(chunks[chunk_id], score, dense_scores.get(chunk_id), bm25_scores.get(chunk_id))
             for chunk_id, score in ranked
         ]
         return hits, chunks, lists, exhausted

@@ -38,6 +38,7 @@ from openapi_rag.store.base import Ranked, as_matrix, normalized, rank
 from openapi_rag.store.chunk_table import ChunkTable
 from openapi_rag.store.filters import ChunkFilter, Postings
 from openapi_rag.store.integrity import check_chunk_table, load_vectors, read_json, require_fields
+from openapi_rag.store.screen import Screen, screened_top
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +59,14 @@ INDEX_FAISS = "index.faiss"
 # HNSW). Measured at 200k x 384: numpy 0.03 ms for 400 rows, 3.4 ms for 10k; flat scan 3 ms for 10k.
 SUBSET_SEARCH_LIMIT = 4_096
 EXACT_FILTER_LIMIT = 20_000
+# Several queries at once (a request's clauses) are screened by one product (`screen.py`) in a flat
+# store of up to this many rows; the product's copy of the vectors costs their size again in memory.
+SCREEN_LIMIT = 100_000
+# Up to this many queries (a request's clauses) that no screen answers (HNSW, a filter, a large flat
+# store) go to FAISS one at a time, as the searcher sent them before it sent them together: a call with
+# several runs FAISS's OpenMP pool, whose barrier waited milliseconds on a busy machine for a thread
+# the scheduler had put off (the README's "one FAISS call for all of a query's vectors").
+FEW_QUERIES = 16
 # Extra results fetched beyond k so that ties at the cut can be ordered by id.
 _TIE_SLACK = 8
 # Most chunk heads kept decoded (`FaissStore.heads`): the whole realworld index (9.5k chunks, ~25 MB);
@@ -145,6 +154,8 @@ class FaissStore:
         self._table = ChunkTable()
         self._postings: Postings | None = None
         self._heads: dict[str, Chunk] = {}  # decoded once, see `heads`
+        # (the vectors it was built over, the screen, their largest norm), see `_screen`
+        self._screening: tuple[np.ndarray | None, Screen | None, float] = (None, None, 0.0)
 
     # ---- basic facts -------------------------------------------------------------------------
 
@@ -188,6 +199,19 @@ class FaissStore:
                 index.add(np.ascontiguousarray(self._vectors, dtype=np.float32))
             self._index = index
         return self._index
+
+    def _screen(self) -> tuple[np.ndarray | None, Screen | None, float]:
+        """The stored vectors, the product of several queries with them (`screen.py`) and their
+        largest norm, built on first use and again after the vectors change; no screen for HNSW,
+        past `SCREEN_LIMIT` rows, or without the `onnx` package."""
+        if self.options.index_type != "flat" or len(self._ids) > SCREEN_LIMIT:
+            return None, None, 0.0
+        screening = self._screening  # one tuple, so that a reader never mixes two versions
+        if screening[0] is not self._vectors:
+            vectors = np.ascontiguousarray(self._vectors, dtype=np.float32)
+            norm = float(np.linalg.norm(vectors, axis=1).max(initial=0.0))
+            screening = self._screening = (self._vectors, Screen.of(vectors), norm)
+        return screening
 
     def _filter_mask(self, flt: ChunkFilter | None) -> np.ndarray | None:
         if flt is None or flt.is_empty:
@@ -362,6 +386,11 @@ class FaissStore:
         """Top-m (scores, rows) per query; rows are -1 where nothing was found."""
         if allowed is not None and len(allowed) <= SUBSET_SEARCH_LIMIT:
             return self._exact_subset(queries, m, allowed)
+        if mask is None and len(queries) > 1 and m < len(self._ids):
+            vectors, screen, norm = self._screen()
+            if screen is not None:  # a query's clauses: one product for all, FAISS's scores (`screen.py`)
+                rows = np.ascontiguousarray(vectors, dtype=np.float32)
+                return screened_top(queries, rows, m, screen=screen, largest_norm=norm)
         index = self._faiss()
         hnsw = self.options.index_type == "hnsw"
         bits = selector = params = None
@@ -376,7 +405,11 @@ class FaissStore:
                 params.sel = selector
         elif selector is not None:
             params = faiss.SearchParameters(sel=selector)
-        scores, rows = index.search(queries, m, params=params)
+        if 1 < len(queries) <= FEW_QUERIES:  # one at a time, each in this thread (same results)
+            found = [index.search(queries[i : i + 1], m, params=params) for i in range(len(queries))]
+            scores, rows = np.vstack([f[0] for f in found]), np.vstack([f[1] for f in found])
+        else:
+            scores, rows = index.search(queries, m, params=params)
         del bits, selector
         return scores, rows
 
