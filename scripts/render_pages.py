@@ -88,6 +88,7 @@ RENDERERS = BENCH / "renderers"
 BIN = RENDERERS / "node_modules" / ".bin"
 SPHINX_BUILD = RENDERERS / ".venv" / "bin" / "sphinx-build"
 OPENAPI_GENERATOR = RENDERERS / ".venv-openapi-generator" / "bin" / "openapi-generator-cli"
+MKDOCS = RENDERERS / ".venv-mkdocs" / "bin" / "mkdocs"
 MODULES = RENDERERS / "node_modules"
 HARNESS = RENDERERS / "harness"
 CHROMIUM_TIMEOUT_S = 600
@@ -327,6 +328,49 @@ def render_asciidoc(spec: Path, out: Path, work: Path) -> None:
     _write_site(work, out)
 
 
+# essentials-openapi fills example values it is not given with random numbers: seeded, the pages are
+# the same on every build.
+_SEEDED_MKDOCS = "import random, sys; random.seed(0); sys.argv[0] = 'mkdocs'; from mkdocs.__main__ import cli; cli()"
+_MKDOCS_CONFIG = """site_name: {title}
+theme: mkdocs
+plugins:
+  - neoteroi.mkdocsoad
+"""
+
+
+def render_mkdocs(spec: Path, out: Path, work: Path, mkdocs: Path = MKDOCS) -> None:
+    """MkDocs 1.6.1 (its default `mkdocs` theme) with the neoteroi-mkdocs 1.2.0 OpenAPI plugin: a Markdown
+    page holding `[OAD(spec.json)]`, which the plugin replaces by Markdown (essentials-openapi's plain
+    Markdown views, the default) before MkDocs builds the site; the page kept, stripped. Added in issue
+    17's third round as a fresh held-out renderer. The plugin reads OpenAPI 3 only, so a Swagger 2 spec
+    goes through api-spec-converter 2.12.0 (swagger_2 → openapi_3) first, and `x-` extensions are dropped
+    (as for Sphinx); the truth stays the original."""
+    data = _read_spec(spec)
+    source = work / "docs" / "spec.json"
+    source.parent.mkdir()
+    converted = data
+    if "swagger" in data:
+        done = subprocess.run(
+            [str(BIN / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3", "--syntax=json", str(spec)],
+            check=True,
+            capture_output=True,
+        )
+        converted = json.loads(done.stdout)
+    # the same cleaned input as Sphinx's: Spotify's `x-` extensions point at a file that is not there
+    source.write_text(json.dumps(_renderable(converted)), encoding="utf-8")
+    title = _spec_title(data, spec)
+    (work / "docs" / "index.md").write_text(f"# {title}\n\n[OAD(spec.json)]\n", encoding="utf-8")
+    (work / "mkdocs.yml").write_text(_MKDOCS_CONFIG.format(title=json.dumps(title)), encoding="utf-8")
+    subprocess.run(
+        [str(mkdocs.parent / "python"), "-c", _SEEDED_MKDOCS, "build", "-q", "-f", str(work / "mkdocs.yml"),
+         "-d", str(work / "site")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    _write_site(work, out)
+
+
 def _openapi_generator(generator: str, spec: Path, work: Path) -> None:
     """One openapi-generator generator over the spec into `work/site` (the spec is not validated first:
     several real specs would be refused for warnings a renderer can live with)."""
@@ -428,6 +472,7 @@ RENDER = {
     "openapi-generator": render_openapi_generator,
     "openapi-generator-html": render_openapi_generator_html,
     "asciidoc": render_asciidoc,
+    "mkdocs": render_mkdocs,
 }
 
 
@@ -454,6 +499,7 @@ NEEDS = {
     "openapi-generator": Needs(OPENAPI_GENERATOR, "java", _OPENAPI_GENERATOR_PIP),
     "openapi-generator-html": Needs(OPENAPI_GENERATOR, "java", _OPENAPI_GENERATOR_PIP),
     "asciidoc": Needs(BIN / "asciidoctor", "java", f"{_OPENAPI_GENERATOR_PIP}; {_NPM_CI}"),
+    "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }
 
 
