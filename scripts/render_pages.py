@@ -312,6 +312,19 @@ def render_openapi_generator_html(spec: Path, out: Path, work: Path) -> None:
     _write_site(work, out)
 
 
+def render_openapi_generator_markdown(spec: Path, out: Path, work: Path) -> None:
+    """openapi-generator 7.26.0's `markdown` generator (README.md, one file per API tag under Apis/, one per
+    model under Models/), its files joined in that order (each folder sorted by name) into one page, as a
+    one-page docs site would publish them, and turned into HTML by marked 18.2.1. Added in issue 17's third
+    round as a fresh held-out renderer."""
+    _openapi_generator("markdown", spec, work)
+    site = work / "site"
+    parts = [site / "README.md", *sorted((site / "Apis").glob("*.md")), *sorted((site / "Models").glob("*.md"))]
+    markdown = work / "page.md"
+    markdown.write_text("\n\n".join(p.read_text(encoding="utf-8") for p in parts if p.exists()), encoding="utf-8")
+    _markdown_page(markdown, _spec_title(_read_spec(spec), spec), out, work)
+
+
 def render_asciidoc(spec: Path, out: Path, work: Path) -> None:
     """openapi-generator 7.26.0's `asciidoc` generator (index.adoc), turned into HTML by Asciidoctor.js
     4.1.0 (npm `asciidoctor`, safe mode: an include may not leave the site folder; `linkcss`: the
@@ -473,6 +486,7 @@ RENDER = {
     "openapi-generator-html": render_openapi_generator_html,
     "asciidoc": render_asciidoc,
     "mkdocs": render_mkdocs,
+    "openapi-generator-markdown": render_openapi_generator_markdown,
 }
 
 
@@ -499,6 +513,7 @@ NEEDS = {
     "openapi-generator": Needs(OPENAPI_GENERATOR, "java", _OPENAPI_GENERATOR_PIP),
     "openapi-generator-html": Needs(OPENAPI_GENERATOR, "java", _OPENAPI_GENERATOR_PIP),
     "asciidoc": Needs(BIN / "asciidoctor", "java", f"{_OPENAPI_GENERATOR_PIP}; {_NPM_CI}"),
+    "openapi-generator-markdown": Needs(OPENAPI_GENERATOR, "java", f"{_OPENAPI_GENERATOR_PIP}; {_NPM_CI}"),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }
 
