@@ -9,7 +9,6 @@ and it holds whether a renderer puts samples before the prose (Slate) or after i
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -26,17 +25,14 @@ from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
     RequestSample,
-    is_method,
     is_path,
-    parse_curl,
-    parse_http,
     parse_http_response,
     parse_json,
     parse_signature,
-    split_url,
 )
 from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_sections
-from openapi_rag.crawl.servers import stated_servers, template_pattern, template_start
+from openapi_rag.crawl.servers import stated_servers
+from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys
 from openapi_rag.crawl.tables import (
     FieldRow,
     field_rows,
@@ -84,19 +80,10 @@ class Scraped:
     schemas: dict[str, list[FieldRow]] = field(default_factory=dict)
 
 
-@dataclass
-class _Signature:
-    position: int
-    method: str
-    url: str
-    sample: RequestSample | None = None
-    width: int = 1  # blocks it spans (a method badge and its path are two)
-
-
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
     blocks = field_runs([_as_declarations(b) for b in _join_json_runs(page.blocks)])
-    signatures = _signatures(blocks)
+    signatures = find_signatures(blocks)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
     headed = {
@@ -111,7 +98,7 @@ def scrape(page: Page) -> Scraped:
         if b.kind == "text" and len(b.text) < 300
         for m in _NAMED_TEMPLATE.finditer(b.text)
     }
-    servers, keyed = _keys(signatures, headed)
+    servers, keyed = operation_keys(signatures, headed)
     if not servers:
         servers = stated_servers(blocks, {key[1] for _, key in keyed})
     regions = _regions(blocks, keyed)
@@ -185,67 +172,8 @@ def _join_json_runs(blocks: list[Block]) -> list[Block]:
     return out
 
 
-def _signatures(blocks: list[Block]) -> list[_Signature]:
-    found = []
-    for i, block in enumerate(blocks):
-        if block.kind == "code":
-            sample = parse_curl(block.text) or parse_http(block.text)
-            if sample is not None:
-                found.append(_Signature(i, sample.method, sample.url, sample))
-            elif signature := parse_signature(block.text.strip()):  # `<pre>get /pets</pre>`
-                found.append(_Signature(i, *signature))
-        elif block.kind in ("text", "heading"):  # "GET /pets/{id}" may head its own section
-            signature = parse_signature(block.text)
-            if signature is not None:
-                found.append(_Signature(i, *signature))
-                continue
-            method = is_method(block.text)
-            if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
-                path = is_path(blocks[i + 1].text)
-                if path:
-                    found.append(_Signature(i, method, path, width=2))
-    return found
-
-
-def _keys(
-    signatures: list[_Signature], headed: Collection[str]
-) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
-    """(servers, each signature with its operation key): full URLs lose the server part."""
-    templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
-    templates |= {("", t) for t in headed}  # any method
-    patterns = {t: template_pattern(t) for _, t in templates}  # compiled once per page
-    servers: dict[str, int] = {}
-    keyed = []
-    for sig in signatures:
-        server, path, _ = split_url(sig.url)
-        key = (sig.method, path)
-        if server:
-            # The documented template that covers most of the URL's end names the operation (a sample
-            # URL may fill a template's parameters with example values); the rest is the server. Of two
-            # covering the same part, the literal one ("/movie/top_rated" over "/movie/{movie_id}"),
-            # as OpenAPI matches concrete paths before templated ones.
-            ends = (
-                (t, start)
-                for m, t in templates
-                if m in (sig.method, "") and (t != "/" or path != "/")
-                if (start := template_start(path, t, patterns[t])) is not None
-            )
-            best = max(
-                ends, key=lambda found: (-found[1], path.endswith(found[0]), len(found[0])), default=None
-            )
-            if best is not None:
-                base = server + path[: best[1]]
-                key = (sig.method, best[0])
-            else:
-                base = server
-            servers[base.rstrip("/")] = servers.get(base.rstrip("/"), 0) + 1
-        keyed.append((sig, key))
-    ordered = sorted(servers, key=lambda s: (-servers[s], s))
-    return ordered, keyed
-
-
 def _regions(
-    blocks: list[Block], keyed: list[tuple[_Signature, tuple[str, str]]]
+    blocks: list[Block], keyed: list[tuple[Signature, tuple[str, str]]]
 ) -> dict[tuple[str, str], list[tuple[int, int]]]:
     """For each operation, the page spans that belong to it."""
     headings = [(b.position, b.level) for b in blocks if b.kind == "heading"]
