@@ -12,6 +12,8 @@ from openapi_rag.crawl.tables import is_status_table
 
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
 _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
+# "Return type", "Returns", "Return value:" as a label of its own: what a successful call gives back.
+_RETURNS = re.compile(r"returns?(?:\s+(?:type|value))?:?")
 
 
 def label_before(blocks: list[Block], index: int) -> str:
@@ -81,7 +83,9 @@ def label_kind(label: str) -> str:
             continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
         # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
         # is a response's.
-        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece):
+        if re.search(
+            r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece
+        ) or _RETURNS.fullmatch(piece.strip()):
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
@@ -98,6 +102,8 @@ def label_status(label: str) -> str:
             status = "default"
         elif found := _STATUS_WORD.search(piece):
             status = found.group(1)
+        elif _RETURNS.fullmatch(piece.strip()):
+            return "200"  # a return type is the successful response's
         else:
             continue
         # Pieces run nearest first; a tab strip ("200 | 401", "Status: 200 | Status: 401") shows its

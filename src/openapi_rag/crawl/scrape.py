@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openapi_rag.crawl.declarations import declaration_rows, declaration_runs
+from openapi_rag.crawl.declarations import declaration_rows, declaration_runs, json_schema_rows
 from openapi_rag.crawl.labels import (
     example_before,
     label_before,
@@ -32,7 +32,7 @@ from openapi_rag.crawl.samples import (
 )
 from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_sections
 from openapi_rag.crawl.servers import stated_servers
-from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys
+from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
     FieldRow,
     field_rows,
@@ -83,7 +83,7 @@ class Scraped:
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
     blocks = field_runs([_as_declarations(b) for b in _join_json_runs(page.blocks)])
-    signatures = find_signatures(blocks)
+    signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
     headed = {
@@ -130,10 +130,12 @@ def scrape(page: Page) -> Scraped:
 
 
 def _as_declarations(block: Block) -> Block:
-    """A code block of field declarations ("name?: string") is a field table; other code stays code."""
-    if block.kind != "code" or parse_json(block.text) is not None:
+    """A code block of field declarations ("name?: string") or a JSON Schema is a field table; other code
+    (examples among it) stays code."""
+    if block.kind != "code":
         return block
-    rows = declaration_rows(block.text)
+    value = parse_json(block.text)
+    rows = declaration_rows(block.text) if value is None else json_schema_rows(value)
     return Block("table", rows=rows, header=True, position=block.position) if rows else block
 
 

@@ -7,6 +7,7 @@ operation whose documented template covers most of its end; the rest of it is a 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -89,3 +90,34 @@ def operation_keys(
         keyed.append((sig, key))
     ordered = sorted(servers, key=lambda s: (-servers[s], s))
     return ordered, keyed
+
+
+def table_signatures(blocks: list[Block]) -> list[Signature]:
+    """A table of operations names each in a row: one cell a request line ("POST /pets"), another the
+    operation's name ("addPet"). Where a heading reads as that name, the operation's own section
+    starts there, so its request stands at that heading (a generated reference may show the request
+    line only in such a table, the section under it holding the parameters). A row that no heading
+    names adds nothing: the table alone is a list, with no part of the page to pair."""
+    headings: dict[str, int] = {}
+    for block in blocks:
+        if block.kind == "heading":
+            headings.setdefault(block.text.strip(), block.position)
+    found: dict[tuple[int, str, str], Signature] = {}
+    for block in blocks:
+        if block.kind != "table" or not headings:
+            continue
+        rows = block.rows[1:] if block.header else block.rows
+        # A name that several rows share in its column is a group's ("PetApi", the tag), not an operation's.
+        shared = Counter((column, cell.strip()) for row in rows for column, cell in enumerate(row))
+        for row in rows:
+            lines = [signature for cell in row if (signature := parse_signature(cell))]
+            if len(lines) != 1:
+                continue
+            named = [
+                headings[cell.strip()]
+                for column, cell in enumerate(row)
+                if cell.strip() in headings and shared[column, cell.strip()] == 1
+            ]
+            if named:
+                found.setdefault((named[0], *lines[0]), Signature(named[0], *lines[0]))
+    return list(found.values())
