@@ -46,6 +46,17 @@ Two more from the same pinned jar joined later in issue 17, again as fresh held-
 - `asciidoc`: the `asciidoc` generator's index.adoc turned into HTML by Asciidoctor.js 4.1.0 (npm
   `asciidoctor`, pinned in package.json), as a site built with AsciiDoc would publish it.
 
+Two more joined in issue 17's third round, again fresh and held out (measured once with the rules
+untouched, before their pages were read):
+
+- `mkdocs`: MkDocs 1.6.1 (default theme) with the neoteroi-mkdocs 1.2.0 OpenAPI plugin
+  (`[OAD(spec.json)]` in a Markdown page), pinned in requirements-mkdocs.txt;
+- `openapi-generator-markdown`: the same pinned jar's `markdown` generator, its files joined into
+  one page and turned into HTML by marked.
+
+swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
+`components`, null values) while exiting 0, so it is not among the renderers.
+
 From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
 (classes and framework attributes were half the bytes, and rules never read them); runs of whitespace
@@ -64,6 +75,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
     python3 -m venv benchmarks/crawl/renderers/.venv-openapi-generator   # once, then pip install -r
         # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
+    python3 -m venv benchmarks/crawl/renderers/.venv-mkdocs    # once, then pip install -r
+        # benchmarks/crawl/renderers/requirements-mkdocs.txt
     python scripts/render_pages.py --data ../shared/data
 """
 

@@ -104,3 +104,60 @@ def test_the_committed_pages_of_the_third_round_renderers_give_their_operations(
         if "requestBody" in op
     ]
     assert schemas and not any("properties" in s["properties"] for s in schemas)
+
+
+def test_a_name_listed_among_the_security_schemes_is_a_credential_not_a_parameter(tmp_path: Path) -> None:
+    body = """
+<h3>GET /movie/{movie_id}</h3><p><strong>Input parameters</strong></p>
+<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Description</th></tr></thead><tbody>
+<tr><td>api_key</td><td>query</td><td>string</td><td>API key</td></tr>
+<tr><td>movie_id</td><td>path</td><td>integer</td><td></td></tr>
+<tr><td>language</td><td>query</td><td>string</td><td></td></tr></tbody></table>
+<h2>Security schemes</h2>
+<table><thead><tr><th>Name</th><th>Type</th><th>Scheme</th><th>Description</th></tr></thead>
+<tbody><tr><td>api_key</td><td>apiKey</td><td></td><td></td></tr></tbody></table>
+"""
+    operation = _crawl(tmp_path, body)["paths"]["/movie/{movie_id}"]["get"]
+    assert {p["name"] for p in operation["parameters"]} == {"movie_id", "language"}
+
+
+def test_a_response_run_that_ends_by_naming_a_schema_section_takes_its_fields(tmp_path: Path) -> None:
+    body = """
+<h2>Endpoints</h2><h3>GET /albums/{id}</h3><p>Get Album</p>
+<h3>Response 200 OK</h3>
+<p>Refer to the common response description: <a href="#onealbum">OneAlbum</a></p>
+<h2>Common responses</h2><h3>OneAlbum</h3><p><strong>application/json</strong></p>
+<pre><code>{"type": "object", "properties": {"name": {"type": "string"}, "total_tracks": {"type": "integer"}}}
+</code></pre>
+"""
+    ok = _crawl(tmp_path, body)["paths"]["/albums/{id}"]["get"]["responses"]["200"]
+    assert set(ok["content"]["application/json"]["schema"]["properties"]) == {"name", "total_tracks"}
+
+
+def test_a_parameter_row_named_after_a_page_schema_is_the_body_and_a_long_return_name_counts(
+    tmp_path: Path,
+) -> None:
+    # openapi-generator names an inline body and response after the operation
+    # ("_inventory_optimize_post_request"): a name over 30 characters, alone in its run.
+    body = """
+<table><thead><tr><th>Method</th><th>HTTP request</th><th>Description</th></tr></thead>
+<tbody><tr><td>inventoryOptimizePost</td><td>POST /inventory/optimize</td><td></td></tr></tbody></table>
+<h1>inventoryOptimizePost</h1>
+<h3>Parameters</h3><table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>
+<tbody><tr><td>_inventory_optimize_post_request</td><td>_inventory_optimize_post_request</td>
+<td>Inventory data.</td></tr></tbody></table>
+<h3>Return type</h3><p>_inventory_optimize_post_200_response</p>
+<h1>_inventory_optimize_post_200_response</h1><h2>Properties</h2>
+<table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>
+<tbody><tr><td>recommendations</td><td>List</td><td></td></tr></tbody></table>
+<h1>_inventory_optimize_post_request</h1><h2>Properties</h2>
+<table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>
+<tbody><tr><td>warehouseId</td><td>String</td><td></td></tr></tbody></table>
+"""
+    operation = _crawl(tmp_path, body)["paths"]["/inventory/optimize"]["post"]
+    assert not operation.get("parameters")
+    assert set(operation["requestBody"]["content"]["application/json"]["schema"]["properties"]) == {
+        "warehouseId"
+    }
+    ok = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert ok["properties"]["recommendations"]["type"] == "array"

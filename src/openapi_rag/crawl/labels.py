@@ -126,3 +126,29 @@ def label_location(label: str) -> str | None:
         if re.search(r"\b(body|payload|request)\b", piece):
             return "body"
     return None
+
+
+_SECURITY = re.compile(r"\b(security|authenticat\w*|authori[sz]ations?)\b")
+
+
+def credential_names(blocks: list[Block]) -> set[str]:
+    """Names in the first column of tables a security heading introduces ("Security schemes":
+    "api_key | apiKey"): the page's credentials. Only under a heading (a table of one operation's
+    "Authorization" header parameter has a parameter heading), and only tables that name a scheme
+    type in a row (apiKey, oauth2, http, basic, bearer, openIdConnect)."""
+    names: set[str] = set()
+    for index, block in enumerate(blocks):
+        if block.kind != "table" or not block.rows:
+            continue
+        heading = next(
+            (b.text for b in reversed(blocks[max(0, index - 5) : index]) if b.kind == "heading"), ""
+        )
+        if not _SECURITY.search(heading.lower()):
+            continue
+        for row in block.rows[1:] if block.header else block.rows:
+            if len(row) > 1 and any(_SCHEME_TYPE.fullmatch(cell.strip().lower()) for cell in row[1:]):
+                names.add(row[0].strip())
+    return names
+
+
+_SCHEME_TYPE = re.compile(r"apikey|api key|oauth2?|oauth 2\.0|http|basic|bearer|openidconnect")

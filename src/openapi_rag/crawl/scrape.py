@@ -14,6 +14,7 @@ from typing import Any
 
 from openapi_rag.crawl.declarations import declaration_rows, declaration_runs, json_schema_rows
 from openapi_rag.crawl.labels import (
+    credential_names,
     example_before,
     label_before,
     label_kind,
@@ -48,6 +49,7 @@ _BODY_METHODS = {"POST", "PUT", "PATCH"}
 _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
+_NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
 
 
 @dataclass
@@ -117,6 +119,13 @@ def scrape(page: Page) -> Scraped:
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
     first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
     taken = {p for spans in regions.values() for start, end in spans for p in range(start, end)}
+    # A name the page lists among its security schemes is a credential, not a parameter, wherever an
+    # operation's table repeats it ("api_key", query).
+    credentials = credential_names(blocks)
+    for evidence in operations:
+        evidence.params = [
+            (k, row) for k, row in evidence.params if k != "param" or row.name not in credentials
+        ]
     schemas = schema_sections(blocks, taken)
     for evidence in operations:
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
@@ -319,6 +328,13 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.title = block.text
             elif block.position not in signature_positions and _is_prose(block.text):
                 evidence.prose.append(block.text)
+                # A response's short run that ends by naming a schema ("Refer to the common response
+                # description: PagingObject"), as a lone name does.
+                named = _LONE_NAME.fullmatch(block.text) or (
+                    len(block.text) <= 150 and _NAMED_AT_END.search(block.text)
+                )
+                if named and label_kind(label) == "response" and label_status(label).startswith("2"):
+                    evidence.lone_names.append((label_status(label), named.group(1)))
             elif (lone := _LONE_NAME.fullmatch(block.text)) and label_kind(label) == "response":
                 status = label_status(label)
                 if status.startswith("2"):
