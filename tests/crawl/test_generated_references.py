@@ -161,3 +161,14 @@ def test_a_parameter_row_named_after_a_page_schema_is_the_body_and_a_long_return
     }
     ok = operation["responses"]["200"]["content"]["application/json"]["schema"]
     assert ok["properties"]["recommendations"]["type"] == "array"
+
+
+def test_a_servers_table_and_paths_relative_to_a_url_state_the_server(tmp_path: Path) -> None:
+    table = """
+<h2>Servers</h2><table><thead><tr><th>Description</th><th>URL</th></tr></thead>
+<tbody><tr><td></td><td>https://api.example.com/3</td></tr></tbody></table>
+<h3>GET /movie/{movie_id}</h3><p>Get a movie.</p>
+"""
+    assert _crawl(tmp_path, table)["servers"] == [{"url": "https://api.example.com/3"}]
+    relative = "<p>All URIs are relative to <em>https://petstore.example/v2</em></p>" + _OPERATION_TABLE
+    assert _crawl(tmp_path, relative)["servers"][0] == {"url": "https://petstore.example/v2"}
