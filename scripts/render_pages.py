@@ -46,6 +46,17 @@ Two more from the same pinned jar joined later in issue 17, again as fresh held-
 - `asciidoc`: the `asciidoc` generator's index.adoc turned into HTML by Asciidoctor.js 4.1.0 (npm
   `asciidoctor`, pinned in package.json), as a site built with AsciiDoc would publish it.
 
+Two more joined in issue 17's third round, again fresh and held out (measured once with the rules
+untouched, before their pages were read):
+
+- `mkdocs`: MkDocs 1.6.1 (default theme) with the neoteroi-mkdocs 1.2.0 OpenAPI plugin
+  (`[OAD(spec.json)]` in a Markdown page), pinned in requirements-mkdocs.txt;
+- `openapi-generator-markdown`: the same pinned jar's `markdown` generator, its files joined into
+  one page and turned into HTML by marked.
+
+swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
+`components`, null values) while exiting 0, so it is not among the renderers.
+
 From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
 (classes and framework attributes were half the bytes, and rules never read them); runs of whitespace
@@ -64,6 +75,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
     python3 -m venv benchmarks/crawl/renderers/.venv-openapi-generator   # once, then pip install -r
         # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
+    python3 -m venv benchmarks/crawl/renderers/.venv-mkdocs    # once, then pip install -r
+        # benchmarks/crawl/renderers/requirements-mkdocs.txt
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -88,6 +101,7 @@ RENDERERS = BENCH / "renderers"
 BIN = RENDERERS / "node_modules" / ".bin"
 SPHINX_BUILD = RENDERERS / ".venv" / "bin" / "sphinx-build"
 OPENAPI_GENERATOR = RENDERERS / ".venv-openapi-generator" / "bin" / "openapi-generator-cli"
+MKDOCS = RENDERERS / ".venv-mkdocs" / "bin" / "mkdocs"
 MODULES = RENDERERS / "node_modules"
 HARNESS = RENDERERS / "harness"
 CHROMIUM_TIMEOUT_S = 600
@@ -311,6 +325,19 @@ def render_openapi_generator_html(spec: Path, out: Path, work: Path) -> None:
     _write_site(work, out)
 
 
+def render_openapi_generator_markdown(spec: Path, out: Path, work: Path) -> None:
+    """openapi-generator 7.26.0's `markdown` generator (README.md, one file per API tag under Apis/, one per
+    model under Models/), its files joined in that order (each folder sorted by name) into one page, as a
+    one-page docs site would publish them, and turned into HTML by marked 18.2.1. Added in issue 17's third
+    round as a fresh held-out renderer."""
+    _openapi_generator("markdown", spec, work)
+    site = work / "site"
+    parts = [site / "README.md", *sorted((site / "Apis").glob("*.md")), *sorted((site / "Models").glob("*.md"))]
+    markdown = work / "page.md"
+    markdown.write_text("\n\n".join(p.read_text(encoding="utf-8") for p in parts if p.exists()), encoding="utf-8")
+    _markdown_page(markdown, _spec_title(_read_spec(spec), spec), out, work)
+
+
 def render_asciidoc(spec: Path, out: Path, work: Path) -> None:
     """openapi-generator 7.26.0's `asciidoc` generator (index.adoc), turned into HTML by Asciidoctor.js
     4.1.0 (npm `asciidoctor`, safe mode: an include may not leave the site folder; `linkcss`: the
@@ -323,6 +350,49 @@ def render_asciidoc(spec: Path, out: Path, work: Path) -> None:
         capture_output=True,
         timeout=CHROMIUM_TIMEOUT_S,
         cwd=site,
+    )
+    _write_site(work, out)
+
+
+# essentials-openapi fills example values it is not given with random numbers: seeded, the pages are
+# the same on every build.
+_SEEDED_MKDOCS = "import random, sys; random.seed(0); sys.argv[0] = 'mkdocs'; from mkdocs.__main__ import cli; cli()"
+_MKDOCS_CONFIG = """site_name: {title}
+theme: mkdocs
+plugins:
+  - neoteroi.mkdocsoad
+"""
+
+
+def render_mkdocs(spec: Path, out: Path, work: Path, mkdocs: Path = MKDOCS) -> None:
+    """MkDocs 1.6.1 (its default `mkdocs` theme) with the neoteroi-mkdocs 1.2.0 OpenAPI plugin: a Markdown
+    page holding `[OAD(spec.json)]`, which the plugin replaces by Markdown (essentials-openapi's plain
+    Markdown views, the default) before MkDocs builds the site; the page kept, stripped. Added in issue
+    17's third round as a fresh held-out renderer. The plugin reads OpenAPI 3 only, so a Swagger 2 spec
+    goes through api-spec-converter 2.12.0 (swagger_2 → openapi_3) first, and `x-` extensions are dropped
+    (as for Sphinx); the truth stays the original."""
+    data = _read_spec(spec)
+    source = work / "docs" / "spec.json"
+    source.parent.mkdir()
+    converted = data
+    if "swagger" in data:
+        done = subprocess.run(
+            [str(BIN / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3", "--syntax=json", str(spec)],
+            check=True,
+            capture_output=True,
+        )
+        converted = json.loads(done.stdout)
+    # the same cleaned input as Sphinx's: Spotify's `x-` extensions point at a file that is not there
+    source.write_text(json.dumps(_renderable(converted)), encoding="utf-8")
+    title = _spec_title(data, spec)
+    (work / "docs" / "index.md").write_text(f"# {title}\n\n[OAD(spec.json)]\n", encoding="utf-8")
+    (work / "mkdocs.yml").write_text(_MKDOCS_CONFIG.format(title=json.dumps(title)), encoding="utf-8")
+    subprocess.run(
+        [str(mkdocs.parent / "python"), "-c", _SEEDED_MKDOCS, "build", "-q", "-f", str(work / "mkdocs.yml"),
+         "-d", str(work / "site")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
     )
     _write_site(work, out)
 
@@ -428,6 +498,8 @@ RENDER = {
     "openapi-generator": render_openapi_generator,
     "openapi-generator-html": render_openapi_generator_html,
     "asciidoc": render_asciidoc,
+    "mkdocs": render_mkdocs,
+    "openapi-generator-markdown": render_openapi_generator_markdown,
 }
 
 
@@ -454,6 +526,8 @@ NEEDS = {
     "openapi-generator": Needs(OPENAPI_GENERATOR, "java", _OPENAPI_GENERATOR_PIP),
     "openapi-generator-html": Needs(OPENAPI_GENERATOR, "java", _OPENAPI_GENERATOR_PIP),
     "asciidoc": Needs(BIN / "asciidoctor", "java", f"{_OPENAPI_GENERATOR_PIP}; {_NPM_CI}"),
+    "openapi-generator-markdown": Needs(OPENAPI_GENERATOR, "java", f"{_OPENAPI_GENERATOR_PIP}; {_NPM_CI}"),
+    "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }
 
 

@@ -171,9 +171,13 @@ def build_operation(
     # Enrichment: tables (and prose via the LLM stage, which adds rows of its own).
     body_rows: list[FieldRow] = []
     for kind, row in evidence.params:
-        if kind == "body":
-            if not row.ref and row.name in (named or {}) and row.type in (None, "object"):
-                # A body "parameter" named after a schema the page documents ("NewPet"): its fields.
+        # A body "parameter" named after a schema the page documents ("NewPet"): its fields; so is
+        # such a row of a POST/PUT/PATCH parameter table that states no location.
+        schema_named = not row.ref and row.name in (named or {}) and row.type in (None, "object")
+        if kind == "body" or (
+            schema_named and row.location is None and evidence.method in ("POST", "PUT", "PATCH")
+        ):
+            if schema_named:
                 row = replace(row, name="body", ref=row.name)
             body_rows.append(row)
             continue

@@ -111,3 +111,92 @@ def declaration_rows(text: str) -> list[list[str]] | None:
         if opens:
             opened.append(len(rows) - 1)
     return rows if len(rows) > 1 and not opened else None
+
+
+_SCHEMA_KEYWORDS = {
+    "type",
+    "$ref",
+    "properties",
+    "items",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "enum",
+    "format",
+    "description",
+}
+MAX_SCHEMA_ROWS = 5_000
+
+
+def json_schema_rows(value: object) -> list[list[str]] | None:
+    """[header, rows...] of a JSON Schema shown as a code block ({"type": "object", "properties":
+    {...}}, or an array of such objects), the same rows as a block of declarations: a schema states
+    its fields, types, descriptions and `required`, where an example shows values. None for any
+    other JSON (an example whose values are not all schemas)."""
+    rows: list[list[str]] = [["name", "type", "required", "description"]]
+    if not _is_object_schema(_items_of(value)):
+        return None
+    _schema_fields(_items_of(value), 0, rows)
+    return rows if len(rows) > 1 else None
+
+
+def _items_of(schema: object) -> object:
+    """An array schema's item schema (nested arrays unwrapped, bounded), else the schema itself."""
+    for _ in range(8):
+        if not (
+            isinstance(schema, dict)
+            and schema.get("type") == "array"
+            and isinstance(schema.get("items"), dict)
+        ):
+            break
+        schema = schema["items"]
+    return schema
+
+
+def _is_object_schema(schema: object) -> bool:
+    if not isinstance(schema, dict) or schema.get("type", "object") != "object":
+        return False
+    properties = schema.get("properties")
+    if isinstance(properties, dict) and properties:
+        return all(isinstance(p, dict) and p.keys() & _SCHEMA_KEYWORDS for p in properties.values())
+    parts = schema.get("allOf")
+    return (
+        isinstance(parts, list)
+        and bool(parts)
+        and all(_is_object_schema(p) or _is_reference(p) for p in parts)
+    )
+
+
+def _is_reference(schema: object) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("$ref"), str)
+
+
+def _schema_fields(schema: dict, depth: int, rows: list[list[str]]) -> None:
+    """Rows for the schema's properties (allOf parts in turn), nested ones one `»` deeper; 4 levels at
+    most, as the field tables are read."""
+    for part in schema.get("allOf") or []:
+        if _is_reference(part):
+            rows.append(["» " * depth + "allOf", part["$ref"], "", ""])
+        elif isinstance(part, dict):
+            _schema_fields(part, depth, rows)
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    for name, field in (schema.get("properties") or {}).items():
+        if not isinstance(field, dict) or len(rows) > MAX_SCHEMA_ROWS:
+            continue
+        inner = _items_of(field)
+        kind = (
+            field["$ref"]
+            if _is_reference(field)
+            else str(field.get("type") or ("object" if "properties" in field else ""))
+        )
+        description = field.get("description") if isinstance(field.get("description"), str) else ""
+        rows.append(
+            [
+                "» " * depth + str(name),
+                kind,
+                "required" if name in required else "optional",
+                " ".join(description.split()),
+            ]
+        )
+        if depth < 3 and isinstance(inner, dict) and (inner.get("properties") or inner.get("allOf")):
+            _schema_fields(inner, depth + 1, rows)

@@ -12,6 +12,8 @@ from openapi_rag.crawl.tables import is_status_table
 
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
 _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
+# "Return type", "Returns", "Return value:" as a label of its own: what a successful call gives back.
+_RETURNS = re.compile(r"returns?(?:\s+(?:type|value))?:?")
 
 
 def label_before(blocks: list[Block], index: int) -> str:
@@ -81,7 +83,9 @@ def label_kind(label: str) -> str:
             continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
         # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
         # is a response's.
-        if re.search(r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece):
+        if re.search(
+            r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece
+        ) or _RETURNS.fullmatch(piece.strip()):
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
@@ -98,6 +102,8 @@ def label_status(label: str) -> str:
             status = "default"
         elif found := _STATUS_WORD.search(piece):
             status = found.group(1)
+        elif _RETURNS.fullmatch(piece.strip()):
+            return "200"  # a return type is the successful response's
         else:
             continue
         # Pieces run nearest first; a tab strip ("200 | 401", "Status: 200 | Status: 401") shows its
@@ -120,3 +126,29 @@ def label_location(label: str) -> str | None:
         if re.search(r"\b(body|payload|request)\b", piece):
             return "body"
     return None
+
+
+_SECURITY = re.compile(r"\b(security|authenticat\w*|authori[sz]ations?)\b")
+
+
+def credential_names(blocks: list[Block]) -> set[str]:
+    """Names in the first column of tables a security heading introduces ("Security schemes":
+    "api_key | apiKey"): the page's credentials. Only under a heading (a table of one operation's
+    "Authorization" header parameter has a parameter heading), and only tables that name a scheme
+    type in a row (apiKey, oauth2, http, basic, bearer, openIdConnect)."""
+    names: set[str] = set()
+    for index, block in enumerate(blocks):
+        if block.kind != "table" or not block.rows:
+            continue
+        heading = next(
+            (b.text for b in reversed(blocks[max(0, index - 5) : index]) if b.kind == "heading"), ""
+        )
+        if not _SECURITY.search(heading.lower()):
+            continue
+        for row in block.rows[1:] if block.header else block.rows:
+            if len(row) > 1 and any(_SCHEME_TYPE.fullmatch(cell.strip().lower()) for cell in row[1:]):
+                names.add(row[0].strip())
+    return names
+
+
+_SCHEME_TYPE = re.compile(r"apikey|api key|oauth2?|oauth 2\.0|http|basic|bearer|openidconnect")

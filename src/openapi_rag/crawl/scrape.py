@@ -9,12 +9,12 @@ and it holds whether a renderer puts samples before the prose (Slate) or after i
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openapi_rag.crawl.declarations import declaration_rows, declaration_runs
+from openapi_rag.crawl.declarations import declaration_rows, declaration_runs, json_schema_rows
 from openapi_rag.crawl.labels import (
+    credential_names,
     example_before,
     label_before,
     label_kind,
@@ -26,17 +26,14 @@ from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
     RequestSample,
-    is_method,
     is_path,
-    parse_curl,
-    parse_http,
     parse_http_response,
     parse_json,
     parse_signature,
-    split_url,
 )
 from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_sections
-from openapi_rag.crawl.servers import stated_servers, template_pattern, template_start
+from openapi_rag.crawl.servers import stated_servers
+from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
     FieldRow,
     field_rows,
@@ -52,6 +49,7 @@ _BODY_METHODS = {"POST", "PUT", "PATCH"}
 _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
+_NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
 
 
 @dataclass
@@ -84,19 +82,10 @@ class Scraped:
     schemas: dict[str, list[FieldRow]] = field(default_factory=dict)
 
 
-@dataclass
-class _Signature:
-    position: int
-    method: str
-    url: str
-    sample: RequestSample | None = None
-    width: int = 1  # blocks it spans (a method badge and its path are two)
-
-
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
     blocks = field_runs([_as_declarations(b) for b in _join_json_runs(page.blocks)])
-    signatures = _signatures(blocks)
+    signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
     headed = {
@@ -111,7 +100,7 @@ def scrape(page: Page) -> Scraped:
         if b.kind == "text" and len(b.text) < 300
         for m in _NAMED_TEMPLATE.finditer(b.text)
     }
-    servers, keyed = _keys(signatures, headed)
+    servers, keyed = operation_keys(signatures, headed)
     if not servers:
         servers = stated_servers(blocks, {key[1] for _, key in keyed})
     regions = _regions(blocks, keyed)
@@ -130,6 +119,13 @@ def scrape(page: Page) -> Scraped:
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
     first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
     taken = {p for spans in regions.values() for start, end in spans for p in range(start, end)}
+    # A name the page lists among its security schemes is a credential, not a parameter, wherever an
+    # operation's table repeats it ("api_key", query).
+    credentials = credential_names(blocks)
+    for evidence in operations:
+        evidence.params = [
+            (k, row) for k, row in evidence.params if k != "param" or row.name not in credentials
+        ]
     schemas = schema_sections(blocks, taken)
     for evidence in operations:
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
@@ -143,10 +139,12 @@ def scrape(page: Page) -> Scraped:
 
 
 def _as_declarations(block: Block) -> Block:
-    """A code block of field declarations ("name?: string") is a field table; other code stays code."""
-    if block.kind != "code" or parse_json(block.text) is not None:
+    """A code block of field declarations ("name?: string") or a JSON Schema is a field table; other code
+    (examples among it) stays code."""
+    if block.kind != "code":
         return block
-    rows = declaration_rows(block.text)
+    value = parse_json(block.text)
+    rows = declaration_rows(block.text) if value is None else json_schema_rows(value)
     return Block("table", rows=rows, header=True, position=block.position) if rows else block
 
 
@@ -185,67 +183,8 @@ def _join_json_runs(blocks: list[Block]) -> list[Block]:
     return out
 
 
-def _signatures(blocks: list[Block]) -> list[_Signature]:
-    found = []
-    for i, block in enumerate(blocks):
-        if block.kind == "code":
-            sample = parse_curl(block.text) or parse_http(block.text)
-            if sample is not None:
-                found.append(_Signature(i, sample.method, sample.url, sample))
-            elif signature := parse_signature(block.text.strip()):  # `<pre>get /pets</pre>`
-                found.append(_Signature(i, *signature))
-        elif block.kind in ("text", "heading"):  # "GET /pets/{id}" may head its own section
-            signature = parse_signature(block.text)
-            if signature is not None:
-                found.append(_Signature(i, *signature))
-                continue
-            method = is_method(block.text)
-            if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
-                path = is_path(blocks[i + 1].text)
-                if path:
-                    found.append(_Signature(i, method, path, width=2))
-    return found
-
-
-def _keys(
-    signatures: list[_Signature], headed: Collection[str]
-) -> tuple[list[str], list[tuple[_Signature, tuple[str, str]]]]:
-    """(servers, each signature with its operation key): full URLs lose the server part."""
-    templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
-    templates |= {("", t) for t in headed}  # any method
-    patterns = {t: template_pattern(t) for _, t in templates}  # compiled once per page
-    servers: dict[str, int] = {}
-    keyed = []
-    for sig in signatures:
-        server, path, _ = split_url(sig.url)
-        key = (sig.method, path)
-        if server:
-            # The documented template that covers most of the URL's end names the operation (a sample
-            # URL may fill a template's parameters with example values); the rest is the server. Of two
-            # covering the same part, the literal one ("/movie/top_rated" over "/movie/{movie_id}"),
-            # as OpenAPI matches concrete paths before templated ones.
-            ends = (
-                (t, start)
-                for m, t in templates
-                if m in (sig.method, "") and (t != "/" or path != "/")
-                if (start := template_start(path, t, patterns[t])) is not None
-            )
-            best = max(
-                ends, key=lambda found: (-found[1], path.endswith(found[0]), len(found[0])), default=None
-            )
-            if best is not None:
-                base = server + path[: best[1]]
-                key = (sig.method, best[0])
-            else:
-                base = server
-            servers[base.rstrip("/")] = servers.get(base.rstrip("/"), 0) + 1
-        keyed.append((sig, key))
-    ordered = sorted(servers, key=lambda s: (-servers[s], s))
-    return ordered, keyed
-
-
 def _regions(
-    blocks: list[Block], keyed: list[tuple[_Signature, tuple[str, str]]]
+    blocks: list[Block], keyed: list[tuple[Signature, tuple[str, str]]]
 ) -> dict[tuple[str, str], list[tuple[int, int]]]:
     """For each operation, the page spans that belong to it."""
     headings = [(b.position, b.level) for b in blocks if b.kind == "heading"]
@@ -389,6 +328,13 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.title = block.text
             elif block.position not in signature_positions and _is_prose(block.text):
                 evidence.prose.append(block.text)
+                # A response's short run that ends by naming a schema ("Refer to the common response
+                # description: PagingObject"), as a lone name does.
+                named = _LONE_NAME.fullmatch(block.text) or (
+                    len(block.text) <= 150 and _NAMED_AT_END.search(block.text)
+                )
+                if named and label_kind(label) == "response" and label_status(label).startswith("2"):
+                    evidence.lone_names.append((label_status(label), named.group(1)))
             elif (lone := _LONE_NAME.fullmatch(block.text)) and label_kind(label) == "response":
                 status = label_status(label)
                 if status.startswith("2"):

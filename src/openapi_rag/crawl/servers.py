@@ -20,6 +20,7 @@ _LABELLED_BASE = re.compile(
     r"\s*(?:[\]),;|].*)?$",
     re.I,
 )
+_RELATIVE_TO = re.compile(r"\brelative to:?\s+(https?://[^\s/]+(?:/[^\s]*)?)\s*$", re.I)
 _SCHEMES = re.compile(r"^\s*schemes?\s*:?\s*(https?)\b", re.I)
 
 
@@ -41,7 +42,8 @@ def template_start(path: str, template: str, pattern: re.Pattern[str] | None) ->
 
 def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
     """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
-    path (server + path displays), or one after a "base URL" / "server" / "endpoint" label."""
+    path (server + path displays), one after a "base URL" / "server" / "endpoint" label or in a servers
+    table, or one the paths are said to be relative to."""
     counts: dict[str, int] = {}
     schemes = [m.group(1).lower() for b in blocks if b.kind == "text" and (m := _SCHEMES.match(b.text))]
     for i, block in enumerate(blocks[:-1]):
@@ -56,7 +58,20 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             url = url if "://" in url else f"{(schemes or ['https'])[0]}://{url}"
             counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
             continue
+        if block.kind == "table":
+            # A servers table ("Servers" heading above it, or a "URL" column): its cells that are URLs.
+            heading = blocks[i - 1].text.lower() if i and blocks[i - 1].kind == "heading" else ""
+            columns = " ".join(block.rows[0]).lower() if block.header and block.rows else ""
+            if _SERVER_LABEL.search(heading) or re.search(r"\burl\b", columns):
+                for cell in (c for row in block.rows[1 if block.header else 0 :] for c in row):
+                    if _BARE_URL.match(cell):
+                        counts[cell.strip().rstrip("/")] = counts.get(cell.strip().rstrip("/"), 0) + 1
+            continue
         if block.kind != "text":
+            continue
+        relative = _RELATIVE_TO.search(block.text) if len(block.text) < 300 else None
+        if relative:  # "All URIs are relative to https://petstore.example/v2"
+            counts[relative.group(1).rstrip("/")] = counts.get(relative.group(1).rstrip("/"), 0) + 1
             continue
         shown = _URL_THEN_PATH.match(block.text)
         if shown and shown.group(2) in templates:

@@ -27,9 +27,10 @@ _PLACE = re.compile(r"\((" + "|".join(LOCATIONS) + r")\)")  # "(path)" in a name
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _DEPTH_MARKS = re.compile(r"^[\s»›>└├─|.*+-]*")
 _TYPE_WORDS = [
-    ("array", re.compile(r"^\[|\barray\b|\blist of\b|\[\]", re.I)),
+    # "List", "Set<String>": collection types as code generators print them (Java, Kotlin, C#)
+    ("array", re.compile(r"^\[|\barray\b|\blist of\b|\[\]|^(list|set|collection)\b(?!\s+\w)", re.I)),
     ("integer", re.compile(r"\b(integer|int|int32|int64|long)\b", re.I)),
-    ("number", re.compile(r"\b(number|float|double|decimal)\b", re.I)),
+    ("number", re.compile(r"\b(number|float|double|decimal|bigdecimal)\b", re.I)),
     ("boolean", re.compile(r"\b(boolean|bool)\b", re.I)),
     ("object", re.compile(r"\b(object|map|dictionary)\b", re.I)),
     ("string", re.compile(r"\b(string|date|date-time|datetime|uuid|email|uri|url|text|binary|byte)\b", re.I)),

@@ -1,0 +1,123 @@
+"""Request lines on a page and the operations they name.
+
+A request shows itself as a `METHOD /path` run or heading, a method badge followed by a path, a
+request line alone in a code block, a cURL command or a raw HTTP request. A full URL names the
+operation whose documented template covers most of its end; the rest of it is a server.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.samples import (
+    RequestSample,
+    is_method,
+    is_path,
+    parse_curl,
+    parse_http,
+    parse_signature,
+    split_url,
+)
+from openapi_rag.crawl.servers import template_pattern, template_start
+
+
+@dataclass
+class Signature:
+    position: int
+    method: str
+    url: str
+    sample: RequestSample | None = None
+    width: int = 1  # blocks it spans (a method badge and its path are two)
+
+
+def find_signatures(blocks: list[Block]) -> list[Signature]:
+    found = []
+    for i, block in enumerate(blocks):
+        if block.kind == "code":
+            sample = parse_curl(block.text) or parse_http(block.text)
+            if sample is not None:
+                found.append(Signature(i, sample.method, sample.url, sample))
+            elif signature := parse_signature(block.text.strip()):  # `<pre>get /pets</pre>`
+                found.append(Signature(i, *signature))
+        elif block.kind in ("text", "heading"):  # "GET /pets/{id}" may head its own section
+            signature = parse_signature(block.text)
+            if signature is not None:
+                found.append(Signature(i, *signature))
+                continue
+            method = is_method(block.text)
+            if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
+                path = is_path(blocks[i + 1].text)
+                if path:
+                    found.append(Signature(i, method, path, width=2))
+    return found
+
+
+def operation_keys(
+    signatures: list[Signature], headed: Collection[str]
+) -> tuple[list[str], list[tuple[Signature, tuple[str, str]]]]:
+    """(servers, each signature with its operation key): full URLs lose the server part."""
+    templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
+    templates |= {("", t) for t in headed}  # any method
+    patterns = {t: template_pattern(t) for _, t in templates}  # compiled once per page
+    servers: dict[str, int] = {}
+    keyed = []
+    for sig in signatures:
+        server, path, _ = split_url(sig.url)
+        key = (sig.method, path)
+        if server:
+            # The documented template that covers most of the URL's end names the operation (a sample
+            # URL may fill a template's parameters with example values); the rest is the server. Of two
+            # covering the same part, the literal one ("/movie/top_rated" over "/movie/{movie_id}"),
+            # as OpenAPI matches concrete paths before templated ones.
+            ends = (
+                (t, start)
+                for m, t in templates
+                if m in (sig.method, "") and (t != "/" or path != "/")
+                if (start := template_start(path, t, patterns[t])) is not None
+            )
+            best = max(
+                ends, key=lambda found: (-found[1], path.endswith(found[0]), len(found[0])), default=None
+            )
+            if best is not None:
+                base = server + path[: best[1]]
+                key = (sig.method, best[0])
+            else:
+                base = server
+            servers[base.rstrip("/")] = servers.get(base.rstrip("/"), 0) + 1
+        keyed.append((sig, key))
+    ordered = sorted(servers, key=lambda s: (-servers[s], s))
+    return ordered, keyed
+
+
+def table_signatures(blocks: list[Block]) -> list[Signature]:
+    """A table of operations names each in a row: one cell a request line ("POST /pets"), another the
+    operation's name ("addPet"). Where a heading reads as that name, the operation's own section
+    starts there, so its request stands at that heading (a generated reference may show the request
+    line only in such a table, the section under it holding the parameters). A row that no heading
+    names adds nothing: the table alone is a list, with no part of the page to pair."""
+    headings: dict[str, int] = {}
+    for block in blocks:
+        if block.kind == "heading":
+            headings.setdefault(block.text.strip(), block.position)
+    found: dict[tuple[int, str, str], Signature] = {}
+    for block in blocks:
+        if block.kind != "table" or not headings:
+            continue
+        rows = block.rows[1:] if block.header else block.rows
+        # A name that several rows share in its column is a group's ("PetApi", the tag), not an operation's.
+        shared = Counter((column, cell.strip()) for row in rows for column, cell in enumerate(row))
+        for row in rows:
+            lines = [signature for cell in row if (signature := parse_signature(cell))]
+            if len(lines) != 1:
+                continue
+            named = [
+                headings[cell.strip()]
+                for column, cell in enumerate(row)
+                if cell.strip() in headings and shared[column, cell.strip()] == 1
+            ]
+            if named:
+                found.setdefault((named[0], *lines[0]), Signature(named[0], *lines[0]))
+    return list(found.values())
