@@ -115,7 +115,10 @@ ROWS: dict[str, Row] = {
     "with API support from the head (.1, best 2 of 30)": Row(dict(service_support=0.1, service_support_ops=2)),
     "with API profiles matched by BM25 (.1)": Row(dict(service_profile=0.1)),
     "with API profiles matched by BM25 (.05)": Row(dict(service_profile=0.05)),
+    "with the leading API's own BM25 list (.05)": Row(dict(lead_api_bm25=0.05)),
     "with the leading API's own BM25 list (.1)": Row(dict(lead_api_bm25=0.1)),
+    "with the leading API's own BM25 list (.15)": Row(dict(lead_api_bm25=0.15)),
+    "with the leading API's own BM25 list (.2)": Row(dict(lead_api_bm25=0.2)),
     "as before this pass (verbs read as before, no item settled, requirement wishes ask)": Row(
         dict(verb_contractions=False, command_verbs=False, settle_item=False, wish_requirements=False)
     ),
