@@ -115,6 +115,8 @@ ROWS: dict[str, Row] = {
     "with API support from the head (.1, best 2 of 30)": Row(dict(service_support=0.1, service_support_ops=2)),
     "with API profiles matched by BM25 (.1)": Row(dict(service_profile=0.1)),
     "with API profiles matched by BM25 (.05)": Row(dict(service_profile=0.05)),
+    "with API titles and tags matched by the embedder (.3)": Row(dict(service_dense=0.3)),
+    "with API titles and tags matched by the embedder (.6)": Row(dict(service_dense=0.6)),
     "with the leading API's own BM25 list (.05)": Row(dict(lead_api_bm25=0.05)),
     "with the leading API's own BM25 list (.1)": Row(dict(lead_api_bm25=0.1)),
     "with the leading API's own BM25 list (.15)": Row(dict(lead_api_bm25=0.15)),

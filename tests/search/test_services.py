@@ -145,3 +145,53 @@ def test_the_searcher_reads_the_leading_apis_own_list() -> None:
     """ "chat" leads; its one operation is the best of its own BM25 list: raised by the weight."""
     service, score = _first()
     assert _first(lead_api_bm25=0.5) == (service, score + 0.5)
+
+
+def test_dense_profiles_of_real_specs_point_to_the_api_a_request_is_for() -> None:
+    """The same two real specs, each API's title and tag names (its paths' resources where it has no
+    tags, as Discord) embedded by the default model: a
+    request in a user's words ("my server's members") is nearest Discord's, one about a workspace's
+    channels nearest Slack's; the shares are min-max scaled (best 1, worst 0)."""
+    import numpy as np
+
+    from openapi_rag.embed import get_embedder
+
+    realworld = shared_data("realworld")
+    services = load_services(
+        [
+            realworld / "slack" / "web-api" / "slack_web_openapi_v2.json",
+            realworld / "discord" / "specs" / "openapi.json",
+        ]
+    ).services
+    profiles = ServiceProfiles.of_chunks(get_strategy("compact").chunk(services))
+    embedder = get_embedder("minilm")
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.asarray(embedder.embed_many(texts))
+
+    discord = next(s.id for s in services if "discord" in s.title.lower())
+    slack = next(s.id for s in services if "slack" in s.title.lower())
+    assert profiles.dense_shares("list the members of my guild and their roles", embed) == {
+        discord: 1.0,
+        slack: 0.0,
+    }
+    assert profiles.dense_shares("archive a channel of our Slack workspace", embed) == {
+        slack: 1.0,
+        discord: 0.0,
+    }
+
+
+def test_the_searcher_reads_the_dense_profiles() -> None:
+    """With a scripted embedder that puts the request next to "guilds"'s title and tags."""
+    import numpy as np
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.array([[1.0, 0.0] if "guilds" in t or "member" in t else [0.0, 1.0] for t in texts])
+
+    def search(**settings: object) -> str:
+        searcher = _searcher(**settings)
+        searcher.embed = embed
+        return searcher.search("eject member", mode="bm25", k=4).operations[0].service
+
+    assert search() == "chat"
+    assert search(service_dense=0.5) == "guilds"

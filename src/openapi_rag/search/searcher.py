@@ -622,6 +622,7 @@ class Searcher:
                 texts[0],
                 cfg,
                 bm25=self.bm25,
+                embed=self.embed,
                 chunks=self._all_heads,
                 op_chunks=lambda: self._scan().op_chunks,
             )

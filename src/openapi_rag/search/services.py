@@ -15,8 +15,9 @@ all); this one reads a single list, for a request of one intent.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from openapi_rag.search.actions import OpKey
 
@@ -76,29 +77,68 @@ class ServiceProfiles:
     existed answers with it too; 209 services index in well under a second.
     """
 
-    def __init__(self, texts: Mapping[str, str]):
+    def __init__(self, texts: Mapping[str, str], short: Mapping[str, str] | None = None):
         from openapi_rag.search.bm25 import BM25Index  # bm25s is imported lazily there
 
         self.services = sorted(texts)
+        self._short = dict(short or texts)  # title and tag names: what the dense side embeds
+        self._vectors: Any = None
         self._bm25 = BM25Index.build(self.services, [texts[s] for s in self.services])
 
     @classmethod
     def of_chunks(cls, chunks: Iterable[Chunk], *, summaries: bool = True) -> ServiceProfiles:
         words: dict[str, dict[str, None]] = {}  # per service, its words' sources in order, each once
+        short: dict[str, dict[str, None]] = {}
+        paths: dict[str, dict[str, None]] = {}
         for chunk in chunks:
             seen = words.setdefault(chunk.service, {})
-            seen.setdefault(str(chunk.metadata.get("title", "")), None)
-            for tag in _tags(chunk.metadata.get("tags")):
-                seen.setdefault(tag, None)
+            names = short.setdefault(chunk.service, {})
+            for text in (str(chunk.metadata.get("title", "")), *_tags(chunk.metadata.get("tags"))):
+                seen.setdefault(text, None)
+                names.setdefault(text, None)
             if summaries and chunk.metadata.get("summary"):
                 seen.setdefault(str(chunk.metadata["summary"]), None)
-        return cls({service: " . ".join(t for t in seen if t) for service, seen in words.items()})
+            if not chunk.metadata.get("tags"):  # an API without tags is named by its paths' resources
+                for op_id in chunk.operations:
+                    for segment in _resources(op_id):
+                        paths.setdefault(chunk.service, {}).setdefault(segment, None)
+        for service, segments in paths.items():
+            if len(short[service]) <= 1:  # the title alone: no tag anywhere in the API
+                short[service].update(segments)
+        return cls(
+            {service: " . ".join(t for t in seen if t) for service, seen in words.items()},
+            {service: ", ".join(t for t in seen if t) for service, seen in short.items()},
+        )
+
+    def dense_shares(self, query: str, embed: Callable[[list[str]], Any]) -> dict[str, float]:
+        """Each service's cosine with `query` (its title and tag names, embedded once), min-max
+        scaled over the services so that the best is 1.0 and the worst 0."""
+        import numpy as np
+
+        if self._vectors is None:
+            self._vectors = np.asarray(embed([self._short[s] for s in self.services]), dtype=np.float32)
+        cosines = self._vectors @ np.asarray(embed([query]), dtype=np.float32)[0]
+        low, high = float(cosines.min()), float(cosines.max())
+        if high <= low:
+            return {}
+        return {s: (float(c) - low) / (high - low) for s, c in zip(self.services, cosines, strict=True)}
 
     def shares(self, query: str) -> dict[str, float]:
         """Each service's BM25 score for `query` as a share of the best service's."""
         ranked = self._bm25.search(query, len(self.services))
         top = max((score for _, score in ranked), default=0.0)
         return {service: score / top for service, score in ranked if score > 0} if top > 0 else {}
+
+
+def _resources(op_id: str) -> list[str]:
+    """The words of an operation's path that name resources: "GET /v2/guilds/{id}/members" ->
+    ["guilds", "members"] (parameters, versions and file suffixes left out)."""
+    path = op_id.partition(" ")[2]
+    return [
+        seg.split(".")[0]
+        for seg in path.split("/")
+        if seg and not seg.startswith("{") and not re.fullmatch(r"v\d+(\.\d+)*|\d[\w-]*|api", seg)
+    ]
 
 
 def _tags(value: object) -> list[str]:
@@ -161,6 +201,7 @@ class ApiEvidence:
         settings: SearchSettings,
         *,
         bm25: BM25Index | None,
+        embed: Callable[[list[str]], Any] | None = None,
         chunks: Callable[[], Iterable[Chunk]],
         op_chunks: Callable[[], Mapping[OpKey, Sequence[str]]],
     ) -> dict[OpKey, float]:
@@ -179,6 +220,12 @@ class ApiEvidence:
             if self._profiles is None or self._profiles[0] != summaries:
                 self._profiles = (summaries, ServiceProfiles.of_chunks(chunks(), summaries=summaries))
             out = blend_shares(out, self._profiles[1].shares(query), weight=settings.service_profile)
+        if settings.service_dense > 0 and embed is not None:
+            if self._profiles is None:
+                self._profiles = (True, ServiceProfiles.of_chunks(chunks()))
+            out = blend_shares(
+                out, self._profiles[1].dense_shares(query, embed), weight=settings.service_dense
+            )
         if settings.lead_api_bm25 > 0 and bm25 is not None and out:
             lead = min(out, key=lambda key: (-out[key], key))[0]
             by_op = op_chunks()

@@ -239,6 +239,11 @@ class SearchSettings(BaseModel):
     request by BM25, as a share of the best API's: score × (1 − w + w × share) (0: off)."""
     service_profile_summaries: bool = True
     """An API's profile holds its operations' summaries as well as its title and tag names."""
+    service_dense: float = Field(0.0, ge=0, le=1)
+    """For a request of one intent, each operation's score is blended with its API's cosine to
+    the request (the API's title and tag names, or its paths' resource words where it has no tag,
+    embedded once per searcher), min-max scaled over the APIs: score × (1 − w + w × share)
+    (`services.ServiceProfiles.dense_shares`; 0: off)."""
     lead_api_bm25: float = Field(0.0, ge=0, le=1)
     """For a request of one intent, the operations of the leading API (its best operation's) get
     this weight times their BM25 score over that API's operations alone, as a share of the best
@@ -267,7 +272,12 @@ class SearchSettings(BaseModel):
     @property
     def weighs_apis(self) -> bool:
         """Whether a request of one intent has its APIs weighed (`services.py`)."""
-        return self.service_support > 0 or self.service_profile > 0 or self.lead_api_bm25 > 0
+        return (
+            self.service_support > 0
+            or self.service_profile > 0
+            or self.service_dense > 0
+            or self.lead_api_bm25 > 0
+        )
 
     def replace(self, **changes: Any) -> SearchSettings:
         """A copy with `changes` applied and checked (unknown names and bad values refused)."""
