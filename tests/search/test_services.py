@@ -150,10 +150,7 @@ def test_the_searcher_reads_the_leading_apis_own_list() -> None:
 def test_dense_profiles_of_real_specs_point_to_the_api_a_request_is_for() -> None:
     """The same two real specs, each API's title and tag names embedded by the default model
     (Discord has no tags: its paths' resource words stand in): a request about a guild's members is
-    nearest Discord's, one about a workspace's channels nearest Slack's; min-max scaled."""The same two real specs, each API's title and tag names (its paths' resources where it has no
-    tags, as Discord) embedded by the default model: a
-    request in a user's words ("my server's members") is nearest Discord's, one about a workspace's
-    channels nearest Slack's; the shares are min-max scaled (best 1, worst 0)."""
+    nearest Discord's, one about a workspace's channels nearest Slack's; min-max scaled."""
     import numpy as np
 
     from openapi_rag.embed import get_embedder
