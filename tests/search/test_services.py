@@ -3,6 +3,8 @@ list, API profiles matched by BM25, and a BM25 pass inside the leading API."""
 
 from __future__ import annotations
 
+import pytest
+
 from openapi_rag.chunking import get_strategy
 from openapi_rag.search.services import (
     ServiceProfiles,
@@ -54,13 +56,19 @@ def test_weight_zero_leaves_the_scores() -> None:
 
 
 def test_the_leading_apis_own_list_reorders_only_its_operations() -> None:
-    op_chunks = {key: [f"c{i}"] for i, key in enumerate(SCORES)}
-    ranked = [("c3", 6.0), ("c1", 3.0)]  # BM25 inside "guilds": the member list first
-    out = within_lead_api(SCORES, "guilds", ranked, op_chunks, weight=0.2)
-    assert out[("guilds", "GET /guilds/{id}/members")] == 0.8 + 0.2
-    assert out[("guilds", "DELETE /guilds/{id}/members/{user}")] == 0.9 + 0.2 * 0.5
-    assert out[("chat", "POST /kick")] == 1.0
-    assert within_lead_api(SCORES, "guilds", ranked, op_chunks, weight=0.0) == SCORES
+    """ "chat" leads (its one operation scores best): its operations are raised by their BM25 share
+    among "chat"'s; "guilds"'s stay as they were, however well BM25 scored them."""
+    scores = {**SCORES, ("chat", "GET /calls"): 0.5}
+    lexical = {
+        ("chat", "GET /calls"): 6.0,
+        ("chat", "POST /kick"): 3.0,
+        ("guilds", "GET /guilds/{id}/members"): 9.0,
+    }
+    out = within_lead_api(scores, lexical, weight=0.2)
+    assert out[("chat", "GET /calls")] == pytest.approx(0.5 + 0.2)
+    assert out[("chat", "POST /kick")] == pytest.approx(1.0 + 0.2 * 0.5)
+    assert out[("guilds", "GET /guilds/{id}/members")] == 0.8
+    assert within_lead_api(scores, lexical, weight=0.0) == scores
 
 
 def test_profiles_of_real_specs_tell_the_apis_apart() -> None:

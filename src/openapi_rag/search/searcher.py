@@ -621,10 +621,9 @@ class Searcher:
                 final,
                 texts[0],
                 cfg,
-                bm25=self.bm25,
-                embed=self.embed,
+                lexical={(op.service, op.id): op.bm25_score or 0.0 for op in operations},
                 chunks=self._all_heads,
-                op_chunks=lambda: self._scan().op_chunks,
+                embed=self.embed,
             )
         by_key = {(op.service, op.id): op for op in operations}
         # A copy only where the score moved: even a cheap copy costs more than the rest of this loop.

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from openapi_rag.search.actions import OpKey
 
 if TYPE_CHECKING:
     from openapi_rag.model import Chunk
-    from openapi_rag.search.bm25 import BM25Index
     from openapi_rag.search.settings import SearchSettings
 
 
@@ -165,26 +164,22 @@ def blend_shares(
 
 
 def within_lead_api(
-    scores: Mapping[OpKey, float],
-    lead: str,
-    ranked: Sequence[tuple[str, float]],
-    op_chunks: Mapping[OpKey, Sequence[str]],
-    *,
-    weight: float,
+    scores: Mapping[OpKey, float], lexical: Mapping[OpKey, float], *, weight: float
 ) -> dict[OpKey, float]:
-    """`scores` with each operation of the `lead` service raised by `weight` × its best chunk's
-    score in `ranked` (a BM25 list over that service's chunks alone) as a share of the list's best."""
-    top = max((score for _, score in ranked), default=0.0)
-    if weight <= 0 or top <= 0:
+    """`scores` with each operation of the leading service (its best-scored operation's) raised by
+    `weight` × its BM25 score for the request (`lexical`, the whole request's list) as a share of
+    the best of that service's operations there. The BM25 scores are the first pass's: inside one
+    API they are the same as a pass over its operations alone, at no cost."""
+    if weight <= 0 or not scores:
         return dict(scores)
-    by_chunk = dict(ranked)
-    out = dict(scores)
-    for key, score in scores.items():
-        if key[0] != lead:
-            continue
-        best = max((by_chunk.get(c, 0.0) for c in op_chunks.get(key, ())), default=0.0)
-        out[key] = score + weight * best / top
-    return out
+    lead = min(scores, key=lambda key: (-scores[key], key))[0]
+    top = max((s for key, s in lexical.items() if key[0] == lead), default=0.0)
+    if top <= 0:
+        return dict(scores)
+    return {
+        key: score + weight * lexical.get(key, 0.0) / top if key[0] == lead else score
+        for key, score in scores.items()
+    }
 
 
 class ApiEvidence:
@@ -200,10 +195,9 @@ class ApiEvidence:
         query: str,
         settings: SearchSettings,
         *,
-        bm25: BM25Index | None,
-        embed: Callable[[list[str]], Any] | None = None,
+        lexical: Mapping[OpKey, float],
         chunks: Callable[[], Iterable[Chunk]],
-        op_chunks: Callable[[], Mapping[OpKey, Sequence[str]]],
+        embed: Callable[[list[str]], Any] | None = None,
     ) -> dict[OpKey, float]:
         """`scores` weighed by the settings' `service_support`, `service_profile` and
         `lead_api_bm25`, in that order (each off at 0)."""
@@ -226,10 +220,6 @@ class ApiEvidence:
             out = blend_shares(
                 out, self._profiles[1].dense_shares(query, embed), weight=settings.service_dense
             )
-        if settings.lead_api_bm25 > 0 and bm25 is not None and out:
-            lead = min(out, key=lambda key: (-out[key], key))[0]
-            by_op = op_chunks()
-            own = [chunk_id for key, ids in by_op.items() if key[0] == lead for chunk_id in ids]
-            ranked = bm25.search(query, len(own), allowed=own)
-            out = within_lead_api(out, lead, ranked, by_op, weight=settings.lead_api_bm25)
+        if settings.lead_api_bm25 > 0 and lexical:
+            out = within_lead_api(out, lexical, weight=settings.lead_api_bm25)
         return out
