@@ -112,7 +112,9 @@ ROWS: dict[str, Row] = {
     ),
     # issue 18 item 8: the API a request of one intent is for, read from the head of its list (`services.py`)
     "with API support from the head (.3, best 3 of 30)": Row(dict(service_support=0.3)),
-    "with API support from the head (.1, best 2 of 30)": Row(dict(service_support=0.1, service_support_ops=2)),
+    "with API support from the head (.1, best 2 of 30)": Row(
+        dict(service_support=0.1, service_support_ops=2)
+    ),
     "with API profiles matched by BM25 (.1)": Row(dict(service_profile=0.1)),
     "with API profiles matched by BM25 (.05)": Row(dict(service_profile=0.05)),
     "with API titles and tags matched by the embedder (.3)": Row(dict(service_dense=0.3)),
