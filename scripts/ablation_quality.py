@@ -110,6 +110,19 @@ ROWS: dict[str, Row] = {
     "with one API for a request's intents, conversations of any length (.9)": Row(
         dict(api_coherence=0.9, coherence_conversations=True)
     ),
+    # issue 18 item 8: the API a request of one intent is for, read from the head of its list (`services.py`)
+    "with API support from the head (.3, best 3 of 30)": Row(dict(service_support=0.3)),
+    "with API support from the head (.1, best 2 of 30)": Row(
+        dict(service_support=0.1, service_support_ops=2)
+    ),
+    "with API profiles matched by BM25 (.1)": Row(dict(service_profile=0.1)),
+    "with API profiles matched by BM25 (.05)": Row(dict(service_profile=0.05)),
+    "with API titles and tags matched by the embedder (.3)": Row(dict(service_dense=0.3)),
+    "with API titles and tags matched by the embedder (.6)": Row(dict(service_dense=0.6)),
+    "with the leading API's own BM25 list (.05)": Row(dict(lead_api_bm25=0.05)),
+    "with the leading API's own BM25 list (.1)": Row(dict(lead_api_bm25=0.1)),
+    "with the leading API's own BM25 list (.15)": Row(dict(lead_api_bm25=0.15)),
+    "with the leading API's own BM25 list (.2)": Row(dict(lead_api_bm25=0.2)),
     "as before this pass (verbs read as before, no item settled, requirement wishes ask)": Row(
         dict(verb_contractions=False, command_verbs=False, settle_item=False, wish_requirements=False)
     ),

@@ -93,6 +93,7 @@ from openapi_rag.search.links import expand_links
 from openapi_rag.search.providers import api_names, named_services
 from openapi_rag.search.resources import settle_first
 from openapi_rag.search.results import Hit, OperationHit, SearchResults
+from openapi_rag.search.services import ApiEvidence
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.search.timing import StageTimes
 from openapi_rag.search.views import pooled
@@ -169,6 +170,7 @@ class Searcher:
         self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
         self._api_names: dict[str, frozenset[str]] | None = None  # name word -> services
         self._catalog: _Catalog | None = None  # one walk over the store's chunks, see `_scan`
+        self._apis = ApiEvidence()  # which API a request of one intent is for, `services.py`
         self.timer: StageTimes | None = None  # set by `bench search --slowest` (`timing.py`)
 
     def configure(self, settings: SearchSettings | None = None, **changes: Any) -> SearchSettings:
@@ -238,7 +240,9 @@ class Searcher:
             fetch *= 2
         verbs = cfg.action_verbs and (len(texts) > 1 or cfg.verb_single_intent)
         with self._stage("rescore"):
-            if threshold is None and (cfg.dependencies or auto or verbs or cfg.clause_share < 1.0):
+            if threshold is None and (
+                cfg.dependencies or auto or verbs or cfg.clause_share < 1.0 or cfg.weighs_apis
+            ):
                 operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
             if (
                 threshold is None
@@ -632,6 +636,15 @@ class Searcher:
                 final[key] = max(final.get(key, score), score)
         if cfg.api_coherence < 1.0 and 2 < len(per_text) and (not plan or self._one_desk(texts[0])):
             final = favour_one_api(final, per_text[1:], factor=cfg.api_coherence)  # one API for them all
+        if cfg.weighs_apis and len(per_text) <= 2 and texts[0]:  # one intent: which API it is for
+            final = self._apis.weigh(
+                final,
+                texts[0],
+                cfg,
+                lexical={(op.service, op.id): op.bm25_score or 0.0 for op in operations},
+                chunks=self._all_heads,
+                embed=self.embed,
+            )
         by_key = {(op.service, op.id): op for op in operations}
         # A copy only where the score moved: even a cheap copy costs more than the rest of this loop.
         rescored = [

@@ -228,6 +228,40 @@ class SearchSettings(BaseModel):
     sentences, one of them context: `clauses.conversational`), which a support desk reads as
     addressed to one API, unlike a plan listing its steps."""
 
+    service_support: float = Field(0.0, ge=0, le=1)
+    """For a request of one intent (no clause, or one focused intent), each operation's score is
+    blended with its API's support in the head of the list (`services.py`): score × (1 − w + w ×
+    share), share = the API's best `service_support_ops` scores among the `service_support_head`
+    best operations, over the best-supported API's (0: off). Off: it lost R@1 on the realworld
+    tuning half at every weight tried (.345 → .316 at .3) and long requests' reporting R@1 (.595 →
+    .541)."""
+    service_profile: float = Field(0.0, ge=0, le=1)
+    """For a request of one intent, each operation's score is blended with how well its API's
+    profile (title, tag names, operation summaries: `services.ServiceProfiles`) matches the
+    request by BM25, as a share of the best API's: score × (1 − w + w × share) (0: off). Off: at
+    .1 realworld's tuning R@5 .549 → .558, but ToolAlpaca's reporting R@1 .640 → .630."""
+    service_profile_summaries: bool = True
+    """An API's profile holds its operations' summaries as well as its title and tag names."""
+    service_dense: float = Field(0.0, ge=0, le=1)
+    """For a request of one intent, each operation's score is blended with its API's cosine to
+    the request (the API's title and tag names, or its paths' resource words where it has no tag,
+    embedded once per searcher), min-max scaled over the APIs: score × (1 − w + w × share)
+    (`services.ServiceProfiles.dense_shares`; 0: off). Off: at .3 realworld's tuning R@1 .345 →
+    .354, MRR .437 → .444, but ToolAlpaca's tuning MRR .872 → .857 and reporting R@5 .915 → .905."""
+    lead_api_bm25: float = Field(0.0, ge=0, le=1)
+    """For a request of one intent, the operations of the leading API (its best operation's) get
+    this weight times their BM25 score over that API's operations alone, as a share of the best
+    there, added to their score (`services.within_lead_api`; 0: off): inside one API the words
+    that name its resources tell its operations apart, which a catalog-wide fusion flattens. The
+    scores are the first BM25 pass's (no second pass). Off: it passes the rule at .05 by one or two
+    queries (RestBench tuning MRR .776 → .785) while realworld's tuning half loses (R@1 .345 →
+    .335, MRR .437 → .429); README "Which API, then which operation"."""
+    service_support_ops: int = Field(3, ge=1)
+    """How many of an API's best operations count towards its support (`service_support`)."""
+    service_support_head: int = Field(30, ge=1)
+    """How many of the best operations the support is read from (`service_support`): a fixed
+    rank, so that the order does not depend on k."""
+
     # ---- k="auto" ------------------------------------------------------------------------------
     auto_ratio: float = Field(0.85, ge=0, le=1)
     """`k="auto"` keeps, per clause, operations scoring at least this share of the clause's best."""
@@ -241,6 +275,16 @@ class SearchSettings(BaseModel):
     # ---- results -------------------------------------------------------------------------------
     fold_duplicates: bool = True
     """Return an operation that another service carries word for word once (`duplicates.py`)."""
+
+    @property
+    def weighs_apis(self) -> bool:
+        """Whether a request of one intent has its APIs weighed (`services.py`)."""
+        return (
+            self.service_support > 0
+            or self.service_profile > 0
+            or self.service_dense > 0
+            or self.lead_api_bm25 > 0
+        )
 
     def replace(self, **changes: Any) -> SearchSettings:
         """A copy with `changes` applied and checked (unknown names and bad values refused)."""
