@@ -125,9 +125,7 @@ ROWS: dict[str, Row] = {
     "with the first result settled from .6 of the best": Row(dict(settle_share=0.6)),
     "with the whole request embedded up to 3 clauses": Row(dict(whole_query_clauses=4)),
     "with a conversation's first result settled from .7 of the best": Row(dict(settle_share_conversation=0.7)),
-    "without a conversation's own settle share (.8 as for every request)": Row(
-        dict(settle_share_conversation=None)
-    ),
+    "with a conversation's first result settled from .6 of the best": Row(dict(settle_share_conversation=0.6)),
     "with a conversation's first result settled from .5 of the best": Row(dict(settle_share_conversation=0.5)),
     "with values not searched and the whole request's dense list (.5)": Row(
         dict(mask_values=True, whole_dense_weight=0.5)

@@ -50,7 +50,7 @@ def test_a_conversation_settles_its_intent_from_a_lower_share(payroll: Index) ->
         assert searcher._settle_share("Please book that leave for employee E-204.") == 0.8
         assert searcher._settle_share(LEAVE) == 0.6
     finally:
-        searcher.configure(settle_share_conversation=0.6)
+        searcher.configure(settle_share_conversation=None)
 
 
 def test_values_are_not_searched_but_still_read(payroll: Index) -> None:
