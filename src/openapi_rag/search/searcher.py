@@ -332,7 +332,7 @@ class Searcher:
         if mode == "bm25" or self.embed is None:
             return []
         texts = self._embed_plan(query, self._clauses(query, threshold), vector_given=False)[1]
-        return list(dict.fromkeys(self._searched(text) for text in texts))
+        return [self._searched(text) for text in texts]
 
     def _embed_plan(self, query: str, clauses: list[str], *, vector_given: bool) -> tuple[bool, list[str]]:
         """Whether the whole query has a dense side (fewer than `whole_query_clauses` clauses), and
