@@ -130,6 +130,19 @@ ROWS: dict[str, Row] = {
     "without verbs read past contractions": Row(dict(verb_contractions=False)),
     "without commands read as changes": Row(dict(command_verbs=False)),
     "without an item settled for an identifier": Row(dict(settle_item=False)),
+    # issue 18 items 5-6, fourth pass
+    "with the whole request's dense list in its clauses' (weight .5)": Row(dict(whole_dense_weight=0.5)),
+    "with the whole request's dense list in its clauses' (weight 1)": Row(dict(whole_dense_weight=1.0)),
+    "with values (words holding a digit) not searched": Row(dict(mask_values=True)),
+    "with the first result settled from .7 of the best": Row(dict(settle_share=0.7)),
+    "with the first result settled from .6 of the best": Row(dict(settle_share=0.6)),
+    "with the whole request embedded up to 3 clauses": Row(dict(whole_query_clauses=4)),
+    "with a conversation's first result settled from .7 of the best": Row(dict(settle_share_conversation=0.7)),
+    "with a conversation's first result settled from .6 of the best": Row(dict(settle_share_conversation=0.6)),
+    "with a conversation's first result settled from .5 of the best": Row(dict(settle_share_conversation=0.5)),
+    "with values not searched and the whole request's dense list (.5)": Row(
+        dict(mask_values=True, whole_dense_weight=0.5)
+    ),
     "with clauses at .9 of the whole request": Row(dict(clause_share=0.9)),
     "with clauses at .8 of the whole request": Row(dict(clause_share=0.8)),
     "without action verbs": Row(dict(action_verbs=False)),

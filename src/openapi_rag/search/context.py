@@ -299,6 +299,29 @@ def core(piece: str) -> str:
     return text if len(_PIECE_WORDS.findall(text.lower())) >= 2 else piece
 
 
+_VALUE = re.compile(r"[^\s,;!?()\"]*\d[^\s,;!?()\"]*")
+"""A word holding a digit, with what is joined to it ("INV-0310", "$200", "80%", "1.2.3.4", "10am")."""
+
+
+def without_values(text: str) -> str:
+    """`text` without its words holding a digit: a request's identifiers, amounts, dates and
+    versions are values for an operation's parameters, which no description holds; searched,
+    they only match other numbers. A sentence's full stop is kept; the text itself when fewer than
+    two words would be left.
+
+    Example:
+        >>> without_values("Please mark order ord_3321 as paid. The tip was 12.50.")
+        'Please mark order as paid. The tip was.'
+    """
+
+    def drop(match: re.Match[str]) -> str:
+        return "." if match.group().endswith(".") else ""
+
+    kept = " ".join(_VALUE.sub(drop, text).split())
+    kept = re.sub(r"\s+([.,;:!?])", r"\1", kept)
+    return kept if len(_PIECE_WORDS.findall(kept.lower())) >= 2 else text
+
+
 def _past(word: str) -> bool:
     """A regular past form ("moved", "asked", "scheduled"); not "need" or "red"."""
     return len(word) > 4 and word.endswith("ed") and not word.endswith("eed")

@@ -78,7 +78,7 @@ from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summa
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.clauses import conversational, single_intent, split_clauses
 from openapi_rag.search.coherence import favour_one_api
-from openapi_rag.search.context import core
+from openapi_rag.search.context import core, without_values
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -257,7 +257,7 @@ class Searcher:
                 operations = settle_first(
                     operations,
                     texts[-1],
-                    share=cfg.settle_share,
+                    share=self._settle_share(query),
                     verbs=self._verbs(),
                     skip=self._lead_ins(),
                     words_of=texts[0] if cfg.settle_words == "request" else None,
@@ -358,7 +358,8 @@ class Searcher:
         that a caller can embed them ahead, in one batch with other queries' (`serve/batching.py`)."""
         if mode == "bm25" or self.embed is None:
             return []
-        return self._embed_plan(query, self._clauses(query, threshold), vector_given=False)[1]
+        texts = self._embed_plan(query, self._clauses(query, threshold), vector_given=False)[1]
+        return [self._searched(text) for text in texts]
 
     def _embed_plan(self, query: str, clauses: list[str], *, vector_given: bool) -> tuple[bool, list[str]]:
         """Whether the whole query has a dense side (fewer than `whole_query_clauses` clauses), and
@@ -406,13 +407,18 @@ class Searcher:
             assert self.embed is not None and query is not None  # checked in _check
             unique = list(dict.fromkeys(todo))  # a clause repeated, or the same as the query: once
             with self._stage("embed"):
-                vectors_of = dict(zip(unique, np.asarray(self.embed(unique)), strict=True))
+                searched = [self._searched(text) for text in unique]
+                vectors_of = dict(zip(unique, np.asarray(self.embed(searched)), strict=True))
             embedded = [vectors_of[text] for text in todo]
             if whole and vector is None:
                 vector = embedded.pop(0)
         else:
             embedded = []
         return [query, *clauses], [vector if whole else None, *embedded]
+
+    def _searched(self, text: str) -> str:
+        """The words of `text` that are searched (`mask_values`: not its identifiers and amounts)."""
+        return without_values(text) if self.settings.mask_values else text
 
     def _chunk_hits(
         self,
@@ -433,6 +439,7 @@ class Searcher:
         heads: set[str] = set()  # hybrid: chunks within `fusion_depth` of a retriever's list
         with self._stage("dense"):
             dense_lists = self._dense_lists(vectors, mode, fetch, threshold, filter)
+        whole_dense: Ranked = []  # the whole request's dense list, fused into its clauses' lists
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
             lexical: Ranked = []
@@ -449,7 +456,7 @@ class Searcher:
                 assert self.bm25 is not None and text is not None
                 depth = max(fetch, len(dense))
                 with self._stage("bm25"):
-                    lexical = self.bm25.search(text, depth, allowed=allowed)
+                    lexical = self.bm25.search(self._searched(text), depth, allowed=allowed)
                 exhausted = exhausted and len(lexical) < depth
             # The per-retriever scores reported with each hit: the whole query's BM25 score and
             # the best cosine over the query and its clauses.
@@ -462,6 +469,10 @@ class Searcher:
                 extra = self._extra_lists(
                     text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed
                 )
+                if i == 0:
+                    whole_dense = dense
+                elif mode == "hybrid" and whole_dense and self.settings.whole_dense_weight > 0:
+                    extra.append((whole_dense, self.settings.whole_dense_weight))
                 lists.append(self._fuse(mode, dense, lexical, extra))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
@@ -687,6 +698,15 @@ class Searcher:
             wish_requirements=cfg.wish_requirements,
             join_details=cfg.join_details,
         )
+
+    def _settle_share(self, query: str | None) -> float:
+        """How close to the best `settle_first` moves an operation first: `settle_share`, or
+        `settle_share_conversation` for a request written as a conversation."""
+        cfg = self.settings
+        if cfg.settle_share_conversation is None or not query:
+            return cfg.settle_share
+        is_talk = conversational(query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements)
+        return cfg.settle_share_conversation if is_talk else cfg.settle_share
 
     def _one_desk(self, query: str | None) -> bool:
         """Whether a request of many intents is still addressed to one API: written as a

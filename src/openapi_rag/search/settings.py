@@ -192,6 +192,25 @@ class SearchSettings(BaseModel):
     the object as often as the intent does), or the intent alone (tuning halves ToolAlpaca R@1
     .734 → .725, MRR .865 → .860)."""
 
+    # ---- query understanding, issue 18 items 5-6 (fourth pass) --------------------------------
+    whole_dense_weight: float = Field(0.0, ge=0)
+    """Weight of the whole request's dense list fused into each of its clauses' lists (0: off).
+    Min-max fusion gives a clause's best a full score however poorly the clause matches; beside
+    the whole request's meaning, an operation its intent and the request agree on rises. Only for
+    a request whose whole text has a vector (fewer than `whole_query_clauses` clauses)."""
+    mask_values: bool = False
+    """Words holding a digit (identifiers, amounts, dates, versions: "INV-0310", "ord_3321",
+    "200", "2023") are left out of the texts searched (embedded and BM25), not out of the texts
+    read for verbs, resources and identifiers (`context.without_values`)."""
+    settle_share_conversation: float | None = Field(None, ge=0, le=1)
+    """`settle_share` for a request written as a conversation (`clauses.conversational`: several
+    sentences, one of them context); None: `settle_share`. There the whole request's scores are
+    diluted by its context, so the gap between its best and the operation its one intent names
+    says less than in a request of one sentence. Off: at .6 it passes the tuning rule (long
+    requests' tuning R@1 .667 → .700, R@5 .867 → .900, nothing else moves) but a create of the
+    named resource then comes first for a cancel ("cancel its bank feed connection": `POST
+    /FeedConnections` before `POST /FeedConnections/DeleteRequests`, `tests/search/test_context.py`)."""
+
     # ---- dependencies --------------------------------------------------------------------------
     dependencies: bool = True
     """Lift the producer of an identifier one of the best operations needs (`dependencies.py`)."""
