@@ -12,6 +12,7 @@ import re
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, normalize_type
 
+_SLUG = re.compile(r"[^A-Za-z0-9]")
 FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
 # "Pet", "#/components/schemas/Pet", "Pet: object", and numbered as manuals number sections ("2.3. Pet").
 SCHEMA_HEADING = re.compile(
@@ -35,7 +36,7 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
             if nxt.kind == "heading" and nxt.level <= block.level:
                 break
             if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
-                rows = field_rows(nxt.rows, nxt.header)
+                rows = field_rows(nxt.rows, nxt.header, nxt.cell_links)
                 if rows:
                     out.setdefault(named.group(1), rows)
                     break
@@ -64,6 +65,15 @@ def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldR
         elif block.kind == "text" and rows and not rows[-1].description:
             rows[-1].description = block.text
     return rows, end
+
+
+def schema_named(name: str, schemas: dict[str, list[FieldRow]]) -> str | None:
+    """The page schema a name stands for: itself, or the section a link's lower-case anchor names
+    ("pet" -> "Pet", "new-pet" -> "NewPet")."""
+    if not name or name in schemas:
+        return name or None
+    key = _SLUG.sub("", name).lower()
+    return next((known for known in schemas if _SLUG.sub("", known).lower() == key), None)
 
 
 def is_field_heading(block: Block) -> bool:
