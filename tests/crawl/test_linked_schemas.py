@@ -94,3 +94,25 @@ def test_a_json_schema_block_follows_refs_to_the_schemas_the_page_defines(tmp_pa
     assert not artist["properties"]["top_album"].get("properties")
     images = paths["/albums/{id}/images"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert set((images.get("items") or images)["properties"]) == {"url"}
+
+
+def test_an_outline_term_with_no_type_takes_the_schema_its_lone_link_names(tmp_path: Path) -> None:
+    # bootprint: a schema drawn as an outline of "name: type" terms; a term that states no type
+    # ("album:") has, under its description, a link alone to the schema's own section.
+    body = """
+<h2>Paths</h2><h3><span>GET</span> <strong>/tracks/{id}</strong></h3>
+<dl><dt>200 OK</dt><dd><div><p>A track</p></div><div><a href="#/definitions/TrackObject">TrackObject</a></div>
+</dd></dl>
+<h2>Schema definitions</h2>
+<div><h3>TrackObject: <span>object</span></h3>
+<dl><dt><span>album:</span></dt><dd><p>The album on which the track appears.</p>
+<div><section><ul><a href="#/definitions/AlbumObject">AlbumObject</a></ul></section></div></dd>
+<dt><span>name:</span> <span>string</span></dt><dd><p>The name of the track.</p><div></div></dd></dl></div>
+<div><h3>AlbumObject: <span>object</span></h3>
+<dl><dt><span>label:</span> <span>string</span></dt><dd><p>The label.</p><div></div></dd>
+<dt><span>total_tracks:</span> <span>integer</span></dt><dd><p>How many.</p><div></div></dd></dl></div>
+"""
+    ok = _crawl(tmp_path, body)["paths"]["/tracks/{id}"]["get"]["responses"]["200"]
+    track = ok["content"]["application/json"]["schema"]
+    assert set(track["properties"]) == {"album", "name"}
+    assert set(track["properties"]["album"]["properties"]) == {"label", "total_tracks"}
