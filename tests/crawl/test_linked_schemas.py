@@ -8,6 +8,7 @@ from pathlib import Path
 
 from openapi_rag.crawl import crawl_pages
 from openapi_rag.crawl.page import parse_html
+from openapi_rag.crawl.tables import field_rows
 
 # Generated references concatenated into one page: the types link to each model's own file
 # ("../Models/Pet.md") or to its anchor ("#tag"), and each model's section is headed by its name.
@@ -116,3 +117,11 @@ def test_an_outline_term_with_no_type_takes_the_schema_its_lone_link_names(tmp_p
     track = ok["content"]["application/json"]["schema"]
     assert set(track["properties"]) == {"album", "name"}
     assert set(track["properties"]["album"]["properties"]) == {"label", "total_tracks"}
+
+
+def test_only_a_type_cell_with_a_link_names_a_schema() -> None:
+    rows = [["Name", "Type", "Description"], ["owner", "List", "linked"], ["extra", "", "no link, no type"]]
+    links = [["", "", ""], ["", "Person", ""], ["", "", ""]]
+    owner, extra = field_rows(rows, True, links)
+    assert (owner.ref, owner.type) == ("Person", "array")
+    assert (extra.ref, extra.type) == ("", None)  # an empty type cell states nothing

@@ -128,11 +128,12 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
             continue
         parsed = _row(row, cols) if header else _shape_row(row)
         if parsed is not None:
-            type_col = cols.get("type")
+            type_col = cols.get("type", -1)
             cell_links = links[index] if links and index < len(links) else []
-            if not parsed.ref and type_col is not None and type_col < len(cell_links):
+            target = cell_links[type_col] if 0 <= type_col < len(cell_links) else ""
+            if target and not parsed.ref:
                 # The link's target names the schema (the page's section of that name, if any).
-                parsed.ref = cell_links[type_col]
+                parsed.ref = target
                 parsed.type = parsed.type or "object"
             out.append(parsed)
     return _unflatten(out)
