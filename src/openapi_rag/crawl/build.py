@@ -15,10 +15,12 @@ from typing import Any
 
 from openapi_rag.convert.infer import infer_schema, merge_schemas
 from openapi_rag.crawl.samples import split_url
+from openapi_rag.crawl.schema_sections import schema_named as page_schema
 from openapi_rag.crawl.scrape import Evidence, Scraped
 from openapi_rag.crawl.tables import FieldRow
 
 _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent", "connection"}
+_REFERENCE_LEVELS = 3  # schemas entered by reference below one row (the scorer reads four levels)
 _ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")
 _SCALARS = {"string", "integer", "number", "boolean"}
@@ -173,7 +175,10 @@ def build_operation(
     for kind, row in evidence.params:
         # A body "parameter" named after a schema the page documents ("NewPet"): its fields; so is
         # such a row of a POST/PUT/PATCH parameter table that states no location.
-        schema_named = not row.ref and row.name in (named or {}) and row.type in (None, "object")
+        # (A type cell linking to the schema it is named after says the same.)
+        schema_named = (
+            row.ref in ("", row.name) and row.name in (named or {}) and row.type in (None, "object")
+        )
         if kind == "body" or (
             schema_named and row.location is None and evidence.method in ("POST", "PUT", "PATCH")
         ):
@@ -304,15 +309,20 @@ def _restate(schema: Any, stated: dict[str, str], depth: int = 0) -> None:
     _restate(schema.get("items"), stated, depth + 1)
 
 
-def _with_references(rows: list[FieldRow], named: dict[str, list[FieldRow]]) -> list[FieldRow]:
+def _with_references(
+    rows: list[FieldRow], named: dict[str, list[FieldRow]], path: tuple[str, ...] = ()
+) -> list[FieldRow]:
     """Rows with the fields of each schema a row names by reference (documented in its own page
-    section) inserted under it; one level only, so cyclic schemas cannot loop."""
+    section) inserted under it, and theirs under them: at most _REFERENCE_LEVELS deep, and a schema
+    already on the way down is not entered again, so cyclic schemas cannot loop."""
     out: list[FieldRow] = []
     for row in rows:
         out.append(row)
-        if row.ref and row.ref in named:
+        name = page_schema(row.ref, named) if row.ref else None
+        if name and name not in path and len(path) < _REFERENCE_LEVELS:
             below = row.depth + (0 if row.name.lower() in _ANONYMOUS else 1)
-            out.extend(replace(child, depth=child.depth + below, ref="") for child in named[row.ref])
+            children = _with_references(named[name], named, (*path, name))
+            out.extend(replace(child, depth=child.depth + below, ref="") for child in children)
     return out
 
 

@@ -134,6 +134,10 @@ def json_schema_rows(value: object) -> list[list[str]] | None:
     its fields, types, descriptions and `required`, where an example shows values. None for any
     other JSON (an example whose values are not all schemas)."""
     rows: list[list[str]] = [["name", "type", "required", "description"]]
+    if _is_reference(_items_of(value)):
+        # The whole body is another schema ({"type": "array", "items": {"$ref": ...}}): an anonymous
+        # row that names it, whose fields come from the page's section of that name.
+        return [*rows, ["items", _reference_type(value), "", ""]]  # type: ignore[arg-type]
     if not _is_object_schema(_items_of(value)):
         return None
     _schema_fields(_items_of(value), 0, rows)
@@ -167,6 +171,13 @@ def _is_object_schema(schema: object) -> bool:
     )
 
 
+def _reference_type(schema: dict) -> str:
+    """The type cell of a reference, or of a list of one ("array #/components/schemas/Pet"): the page's
+    section of that name holds its fields (followed downstream, bounded and cycle-safe)."""
+    inner = _items_of(schema)
+    return inner["$ref"] if inner is schema else f"array {inner['$ref']}"  # type: ignore[index]
+
+
 def _is_reference(schema: object) -> bool:
     return isinstance(schema, dict) and isinstance(schema.get("$ref"), str)
 
@@ -185,8 +196,8 @@ def _schema_fields(schema: dict, depth: int, rows: list[list[str]]) -> None:
             continue
         inner = _items_of(field)
         kind = (
-            field["$ref"]
-            if _is_reference(field)
+            _reference_type(field)
+            if _is_reference(inner)
             else str(field.get("type") or ("object" if "properties" in field else ""))
         )
         description = field.get("description") if isinstance(field.get("description"), str) else ""

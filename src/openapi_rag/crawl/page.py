@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from openapi_rag.crawl.links import first_link, link_target
 from openapi_rag.errors import ConvertError, MissingDependency
 
 MAX_PAGE_BYTES = 64 * 1024 * 1024
@@ -38,6 +39,7 @@ _PERMALINKS = {"¶", "§", "#", "🔗", "⚓"}
 # A list item documenting one field: "name (type, required) – description", the dash optional.
 _FIELD_ITEM = re.compile(r"^([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*\(([^()]{1,80})\)\s*(?:[–—:-]\s*)?(.*)$", re.S)
 _STATUS_ITEM = re.compile(r"^([1-5]\d\d|[1-5]XX|default)\b(.*?)(?:\s[–—-]\s(.*))?$", re.S | re.I)
+_MAX_LINKS = 50  # link targets kept per text run
 _META_WORDS = re.compile(
     r"\b(string|integer|int|int32|int64|long|number|float|double|boolean|bool|object|array|date|"
     r"date-time|uuid|required|optional)\b", re.I
@@ -54,6 +56,10 @@ class Block:
     rows: list[list[str]] = field(default_factory=list)  # table rows (header row first when marked)
     header: bool = False  # the first row is a header row (th cells)
     position: int = 0
+    # What links inside point to, as a name ("../Models/Pet.md", "#pet" -> "Pet", "pet"): a text
+    # block's links in order; a table's per cell (parallel to `rows`, "" where a cell has none).
+    links: list[str] = field(default_factory=list)
+    cell_links: list[list[str]] = field(default_factory=list)
 
 
 @dataclass
@@ -123,6 +129,7 @@ class _Walker:
     def __init__(self) -> None:
         self.blocks: list[Block] = []
         self.run: list[str] = []
+        self.run_links: list[str] = []
         self.full = False
 
     def add(self, block: Block) -> None:
@@ -134,9 +141,9 @@ class _Walker:
 
     def flush(self) -> None:
         text = " ".join(_glued(" ".join(self.run)).split())
-        self.run = []
+        links, self.run, self.run_links = self.run_links, [], []
         if text:
-            self.add(Block("text", text[:MAX_BLOCK_CHARS]))
+            self.add(Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS]))
 
     def walk(self, root: object) -> None:
         # Stack items: an element to enter, a text to add to the current run, or None (a block break).
@@ -187,6 +194,8 @@ class _Walker:
                 nested = self._table(el) if tag == "table" else self._definitions(el)
                 stack.extend(reversed(nested))
             else:
+                if tag == "a" and (target := link_target(el)):
+                    self.run_links.append(target)
                 brk = tag in _BREAKS
                 if brk:
                     stack.append(None)
@@ -198,6 +207,7 @@ class _Walker:
 
     def _table(self, table: object) -> list[object]:
         rows: list[list[str]] = []
+        links: list[list[str]] = []
         header = False
         nested: list[object] = []
         spanned = 0  # rows still covered by a rowspan of the last record's cells
@@ -205,10 +215,11 @@ class _Walker:
             if _owner_table(tr) is not table:
                 continue
             cells = [c for c in tr if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
-            row = []
+            row, row_links = [], []
             for cell in cells:
                 nested.extend(t for t in cell.iter("table") if _owner_table(t) is table)
                 row.append(_text(cell, skip_tables=True))
+                row_links.append(first_link(cell, lambda a: _owner_table(a) is table))
             # A first row of `th` cells, or one inside `thead` (some renderers use `td` there), is a
             # header; an empty one names no column, so the rows are read by their shape instead.
             if not rows and cells and (all(c.tag.lower() == "th" for c in cells) or _in_head(tr)):
@@ -227,14 +238,16 @@ class _Walker:
                 # A cell of an earlier row spans this one (rowspan): one record drawn on two rows,
                 # the name on the first and the description below it.
                 rows[-1].extend(row)
+                links[-1].extend(row_links)
                 spanned -= 1
                 continue
             rows.append(row)
+            links.append(row_links)
             spanned = max((_row_span(c) for c in cells), default=1) - 1
             if len(rows) >= MAX_TABLE_ROWS:
                 break
         if rows:
-            self.add(Block("table", rows=rows, header=header))
+            self.add(Block("table", rows=rows, header=header, cell_links=links))
         # Only the outermost nested tables: deeper ones are reached when those are walked.
         return nested
 

@@ -12,6 +12,9 @@ import re
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, normalize_type
 
+_BARE_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):")
+_BARE_NAME = re.compile(r"[A-Za-z_][\w.-]{0,99}")
+_SLUG = re.compile(r"[^A-Za-z0-9]")
 FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
 # "Pet", "#/components/schemas/Pet", "Pet: object", and numbered as manuals number sections ("2.3. Pet").
 SCHEMA_HEADING = re.compile(
@@ -35,7 +38,7 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
             if nxt.kind == "heading" and nxt.level <= block.level:
                 break
             if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
-                rows = field_rows(nxt.rows, nxt.header)
+                rows = field_rows(nxt.rows, nxt.header, nxt.cell_links)
                 if rows:
                     out.setdefault(named.group(1), rows)
                     break
@@ -56,14 +59,36 @@ def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldR
         block = blocks[index]
         if block.kind == "heading" and block.level <= level:
             return rows, index
-        if block.kind == "heading" and (term := FIELD_TERM.fullmatch(block.text)) and block.level > 6:
+        if block.kind == "heading" and block.level > 6 and (term := FIELD_TERM.fullmatch(block.text)):
             top = top or block.level
             rows.append(
                 FieldRow(term.group(1), max(0, block.level - top), type=normalize_type(term.group(2)))
             )
+        elif block.kind == "heading" and block.level > 6 and (bare := _BARE_TERM.fullmatch(block.text)):
+            # "album:" with no type stated: what its description links to says it (below).
+            top = top or block.level
+            rows.append(FieldRow(bare.group(1), max(0, block.level - top), type="object"))
+        elif block.kind == "text" and rows and not rows[-1].ref and _is_lone_link(block):
+            # A link alone under a term ("SimplifiedAlbumObject" -> #/definitions/...) names the
+            # field's schema: its fields come from that section (followed downstream, bounded).
+            rows[-1].ref = block.links[0]
         elif block.kind == "text" and rows and not rows[-1].description:
             rows[-1].description = block.text
     return rows, end
+
+
+def schema_named(name: str, schemas: dict[str, list[FieldRow]]) -> str | None:
+    """The page schema a name stands for: itself, or the section a link's lower-case anchor names
+    ("pet" -> "Pet", "new-pet" -> "NewPet")."""
+    if not name or name in schemas:
+        return name or None
+    key = _SLUG.sub("", name).lower()
+    return next((known for known in schemas if _SLUG.sub("", known).lower() == key), None)
+
+
+def _is_lone_link(block: Block) -> bool:
+    """A run that is one link and nothing else: one word, the link's whole text."""
+    return len(block.links) == 1 and _BARE_NAME.fullmatch(block.text) is not None
 
 
 def is_field_heading(block: Block) -> bool:

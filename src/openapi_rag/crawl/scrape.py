@@ -31,7 +31,7 @@ from openapi_rag.crawl.samples import (
     parse_json,
     parse_signature,
 )
-from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_sections
+from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_named, schema_sections
 from openapi_rag.crawl.servers import stated_servers
 from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
@@ -130,10 +130,10 @@ def scrape(page: Page) -> Scraped:
     for evidence in operations:
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
         # section of the page is the response's schema, as a status table's "Schema" column is.
-        for status, name in evidence.lone_names:
-            if name in schemas and status == "request":
+        for status, shown in evidence.lone_names:
+            if (name := schema_named(shown, schemas)) and status == "request":
                 evidence.request_ref = evidence.request_ref or name
-            elif name in schemas:
+            elif name:
                 evidence.response_refs.setdefault(status, name)
     return Scraped(title, first_text, servers, operations, schemas)
 
@@ -338,6 +338,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             elif (lone := _LONE_NAME.fullmatch(block.text)) and label_kind(label) == "response":
                 status = label_status(label)
                 if status.startswith("2"):
+                    # A name shown as a link ("List" -> Models/Pet.md): what it points to names the
+                    # schema, when that is a section of the page; else the shown name.
+                    evidence.lone_names.extend((status, target) for target in block.links[:1])
                     evidence.lone_names.append((status, lone.group(1)))
             elif (
                 lone
@@ -348,6 +351,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             ):
                 # A name alone before any response of an operation that takes a body: the body's schema
                 # when it heads a schema section of the page (a link "PaymentRequest" under the media type).
+                evidence.lone_names.extend(("request", target) for target in block.links[:1])
                 evidence.lone_names.append(("request", lone.group(1)))
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
@@ -366,7 +370,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.response_refs.update(status_schemas(block.rows, block.header))
                 continue
             kind = label_kind(label)
-            rows = field_rows(block.rows, block.header)
+            rows = field_rows(block.rows, block.header, block.cell_links)
             if not rows:
                 continue
             status = label_status(label)

@@ -110,8 +110,9 @@ def status_schemas(rows: list[list[str]], header: bool) -> dict[str, str]:
     return out
 
 
-def field_rows(rows: list[list[str]], header: bool) -> list[FieldRow]:
-    """The documented fields of a parameter or schema table."""
+def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | None = None) -> list[FieldRow]:
+    """The documented fields of a parameter or schema table; `links` (per cell, what a link in it
+    points to) name the schema of a field whose type cell links to one ("List" -> Models/Pet.md)."""
     if not rows:
         return []
     cols = _columns(rows[0]) if header else {}
@@ -122,11 +123,18 @@ def field_rows(rows: list[list[str]], header: bool) -> list[FieldRow]:
     if header and "name" not in cols:
         cols["name"] = 0
     out = []
-    for row in rows[1:] if header else rows:
+    for index, row in enumerate(rows[1:] if header else rows, start=1 if header else 0):
         if not row or not any(cell.strip() for cell in row):
             continue
         parsed = _row(row, cols) if header else _shape_row(row)
         if parsed is not None:
+            type_col = cols.get("type", -1)
+            cell_links = links[index] if links and index < len(links) else []
+            target = cell_links[type_col] if 0 <= type_col < len(cell_links) else ""
+            if target and not parsed.ref:
+                # The link's target names the schema (the page's section of that name, if any).
+                parsed.ref = target
+                parsed.type = parsed.type or "object"
             out.append(parsed)
     return _unflatten(out)
 
@@ -204,11 +212,11 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         and row[cols["required"]].strip().lower() in ("optional",)
     ):
         required = False
-    reference = re.match(r"#/[\w./-]*/([\w.-]+)$", cell("type").strip())
+    # "#/components/schemas/Pet", or a list of them ("array #/components/schemas/Pet").
+    reference = re.match(r"(array\s+)?#/[\w./-]*/([\w.-]+)$", cell("type").strip())
     if reference:
-        return FieldRow(
-            name, depth, location, "object", required, cell("description"), ref=reference.group(1)
-        )
+        type_ = "array" if reference.group(1) else "object"
+        return FieldRow(name, depth, location, type_, required, cell("description"), ref=reference.group(2))
     type_ = normalize_type(cell("type"))
     if "type" not in cols and "in" not in cols and rest:
         # One cell says all about the name ("id * integer ($int64) (path)"): a mark or word for
