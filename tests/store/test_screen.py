@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from types import SimpleNamespace
 
 import faiss
 import numpy as np
@@ -111,3 +112,20 @@ def test_without_onnx_the_store_scans_with_faiss(
     monkeypatch.setattr(screen_module.importlib.util, "find_spec", lambda name: None)
     assert store.search(queries, k=10) == expected
     assert store._screen()[1] is None
+
+
+def test_warming_a_store_builds_its_screen_before_any_search(make_chunk: Callable[..., Chunk]) -> None:
+    from openapi_rag.serve.service import warm_embedder
+
+    rows = catalog_like(300)
+    store = store_of(rows, make_chunk)
+    assert store._screening[1] is None  # nothing built yet
+
+    # an index as the server holds it: an embedder (a double: no model needed here) and this store
+    index = SimpleNamespace(embedder=SimpleNamespace(embed=lambda text: None), store=store)
+    warm_embedder(index)
+    built = store._screening[1]
+    assert built is not None
+    queries = queries_near(rows, 3)
+    store.search(queries, k=5)
+    assert store._screening[1] is built  # the search used the screen the warm-up built

@@ -183,8 +183,12 @@ def warm(index: Any) -> None:
 
 
 def warm_embedder(index: Any) -> None:
-    """Start the embedder's session (after a fork: ONNX Runtime's threads do not survive one)."""
+    """Start the embedder's session (after a fork: ONNX Runtime's threads do not survive one), and
+    build what the store builds on first use (a FAISS store's screen for multi-clause requests)."""
     index.embedder.embed("warm up")
+    warm_store = getattr(index.store, "warm", None)  # PostgreSQL has nothing to build
+    if warm_store is not None:
+        warm_store()
 
 
 # The title is the record's second key and `info` comes early in nearly every description, so the

@@ -200,6 +200,11 @@ class FaissStore:
             self._index = index
         return self._index
 
+    def warm(self) -> None:
+        """Build now what a request's first multi-clause search would build (the screen, ~70 ms),
+        so that a server's first such request does not pay for it."""
+        self._screen()
+
     def _screen(self) -> tuple[np.ndarray | None, Screen | None, float]:
         """The stored vectors, the product of several queries with them (`screen.py`) and their
         largest norm, built on first use and again after the vectors change; no screen for HNSW,
