@@ -127,6 +127,7 @@ class IndexHolder:
             try:
                 # The embedder object is reused: same model, no second ONNX session.
                 loaded = self._open(embedder=self._current.index.embedder)
+                _warm_store(loaded.index)  # in this process (a worker after its fork): safe to start sessions
             except Exception as exc:  # keep serving the old index; the next poll retries
                 self.reload_failures += 1
                 logger.warning("index reload failed, keeping the previous one: %s", exc)
@@ -186,6 +187,11 @@ def warm_embedder(index: Any) -> None:
     """Start the embedder's session (after a fork: ONNX Runtime's threads do not survive one), and
     build what the store builds on first use (a FAISS store's screen for multi-clause requests)."""
     index.embedder.embed("warm up")
+    _warm_store(index)
+
+
+def _warm_store(index: Any) -> None:
+    """Build what the store builds on first use (a FAISS store's screen); not before a fork."""
     warm_store = getattr(index.store, "warm", None)  # PostgreSQL has nothing to build
     if warm_store is not None:
         warm_store()
