@@ -14,12 +14,12 @@ all); this one reads a single list, for a request of one intent.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from openapi_rag.search.actions import OpKey
+from openapi_rag.store.filters import chunk_tags
 
 if TYPE_CHECKING:
     from openapi_rag.model import Chunk
@@ -92,7 +92,7 @@ class ServiceProfiles:
         for chunk in chunks:
             seen = words.setdefault(chunk.service, {})
             names = short.setdefault(chunk.service, {})
-            for text in (str(chunk.metadata.get("title", "")), *_tags(chunk.metadata.get("tags"))):
+            for text in (str(chunk.metadata.get("title", "")), *chunk_tags(chunk)):
                 seen.setdefault(text, None)
                 names.setdefault(text, None)
             if summaries and chunk.metadata.get("summary"):
@@ -138,19 +138,6 @@ def _resources(op_id: str) -> list[str]:
         for seg in path.split("/")
         if seg and not seg.startswith("{") and not re.fullmatch(r"v\d+(\.\d+)*|\d[\w-]*|api", seg)
     ]
-
-
-def _tags(value: object) -> list[str]:
-    """A chunk's tag names: a list, or the list's repr as the store keeps metadata (`"['A', 'B']"`)."""
-    if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
-    if isinstance(value, str) and value.startswith("["):
-        try:
-            parsed = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            return []
-        return [str(v) for v in parsed] if isinstance(parsed, (list, tuple)) else []
-    return [value] if isinstance(value, str) and value else []
 
 
 def blend_shares(
