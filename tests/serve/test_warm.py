@@ -30,9 +30,9 @@ def test_the_screen_is_built_after_a_reload_but_not_before_a_fork(index_dir: Pat
     holder = IndexHolder(served)
     # Opened as the parent opens it before forking workers: no ONNX Runtime session yet (none
     # survives a fork); each worker builds its own in `warm_embedder`.
-    assert holder.current.index.store._screening[1] is None
+    assert holder.current.index.store._screening[2] is None
     manifest = served / "manifest.json"
     stat = manifest.stat()
     os.utime(manifest, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # a rebuilt index
     assert holder.poll()
-    assert holder.current.index.store._screening[1] is not None  # built by the reload, not a request
+    assert holder.current.index.store._screening[2] is not None  # built by the reload, not a request

@@ -119,13 +119,13 @@ def test_warming_a_store_builds_its_screen_before_any_search(make_chunk: Callabl
 
     rows = catalog_like(300)
     store = store_of(rows, make_chunk)
-    assert store._screening[1] is None  # nothing built yet
+    assert store._screening[2] is None  # nothing built yet
 
     # an index as the server holds it: an embedder (a double: no model needed here) and this store
     index = SimpleNamespace(embedder=SimpleNamespace(embed=lambda text: None), store=store)
     warm_embedder(index)
-    built = store._screening[1]
+    built = store._screening[2]
     assert built is not None
     queries = queries_near(rows, 3)
     store.search(queries, k=5)
-    assert store._screening[1] is built  # the search used the screen the warm-up built
+    assert store._screening[2] is built  # the search used the screen the warm-up built

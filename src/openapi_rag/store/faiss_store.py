@@ -154,8 +154,14 @@ class FaissStore:
         self._table = ChunkTable()
         self._postings: Postings | None = None
         self._heads: dict[str, Chunk] = {}  # decoded once, see `heads`
-        # (the vectors it was built over, the screen, their largest norm), see `_screen`
-        self._screening: tuple[np.ndarray | None, Screen | None, float] = (None, None, 0.0)
+        # (the vectors it was built over, their float32 C-contiguous rows, the screen, their
+        # largest norm), see `_screen`
+        self._screening: tuple[np.ndarray | None, np.ndarray | None, Screen | None, float] = (
+            None,
+            None,
+            None,
+            0.0,
+        )
 
     # ---- basic facts -------------------------------------------------------------------------
 
@@ -206,17 +212,17 @@ class FaissStore:
         self._screen()
 
     def _screen(self) -> tuple[np.ndarray | None, Screen | None, float]:
-        """The stored vectors, the product of several queries with them (`screen.py`) and their
-        largest norm, built on first use and again after the vectors change; no screen for HNSW,
-        past `SCREEN_LIMIT` rows, or without the `onnx` package."""
+        """The stored vectors (float32, C-contiguous), the product of several queries with them
+        (`screen.py`) and their largest norm, built on first use and again after the vectors
+        change; no screen for HNSW, past `SCREEN_LIMIT` rows, or without the `onnx` package."""
         if self.options.index_type != "flat" or len(self._ids) > SCREEN_LIMIT:
             return None, None, 0.0
         screening = self._screening  # one tuple, so that a reader never mixes two versions
         if screening[0] is not self._vectors:
             vectors = np.ascontiguousarray(self._vectors, dtype=np.float32)
             norm = float(np.linalg.norm(vectors, axis=1).max(initial=0.0))
-            screening = self._screening = (self._vectors, Screen.of(vectors), norm)
-        return screening
+            screening = self._screening = (self._vectors, vectors, Screen.of(vectors), norm)
+        return screening[1:]
 
     def _filter_mask(self, flt: ChunkFilter | None) -> np.ndarray | None:
         if flt is None or flt.is_empty:
@@ -394,8 +400,7 @@ class FaissStore:
         if mask is None and len(queries) > 1 and m < len(self._ids):
             vectors, screen, norm = self._screen()
             if screen is not None:  # a query's clauses: one product for all, FAISS's scores (`screen.py`)
-                rows = np.ascontiguousarray(vectors, dtype=np.float32)
-                return screened_top(queries, rows, m, screen=screen, largest_norm=norm)
+                return screened_top(queries, vectors, m, screen=screen, largest_norm=norm)
         index = self._faiss()
         hnsw = self.options.index_type == "hnsw"
         bits = selector = params = None
