@@ -200,9 +200,8 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         return None
     name, depth = named
     rest = cell("name").split()[1:]
-    location = cell("in").strip().lower() or None
-    if location not in LOCATIONS:
-        location = None
+    in_cell = cell("in").strip().lower()  # "formData" as Swagger 2 spells it, "formdata", "FORMDATA"
+    location = next((known for known in LOCATIONS if known.lower() == in_cell), None)
     required = _required_word(cell("required")) if "required" in cols else None
     if required is None and rest:
         required = _required_word(" ".join(rest))

@@ -1,0 +1,91 @@
+"""Issue 17's fifth round: general rules after spectacle's first contact, each on a small fragment
+(each fails without its rule), and the real spectacle page they came from."""
+
+from __future__ import annotations
+
+from openapi_rag.crawl import crawl_pages
+from openapi_rag.crawl.example_schema import schema_from_example
+from openapi_rag.crawl.page import parse_html
+from openapi_rag.crawl.runs import field_runs
+from openapi_rag.crawl.servers import stated_servers
+from openapi_rag.crawl.tables import field_rows
+from tests.crawl.conftest import PAGES
+
+_HEADER = ["name", "in", "type", "required", "description"]
+
+
+def _tables(html: str) -> list[list[list[str]]]:
+    return [b.rows for b in field_runs(parse_html(html).blocks) if b.kind == "table"]
+
+
+def test_a_name_and_type_run_then_an_in_run_is_a_field() -> None:
+    # "page: integer" states name and type in one run, "in query" its place, as OpenAPI's `in` says it.
+    html = (
+        "<h2>GET /pets</h2><div>page: <span>integer</span></div><div>in query</div>"
+        "<p>Which page of results.</p><div>since: string (date)</div><div>in query</div><p>Only newer.</p>"
+        "<div>Enabled: boolean</div><div>in formData</div><p>Turn it on.</p><div>200 OK</div>"
+    )
+    assert _tables(html) == [
+        [
+            _HEADER,
+            ["page", "query", "integer", "", "Which page of results."],
+            ["since", "query", "string", "", "Only newer."],
+            ["Enabled", "formData", "boolean", "", "Turn it on."],
+        ]
+    ]
+
+
+def test_a_name_and_type_run_alone_stays_text() -> None:
+    # Without a run stating the place, "Version: 1" or "status: string" is no parameter.
+    blocks = field_runs(parse_html("<div>status: string</div><p>The state of the order.</p>").blocks)
+    assert [b.kind for b in blocks] == ["text", "text"]
+
+
+def test_type_object_is_a_schema_keyword_not_a_field() -> None:
+    # An inline response schema drawn as "type" / "object": JSON Schema's keyword, not a field "type".
+    html = "<div>200 OK</div><p>Done.</p><div>type</div><div>object</div><h5>Response Example</h5>"
+    assert _tables(html) == []
+    # A field named "type" with a scalar type stays a field.
+    assert _tables("<div>type</div><div>Type: string</div><p>The kind of pet.</p>") == [
+        [_HEADER, ["type", "", "string", "", "The kind of pet."]]
+    ]
+
+
+def test_form_data_in_an_in_column_is_a_body_field_whatever_its_case() -> None:
+    rows = [["Name", "In", "Type"], ["Enabled", "formData", "boolean"], ["Page", "QUERY", "integer"]]
+    assert [(r.name, r.location) for r in field_rows(rows, True)] == [
+        ("Enabled", "formData"),
+        ("Page", "query"),
+    ]
+
+
+def test_an_example_of_type_names_is_a_sketch_of_the_schema() -> None:
+    sketch = {"total": "number", "updates": [{"id": "integer", "at": "string (date-time)", "meta": "object"}]}
+    schema = schema_from_example(sketch, {})
+    item = schema["properties"]["updates"]["items"]["properties"]
+    assert schema["properties"]["total"] == {"type": "number"}
+    assert (item["id"]["type"], item["at"]["type"], item["meta"]["type"]) == ("integer", "string", "object")
+    # Data with one real string is data: "number" there is a value, not a type.
+    mixed = schema_from_example({"kind": "number", "name": "Rex"}, {})
+    assert mixed["properties"]["kind"] == {"type": "string"}
+
+
+def test_a_url_alone_in_a_code_block_under_an_endpoint_label_is_the_server() -> None:
+    code = "<pre><code>https://api.example.com/1/</code></pre><h5>Version: 1</h5>"
+    assert stated_servers(parse_html("<h5>API Endpoint</h5>" + code).blocks, set()) == [
+        "https://api.example.com/1"
+    ]
+    # The same block under other words is an example, not the server.
+    assert stated_servers(parse_html("<h5>Request Example</h5>" + code).blocks, set()) == []
+
+
+def test_spectacle_page_gives_its_server_query_parameters_and_sketched_types() -> None:
+    result = crawl_pages([PAGES / "spectacle" / "realworld-bufferapp-com-1-swagger.html"])
+    doc = result.document
+    assert result.findings == []
+    assert doc["servers"] == [{"url": "https://api.bufferapp.com/1"}]
+    pending = doc["paths"]["/profiles/{id}/updates/pending{mediaTypeExtension}"]["get"]
+    query = {p["name"]: p["schema"]["type"] for p in pending["parameters"] if p["in"] == "query"}
+    assert query == {"page": "integer", "count": "integer", "since": "string", "utc": "boolean"}
+    body = pending["responses"]["200"]["content"]["application/json"]["schema"]
+    assert body["properties"]["total"]["type"] == "number"  # the example shows "total": "number"
