@@ -256,14 +256,17 @@ def _render_in_chromium(
 
 def strip_page(dom: str, work: Path) -> str:
     """A dumped page less what a reader never sees: scripts (the harness carries the spec), styles,
-    icons, and attributes other than links, ids and table spans (classes, ARIA and framework
+    icons, comments, and attributes other than links, ids and table spans (classes, ARIA and framework
     attributes were half of the bytes; the crawler reads none of them); links back into the
     harness folder (its path differs on every run) go too."""
+    import lxml.etree
     import lxml.html
 
     root = lxml.html.document_fromstring(dom)
     for element in list(root.iter("script", "style", "link", "svg", "template", "noscript")):
         element.drop_tree()
+    for comment in list(root.iter(lxml.etree.Comment)):  # a reader never sees them (spectacle's template
+        comment.drop_tree()  # leaves commented-out markup, `<script>` tags among it)
     forms = (str(work), quote(str(work), safe=""), quote(str(work)))
     for element in root.iter():
         if not isinstance(element.tag, str):
