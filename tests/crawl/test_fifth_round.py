@@ -45,6 +45,7 @@ def test_type_object_is_a_schema_keyword_not_a_field() -> None:
     # An inline response schema drawn as "type" / "object": JSON Schema's keyword, not a field "type".
     html = "<div>200 OK</div><p>Done.</p><div>type</div><div>object</div><h5>Response Example</h5>"
     assert _tables(html) == []
+    assert _tables(html.replace("<div>object</div>", "<div>object[]</div>")) == []
     # A field named "type" with a scalar type stays a field.
     assert _tables("<div>type</div><div>Type: string</div><p>The kind of pet.</p>") == [
         [_HEADER, ["type", "", "string", "", "The kind of pet."]]

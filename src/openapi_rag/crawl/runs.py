@@ -35,6 +35,7 @@ _LOCATION_RUN = re.compile(
 )
 _NAMED_TYPE_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*)?\s*:\s*(\S.{0,199})", re.S)
 _IN_RUN = re.compile(r"(?:located\s+)?in\s*:?\s*(path|query|header|cookie|body|form(?:data)?)", re.I)
+_STRUCTURED = re.compile(r"(object|array|array of \w+|\w+\[\])", re.I)  # a schema's own type: "object[]"
 _HEADER = ["name", "in", "type", "required", "description"]
 
 
@@ -70,7 +71,7 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
         return _typed_field_at(blocks, i)
     if _TYPE_WORD.fullmatch(named.group(1)):
         return None  # "string" then "object" are two types (an item's, a body's), not a field "string"
-    if named.group(1).lower() == "type" and blocks[i + 1].text.strip().lower() in ("object", "array"):
+    if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
         return None  # JSON Schema's own keyword ("type: object" of an inline schema), not a field
     location, type_, rest = _stated(blocks[i + 1].text)
     if location is None and type_ is None:
