@@ -54,6 +54,13 @@ untouched, before their pages were read):
 - `openapi-generator-markdown`: the same pinned jar's `markdown` generator, its files joined into
   one page and turned into HTML by marked.
 
+One more joined in issue 17's fifth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `spectacle`: spectacle-docs 1.1.0 (Handlebars templates over Foundation; its HTML only, `-C -J`),
+  Swagger 2.0 only, so OpenAPI 3 specs go through api-spec-converter first, as for bootprint;
+  package.json pins three of its loosely declared dependencies by `overrides` (see render_spectacle).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from openapi_rag.crawl import crawl_pages
 from openapi_rag.crawl.example_schema import schema_from_example
 from openapi_rag.crawl.page import parse_html
@@ -90,3 +92,52 @@ def test_spectacle_page_gives_its_server_query_parameters_and_sketched_types() -
     assert query == {"page": "integer", "count": "integer", "since": "string", "utc": "boolean"}
     body = pending["responses"]["200"]["content"]["application/json"]["schema"]
     assert body["properties"]["total"]["type"] == "number"  # the example shows "total": "number"
+
+
+def test_a_description_led_by_a_type_states_it_where_no_column_does() -> None:
+    # openapi-generator's html2: "Name | Description" tables, the type printed first in the description.
+    rows = [
+        ["Name", "Description"],
+        ["id*", "Long (int64) ID of pet to fetch Required"],
+        ["tags", "array[String] tags to filter by"],
+        ["url", "String URL-encoded URL of the page."],
+        ["count", "Number of items to return"],  # prose: "Number" with no format after it
+    ]
+    assert [(r.name, r.type) for r in field_rows(rows, True)] == [
+        ("id", "integer"),
+        ("tags", "array"),
+        ("url", "string"),
+        ("count", None),
+    ]
+
+
+def test_a_trailing_link_to_elsewhere_on_the_page_is_no_part_of_a_heading() -> None:
+    html = (
+        '<h3><a><code>NewPet</code> - </a> <a href="#__Models">Up</a></h3><p>x</p>'
+        '<h2 id="p"><a href="#p">GET /pets</a></h2><h2>Pets<a href="#pets">¶</a></h2>'
+    )
+    assert [b.text for b in parse_html(html).blocks if b.kind == "heading"] == ["NewPet", "GET /pets", "Pets"]
+
+
+def test_a_link_under_a_request_body_label_names_the_body_schema(tmp_path: Path) -> None:
+    # openapi-generator's html: "Request body" then "NewPet NewPet (required)" linking to the model.
+    html = (
+        "<h1>Methods</h1><pre>post /pets</pre><h3>Request body</h3><p><a href='#NewPet'>NewPet</a> NewPet (required)</p>"
+        "<h3>Responses</h3><h4>200</h4><p>pet response</p>"
+        "<h1>Models</h1><h3><a>NewPet - </a> <a href='#__Models'>Up</a></h3>"
+        "<table><tr><th>Name</th><th>Type</th></tr><tr><td>name</td><td>string</td></tr>"
+        "<tr><td>tag</td><td>string</td></tr></table>"
+    )
+    page = tmp_path / "api.html"
+    page.write_text(html, encoding="utf-8")
+    body = crawl_pages([page]).document["paths"]["/pets"]["post"]["requestBody"]
+    assert set(body["content"]["application/json"]["schema"]["properties"]) == {"name", "tag"}
+
+
+def test_a_stated_integer_never_retypes_a_literal_with_a_fraction() -> None:
+    # TMDB: one model states vote_average as an integer, the example shows 7.5 (a number).
+    schema = schema_from_example({"vote_average": 7.5, "width": "300", "ratio": 0}, {
+        "vote_average": "integer", "width": "integer", "ratio": "number"
+    })  # fmt: skip
+    types = {name: child["type"] for name, child in schema["properties"].items()}
+    assert types == {"vote_average": "number", "width": "integer", "ratio": "number"}

@@ -55,7 +55,9 @@ def _restate(schema: Any, stated: dict[str, str], depth: int = 0) -> None:
         return
     for name, child in (schema.get("properties") or {}).items():
         if isinstance(child, dict):
-            if child.get("type") in SCALARS and stated.get(name, child["type"]) != child["type"]:
+            shown, says = child.get("type"), stated.get(name, child.get("type"))
+            # A literal with a fraction (7.5) is no integer, whatever a schema elsewhere says.
+            if shown in SCALARS and says != shown and (shown, says) != ("number", "integer"):
                 child["type"] = stated[name]
                 child.pop("format", None)
             _restate(child, stated, depth + 1)

@@ -176,7 +176,7 @@ class _Walker:
                 continue
             if tag in _HEADINGS:
                 self.flush()
-                self.add(Block("heading", _text(el), level=_HEADINGS[tag]))
+                self.add(Block("heading", _heading_text(el), level=_HEADINGS[tag]))
             elif tag == "pre":
                 self.flush()
                 self.add(Block("code", el.text_content()[:MAX_BLOCK_CHARS]))  # type: ignore[attr-defined]
@@ -314,6 +314,20 @@ def _list_rows(ul: object) -> list[list[str]] | None:
     if statuses and not fields:
         return [["status", "description"], *statuses]
     return None
+
+
+def _heading_text(heading: object) -> str:
+    """A heading's text less a last link to another place of the page after its name ("Pet - Up",
+    "Pet | back to top"): navigation, not part of the name. A heading that is one link keeps it."""
+    text = _text(heading)
+    children = [c for c in heading if isinstance(c.tag, str)]  # type: ignore[attr-defined]
+    last = children[-1] if children else None
+    if last is None or last.tag.lower() != "a" or not (last.get("href") or "").startswith("#"):
+        return text
+    shown = " ".join(last.text_content().split())
+    if not shown or (last.tail and last.tail.strip()) or not text.endswith(shown):
+        return text
+    return text[: -len(shown)].rstrip(" -–—|·:") or text
 
 
 def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = None) -> str:

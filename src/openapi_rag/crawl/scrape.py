@@ -307,6 +307,16 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # when it heads a schema section of the page (a link "PaymentRequest" under the media type).
                 evidence.lone_names.extend(("request", target) for target in block.links[:1])
                 evidence.lone_names.append(("request", lone.group(1)))
+            elif (
+                len(block.links) == 1
+                and len(block.text) <= 100
+                and label_kind(label) == "request"
+                and evidence.method in _BODY_METHODS
+                and not evidence.statuses
+            ):
+                # One link in a short run under a request-body label ("NewPet NewPet (required)" under
+                # "Request body"): what it points to is the body's schema, when a section of the page.
+                evidence.lone_names.append(("request", block.links[0]))
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
