@@ -7,8 +7,10 @@ from pathlib import Path
 
 from openapi_rag.crawl import crawl_pages
 from openapi_rag.crawl.example_schema import schema_from_example
+from openapi_rag.crawl.labels import lists_scopes
 from openapi_rag.crawl.page import parse_html
 from openapi_rag.crawl.runs import field_runs
+from openapi_rag.crawl.scrape import scrape
 from openapi_rag.crawl.servers import stated_servers
 from openapi_rag.crawl.tables import field_rows
 from tests.crawl.conftest import PAGES
@@ -141,3 +143,34 @@ def test_a_stated_integer_never_retypes_a_literal_with_a_fraction() -> None:
     })  # fmt: skip
     types = {name: child["type"] for name, child in schema["properties"].items()}
     assert types == {"vote_average": "number", "width": "integer", "ratio": "number"}
+
+
+def test_a_table_of_scopes_lists_no_parameters(tmp_path: Path) -> None:
+    # openapi-generator html2: an operation's OAuth scopes in a table under "Scopes".
+    page = tmp_path / "api.html"
+    page.write_text(
+        '<h1>getTop</h1><pre>curl -X GET "https://api.example.com/v1/me/top?limit=5"</pre>'
+        "<h2>Scopes</h2><table><tr><td>user-top-read</td><td>Read your top artists and content.</td></tr></table>"
+        "<h2>Parameters</h2><p>Query parameters</p><table><tr><th>Name</th><th>Description</th></tr>"
+        "<tr><td>limit</td><td>Integer How many.</td></tr></table>",
+        encoding="utf-8",
+    )
+    operation = crawl_pages([page]).document["paths"]["/v1/me/top"]["get"]
+    assert [p["name"] for p in operation["parameters"]] == ["limit"]
+
+
+def test_outline_terms_before_any_response_of_a_post_are_its_body() -> None:
+    # bootprint: a POST's body fields as "name: type" terms right under its description, no label.
+    html = (
+        "<h3>POST /alerts</h3><p>Create an alert.</p><dl><dt>threshold: number</dt><dd><p>When to alert.</p></dd>"
+        "<dt>sector: string</dt><dd><p>Which sector.</p></dd></dl>"
+        "<dl><dt>201 Created</dt><dd><p>Created.</p><dl><dt>alertId: string</dt><dd><p>Its id.</p></dd></dl></dd></dl>"
+    )
+    (operation,) = scrape(parse_html(html)).operations
+    assert [(kind, row.name) for kind, row in operation.params] == [("body", "threshold"), ("body", "sector")]
+    assert [row.name for rows in operation.response_fields.values() for row in rows] == ["alertId"]
+
+
+def test_only_a_label_introduces_scopes_not_a_sentence_about_them() -> None:
+    assert lists_scopes("scopes") and lists_scopes("required oauth scopes:")
+    assert not lists_scopes("the scopes the token is asked for. | post /token")

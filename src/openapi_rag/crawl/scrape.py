@@ -20,6 +20,7 @@ from openapi_rag.crawl.labels import (
     label_kind,
     label_location,
     label_status,
+    lists_scopes,
     panel_status,
 )
 from openapi_rag.crawl.page import Block, Page
@@ -226,6 +227,8 @@ def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> No
     if found is None:
         return
     kind, status = _enclosing(outline)
+    if not kind and evidence.method in _BODY_METHODS and not (evidence.statuses or evidence.response_fields):
+        kind = "request"  # terms before any response of an operation that takes a body: the body's
     if kind not in ("response", "request"):
         return
     depth = sum(is_field_heading(h) for h in outline)
@@ -332,6 +335,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if is_status_table(block.rows, block.header):
                 evidence.statuses.extend(status_rows(block.rows, block.header))
                 evidence.response_refs.update(status_schemas(block.rows, block.header))
+                continue
+            if lists_scopes(label):
                 continue
             kind = label_kind(label)
             rows = field_rows(block.rows, block.header, block.cell_links)
