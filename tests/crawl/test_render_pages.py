@@ -41,11 +41,12 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert set(module.RENDER) == set(module.NEEDS)
     assert {"swagger-ui", "scalar", "rapidoc"} <= set(module.RENDER)
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
-    assert {"mkdocs", "openapi-generator-markdown"} <= set(module.RENDER)
+    assert {"mkdocs", "openapi-generator-markdown", "spectacle"} <= set(module.RENDER)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
                         ("openapi-generator", 38), ("openapi-generator-html", 38), ("asciidoc", 38),
-                        ("mkdocs", 38), ("openapi-generator-markdown", 38), ("bootprint", 36)):  # fmt: skip
+                        ("mkdocs", 38), ("openapi-generator-markdown", 38), ("bootprint", 36),
+                        ("spectacle", 35)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -59,3 +60,10 @@ def test_whitespace_runs_outside_pre_become_one_space() -> None:
     page = _render_pages().strip_page(dom, Path("/tmp/render-work-123"))
     assert "<td> id </td>" in page and "\n      " not in page
     assert '<pre>{\n  "id": 1\n}</pre> <p>after</p>' in page
+
+
+def test_comments_are_dropped_from_a_page_with_their_markup() -> None:
+    # spectacle's template leaves commented-out markup, `<script>` tags among it; a reader sees none.
+    dom = '<html><body><!-- <script src="app.js"></script> --><p>kept</p><!-- </ul> --> tail</body></html>'
+    page = _render_pages().strip_page(dom, Path("/tmp/render-work-123"))
+    assert "<!--" not in page and "<script" not in page and "<p>kept</p> tail" in page

@@ -55,4 +55,6 @@ def test_a_name_or_a_type_word_alone_stays_text() -> None:
 def test_a_type_word_alone_is_no_field_name() -> None:
     # bootprint: a body of "string" items drawn as "string" then "object" (two types, no field).
     html = "<h4>Body</h4><div>string</div><div>object</div><div>ids</div><div>Type: array of string</div>"
-    assert _tables(html) == [[["name", "in", "type", "required", "description"], ["ids", "", "array", "", ""]]]
+    assert _tables(html) == [
+        [["name", "in", "type", "required", "description"], ["ids", "", "array", "", ""]]
+    ]

@@ -13,7 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openapi_rag.convert.infer import infer_schema, merge_schemas
+from openapi_rag.convert.infer import merge_schemas
+from openapi_rag.crawl.example_schema import SCALARS, schema_from_example, stated_types
 from openapi_rag.crawl.samples import split_url
 from openapi_rag.crawl.schema_sections import schema_named as page_schema
 from openapi_rag.crawl.scrape import Evidence, Scraped
@@ -23,7 +24,6 @@ _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent
 _REFERENCE_LEVELS = 3  # schemas entered by reference below one row (the scorer reads four levels)
 _ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")
-_SCALARS = {"string", "integer", "number", "boolean"}
 # A query parameter that carries the caller's key is a security scheme (OpenAPI's apiKey in query).
 _QUERY_KEY = re.compile(r"api[-_]?key|access[-_]?token", re.I)
 
@@ -161,13 +161,13 @@ def build_operation(
             schemes["basicAuth"] = {"type": "http", "scheme": "basic"}
             security.append({"basicAuth": []})
         if sample.body is not None:
-            body = _merge(body, _from_example(sample.body, stated))
+            body = _merge(body, schema_from_example(sample.body, stated))
             report.parameters["example"] += _count_fields(sample.body)
         if sample.form:
             form = {"type": "object", "properties": {n: {"type": "string"} for n in sample.form}}
             body = _merge(body, form)
     for example in evidence.request_examples:
-        body = _merge(body, _from_example(example, stated))
+        body = _merge(body, schema_from_example(example, stated))
         report.parameters["example"] += _count_fields(example)
 
     # Enrichment: tables (and prose via the LLM stage, which adds rows of its own).
@@ -250,7 +250,7 @@ def _responses(
             # in order, the success first: merged, an error's fields would join the success's.
             codes = documented[: len(examples)]
         for code, example in zip(codes, examples, strict=True):
-            schemas[code] = _merge(schemas.get(code), _from_example(example, stated))
+            schemas[code] = _merge(schemas.get(code), schema_from_example(example, stated))
             report.parameters["example"] += _count_fields(example)
     for status, rows in evidence.response_fields.items():
         code = status or success or "200"
@@ -276,37 +276,6 @@ def _responses(
     if not responses:
         responses["default"] = {"description": "Response (not documented on the page)"}
     return responses
-
-
-def stated_types(named: dict[str, list[FieldRow]]) -> dict[str, str]:
-    """Field name → the scalar type the page's schema sections state for it, where they all agree."""
-    seen: dict[str, set[str]] = {}
-    for rows in named.values():
-        for row in rows:
-            if row.type in _SCALARS:
-                seen.setdefault(row.name, set()).add(row.type)
-    return {name: types.pop() for name, types in seen.items() if len(types) == 1}
-
-
-def _from_example(value: Any, stated: dict[str, str]) -> dict[str, Any]:
-    """The schema an example shows, with the scalar types the page states for its fields: one literal
-    cannot tell a number from an integer (`0`), and documentation often quotes numbers (`"300"`)."""
-    schema = infer_schema(value)
-    if stated:
-        _restate(schema, stated)
-    return schema
-
-
-def _restate(schema: Any, stated: dict[str, str], depth: int = 0) -> None:
-    if depth > 16 or not isinstance(schema, dict):
-        return
-    for name, child in (schema.get("properties") or {}).items():
-        if isinstance(child, dict):
-            if child.get("type") in _SCALARS and stated.get(name, child["type"]) != child["type"]:
-                child["type"] = stated[name]
-                child.pop("format", None)
-            _restate(child, stated, depth + 1)
-    _restate(schema.get("items"), stated, depth + 1)
 
 
 def _with_references(
@@ -411,7 +380,7 @@ def _merge(base: dict[str, Any] | None, other: dict[str, Any], *, enrich: bool =
             out[key] = other[key]
     # One example value cannot tell a number from an integer, and documentation often quotes numbers
     # ("width": "300"): a scalar type a table states outranks the type of an example literal.
-    if base.get("type") in _SCALARS and other.get("type") in _SCALARS and base["type"] != other["type"]:
+    if base.get("type") in SCALARS and other.get("type") in SCALARS and base["type"] != other["type"]:
         out["type"] = other["type"]
         out.pop("format", None)
     if "properties" in other:

@@ -128,6 +128,13 @@ def label_location(label: str) -> str | None:
     return None
 
 
+def lists_scopes(label: str) -> bool:
+    """Whether the nearest words introduce a list of OAuth scopes ("Scopes", "Required scopes"): their
+    names are permissions to ask for, not fields."""
+    # A label, not a sentence about scopes ("The scopes to request." describes a field "scope").
+    return re.fullmatch(r"(?:[\w-]+\s+){0,2}scopes?:?", label.split(" | ")[0].strip()) is not None
+
+
 _SECURITY = re.compile(r"\b(security|authenticat\w*|authori[sz]ations?)\b")
 
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from openapi_rag.crawl.elements import MAX_ITEM_ELEMENTS, in_head, is_container, owner_table, row_span
 from openapi_rag.crawl.links import first_link, link_target
 from openapi_rag.errors import ConvertError, MissingDependency
 
@@ -21,7 +22,6 @@ MAX_PAGE_BYTES = 64 * 1024 * 1024
 MAX_BLOCKS = 200_000
 MAX_BLOCK_CHARS = 200_000
 MAX_TABLE_ROWS = 2_000
-_MAX_ITEM_ELEMENTS = 200  # elements of a list item read to tell whether it documents one field
 _SKIP = {"script", "style", "noscript", "template", "svg", "iframe", "object", "canvas", "head"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # Block-level elements: their text is a run of its own (so "Parameters" and "id" never glue together).
@@ -32,8 +32,6 @@ _BREAKS = {
 # What a `<wbr>` leaves in a run: the pieces of one word on either side join without a space.
 _GLUE = "\x00"
 _AROUND_GLUE = re.compile(r"\s*\x00\s*")
-# Elements that make a definition list a container of sections rather than a table of terms.
-_BLOCK_CHILDREN = {"p", "div", "ul", "ol", "dl", "pre", "table", "section", "blockquote"}
 # Permalink anchors beside headings and terms ("GET /pets ¶"): marks, not words.
 _PERMALINKS = {"¶", "§", "#", "🔗", "⚓"}
 # A list item documenting one field: "name (type, required) – description", the dash optional.
@@ -178,11 +176,11 @@ class _Walker:
                 continue
             if tag in _HEADINGS:
                 self.flush()
-                self.add(Block("heading", _text(el), level=_HEADINGS[tag]))
+                self.add(Block("heading", _heading_text(el), level=_HEADINGS[tag]))
             elif tag == "pre":
                 self.flush()
                 self.add(Block("code", el.text_content()[:MAX_BLOCK_CHARS]))  # type: ignore[attr-defined]
-            elif tag == "dl" and _is_container(el):
+            elif tag == "dl" and is_container(el):
                 self.flush()
                 stack.extend(reversed(_container(el)))
             elif tag in ("ul", "ol") and (rows := _list_rows(el)):
@@ -212,17 +210,17 @@ class _Walker:
         nested: list[object] = []
         spanned = 0  # rows still covered by a rowspan of the last record's cells
         for tr in table.iter("tr"):  # type: ignore[attr-defined]
-            if _owner_table(tr) is not table:
+            if owner_table(tr) is not table:
                 continue
             cells = [c for c in tr if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
             row, row_links = [], []
             for cell in cells:
-                nested.extend(t for t in cell.iter("table") if _owner_table(t) is table)
+                nested.extend(t for t in cell.iter("table") if owner_table(t) is table)
                 row.append(_text(cell, skip_tables=True))
-                row_links.append(first_link(cell, lambda a: _owner_table(a) is table))
+                row_links.append(first_link(cell, lambda a: owner_table(a) is table))
             # A first row of `th` cells, or one inside `thead` (some renderers use `td` there), is a
             # header; an empty one names no column, so the rows are read by their shape instead.
-            if not rows and cells and (all(c.tag.lower() == "th" for c in cells) or _in_head(tr)):
+            if not rows and cells and (all(c.tag.lower() == "th" for c in cells) or in_head(tr)):
                 if not any(row):
                     continue
                 header = True
@@ -230,7 +228,7 @@ class _Walker:
             # the body parameter) follows the table as a code block, introduced by the row's first
             # cell so that its status or name labels it.
             for cell in cells:
-                code = [p for p in cell.iter("pre") if _owner_table(p) is table]
+                code = [p for p in cell.iter("pre") if owner_table(p) is table]
                 if code and row and row[0]:
                     nested.append(Block("text", row[0]))
                     nested.extend(code)
@@ -243,7 +241,7 @@ class _Walker:
                 continue
             rows.append(row)
             links.append(row_links)
-            spanned = max((_row_span(c) for c in cells), default=1) - 1
+            spanned = max((row_span(c) for c in cells), default=1) - 1
             if len(rows) >= MAX_TABLE_ROWS:
                 break
         if rows:
@@ -264,26 +262,6 @@ class _Walker:
         if rows:
             self.add(Block("table", rows=rows))
         return []
-
-
-def _is_container(dl: object) -> bool:
-    """A definition list whose descriptions hold paragraphs, lists or further definition lists is an
-    outline of sections (API references built with Sphinx, Javadoc-like pages), not a table of terms;
-    an empty block (a template's placeholder `<div> </div>`) holds nothing."""
-    return any(
-        isinstance(child.tag, str)
-        and child.tag.lower() == "dd"
-        and any(isinstance(g.tag, str) and g.tag.lower() in _BLOCK_CHILDREN and _has_text(g) for g in child)
-        for child in dl  # type: ignore[attr-defined]
-    )
-
-
-def _has_text(el: object) -> bool:
-    """Whether an element's first elements hold any text (bounded: nesting never costs more)."""
-    for node in itertools.islice(el.iter(), _MAX_ITEM_ELEMENTS):  # type: ignore[attr-defined]
-        if (node.text and node.text.strip()) or (node is not el and node.tail and node.tail.strip()):
-            return True
-    return False
 
 
 def _is_permalink(el: object, tag: str) -> bool:
@@ -317,10 +295,10 @@ def _list_rows(ul: object) -> list[list[str]] | None:
         # Code or a table inside an item is content of its own, to be walked (a status with its
         # example); a nested list is part of a description (allowed values). Only the item's first
         # elements are looked at, so hostile nesting costs no more than its size.
-        inside = itertools.islice(li.iter(), _MAX_ITEM_ELEMENTS)
+        inside = itertools.islice(li.iter(), MAX_ITEM_ELEMENTS)
         if any(isinstance(g.tag, str) and g.tag.lower() in ("table", "pre") for g in inside):
             return None
-        text = _text(li, max_elements=_MAX_ITEM_ELEMENTS)
+        text = _text(li, max_elements=MAX_ITEM_ELEMENTS)
         found = _FIELD_ITEM.match(text)
         if found and _META_WORDS.search(found.group(2)):
             meta = found.group(2).strip()
@@ -338,27 +316,18 @@ def _list_rows(ul: object) -> list[list[str]] | None:
     return None
 
 
-def _row_span(cell: object) -> int:
-    """A cell's rowspan, bounded (a hostile value never swallows the table)."""
-    digits = (cell.get("rowspan") or "1").strip()  # type: ignore[attr-defined]
-    if not (digits.isascii() and digits.isdigit()):  # isdigit alone takes '²', which int() refuses
-        return 1
-    digits = digits.lstrip("0") or "0"
-    return 10 if len(digits) > 2 else min(int(digits), 10)  # bounded before int(): no huge-string parse
-
-
-def _in_head(tr: object) -> bool:
-    parent = tr.getparent()  # type: ignore[attr-defined]
-    return parent is not None and isinstance(parent.tag, str) and parent.tag.lower() == "thead"
-
-
-def _owner_table(el: object) -> object | None:
-    node = el
-    while node is not None:
-        node = node.getparent()  # type: ignore[attr-defined]
-        if node is not None and isinstance(node.tag, str) and node.tag.lower() == "table":
-            return node
-    return None
+def _heading_text(heading: object) -> str:
+    """A heading's text less a last link to another place of the page after its name ("Pet - Up",
+    "Pet | back to top"): navigation, not part of the name. A heading that is one link keeps it."""
+    text = _text(heading)
+    children = [c for c in heading if isinstance(c.tag, str)]  # type: ignore[attr-defined]
+    last = children[-1] if children else None
+    if last is None or last.tag.lower() != "a" or not (last.get("href") or "").startswith("#"):
+        return text
+    shown = " ".join(last.text_content().split())
+    if not shown or (last.tail and last.tail.strip()) or not text.endswith(shown):
+        return text
+    return text[: -len(shown)].rstrip(" -–—|·:") or text
 
 
 def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = None) -> str:

@@ -33,6 +33,9 @@ _DETAILS = re.compile(r"\s*($|format\b|[·(<\[|,:])", re.I)
 _LOCATION_RUN = re.compile(
     r"(path|query|header|cookie|body|form)\s+parameter\b\s*[—–:-]?\s*(.*)", re.I | re.S
 )
+_NAMED_TYPE_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*)?\s*:\s*(\S.{0,199})", re.S)
+_IN_RUN = re.compile(r"(?:located\s+)?in\s*:?\s*(path|query|header|cookie|body|form(?:data)?)", re.I)
+_STRUCTURED = re.compile(r"(object|array|array of \w+|\w+\[\])", re.I)  # a schema's own type: "object[]"
 _HEADER = ["name", "in", "type", "required", "description"]
 
 
@@ -64,19 +67,48 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     if i + 1 >= len(blocks) or blocks[i].kind != "text" or blocks[i + 1].kind != "text":
         return None
     named = _NAME_RUN.fullmatch(blocks[i].text)
-    if named is None or _TYPE_WORD.fullmatch(named.group(1)):
+    if named is None:
+        return _typed_field_at(blocks, i)
+    if _TYPE_WORD.fullmatch(named.group(1)):
         return None  # "string" then "object" are two types (an item's, a body's), not a field "string"
+    if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
+        return None  # JSON Schema's own keyword ("type: object" of an inline schema), not a field
     location, type_, rest = _stated(blocks[i + 1].text)
     if location is None and type_ is None:
         return None
     mark = (named.group(2) or "").lower()
+    return _field_from(blocks, i + 2, named.group(1), mark, location, type_, rest)
+
+
+def _typed_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
+    """A field whose first run states name and type ("page: integer", "since: string (date)") and
+    whose next run states its place ("in query"), as OpenAPI's own `in` says it."""
+    typed = _NAMED_TYPE_RUN.fullmatch(blocks[i].text)
+    placed = _IN_RUN.fullmatch(blocks[i + 1].text.strip())
+    if typed is None or placed is None or _TYPE_WORD.fullmatch(typed.group(1)):
+        return None
+    first = typed.group(3).split()[0]  # "string .json": a type, then a default or allowed value
+    type_ = _stated(typed.group(3))[1] or (normalize_type(first) if _TYPE_WORD.fullmatch(first) else None)
+    if type_ is None:
+        return None
+    location = next((known for known in LOCATIONS if known.lower() == placed.group(1).lower()), "body")
+    return _field_from(blocks, i + 2, typed.group(1), typed.group(2) or "", location, type_, "")
+
+
+def _field_from(
+    blocks: list[Block], start: int, name: str, mark: str, location: str | None, type_: str | None, rest: str
+) -> tuple[list[str], int]:
+    """The field's row, reading the runs from `start` up to the next field for "required", a type
+    not stated yet and the description."""
     required = "true" if mark in ("*", "(required)") else "false" if mark == "(optional)" else ""
     following: list[str] = [rest] if rest else []
-    j = i + 2
-    while j < len(blocks) and j < i + 2 + MAX_FOLLOWING and blocks[j].kind == "text":
-        if _NAME_RUN.fullmatch(blocks[j].text) and j + 1 < len(blocks) and blocks[j + 1].kind == "text":
-            if _stated(blocks[j + 1].text) != (None, None, ""):
+    j = start
+    while j < len(blocks) and j < start + MAX_FOLLOWING and blocks[j].kind == "text":
+        if j + 1 < len(blocks) and blocks[j + 1].kind == "text":
+            if _NAME_RUN.fullmatch(blocks[j].text) and _stated(blocks[j + 1].text) != (None, None, ""):
                 break  # the next field starts here
+            if _typed_field_at(blocks, j) is not None:
+                break
         text = blocks[j].text
         if text.lower() == "required":
             required = "true"
@@ -87,7 +119,7 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
         j += 1
     # The longest of the runs after it describes it; the short ones are labels, values or buttons.
     description = max(following, key=len, default="")
-    return [named.group(1), location or "", type_ or "", required, description], j
+    return [name, location or "", type_ or "", required, description], j
 
 
 def _stated(text: str) -> tuple[str | None, str | None, str]:

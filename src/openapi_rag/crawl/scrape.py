@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openapi_rag.crawl.declarations import declaration_rows, declaration_runs, json_schema_rows
+from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
 from openapi_rag.crawl.labels import (
     credential_names,
     example_before,
@@ -20,6 +20,7 @@ from openapi_rag.crawl.labels import (
     label_kind,
     label_location,
     label_status,
+    lists_scopes,
     panel_status,
 )
 from openapi_rag.crawl.page import Block, Page
@@ -43,7 +44,6 @@ from openapi_rag.crawl.tables import (
     status_schemas,
 )
 
-MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
 # "default" as OpenAPI writes the keyword: a heading "Default" is as often a tag group's name.
 _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
@@ -84,7 +84,7 @@ class Scraped:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = field_runs([_as_declarations(b) for b in _join_json_runs(page.blocks)])
+    blocks = field_runs([as_declarations(b) for b in join_json_runs(page.blocks)])
     signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
@@ -136,51 +136,6 @@ def scrape(page: Page) -> Scraped:
             elif name:
                 evidence.response_refs.setdefault(status, name)
     return Scraped(title, first_text, servers, operations, schemas)
-
-
-def _as_declarations(block: Block) -> Block:
-    """A code block of field declarations ("name?: string") or a JSON Schema is a field table; other code
-    (examples among it) stays code."""
-    if block.kind != "code":
-        return block
-    value = parse_json(block.text)
-    rows = declaration_rows(block.text) if value is None else json_schema_rows(value)
-    return Block("table", rows=rows, header=True, position=block.position) if rows else block
-
-
-def _join_json_runs(blocks: list[Block]) -> list[Block]:
-    """Syntax-highlighted JSON arrives as many tiny text runs: join each such run into one code block."""
-    out: list[Block] = []
-    i = 0
-    while i < len(blocks):
-        block = blocks[i]
-        if block.kind == "text" and block.text[:1] in ("{", "["):
-            depth, j, parts, size = 0, i, [], 0
-            while j < len(blocks) and blocks[j].kind == "text" and size < MAX_JSON_RUN:
-                text = blocks[j].text
-                parts.append(text)
-                size += len(text)
-                depth += text.count("{") + text.count("[") - text.count("}") - text.count("]")
-                j += 1
-                if depth <= 0:
-                    break
-            value = parse_json(" ".join(parts)) if depth <= 0 else None
-            if value is not None:
-                out.append(Block("code", " ".join(parts), position=block.position))
-                i = j
-                continue
-            # Or a schema drawn as a tree of runs ("{", "id: integer", "tags: [{", …, "}]", "}"): the
-            # declarations a code block would hold, the notes between them ("Pattern: …") left out.
-            declared = declaration_runs(parts) if depth <= 0 else None
-            if declared is not None:
-                out.append(Block("code", declared, position=block.position))
-                i = j
-                continue
-        out.append(block)
-        i += 1
-    for index, block in enumerate(out):
-        block.position = index
-    return out
 
 
 def _regions(
@@ -272,6 +227,8 @@ def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> No
     if found is None:
         return
     kind, status = _enclosing(outline)
+    if not kind and evidence.method in _BODY_METHODS and not (evidence.statuses or evidence.response_fields):
+        kind = "request"  # terms before any response of an operation that takes a body: the body's
     if kind not in ("response", "request"):
         return
     depth = sum(is_field_heading(h) for h in outline)
@@ -353,6 +310,16 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # when it heads a schema section of the page (a link "PaymentRequest" under the media type).
                 evidence.lone_names.extend(("request", target) for target in block.links[:1])
                 evidence.lone_names.append(("request", lone.group(1)))
+            elif (
+                len(block.links) == 1
+                and len(block.text) <= 100
+                and label_kind(label) == "request"
+                and evidence.method in _BODY_METHODS
+                and not evidence.statuses
+            ):
+                # One link in a short run under a request-body label ("NewPet NewPet (required)" under
+                # "Request body"): what it points to is the body's schema, when a section of the page.
+                evidence.lone_names.append(("request", block.links[0]))
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
@@ -368,6 +335,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if is_status_table(block.rows, block.header):
                 evidence.statuses.extend(status_rows(block.rows, block.header))
                 evidence.response_refs.update(status_schemas(block.rows, block.header))
+                continue
+            if lists_scopes(label):
                 continue
             kind = label_kind(label)
             rows = field_rows(block.rows, block.header, block.cell_links)

@@ -42,8 +42,8 @@ def template_start(path: str, template: str, pattern: re.Pattern[str] | None) ->
 
 def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
     """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
-    path (server + path displays), one after a "base URL" / "server" / "endpoint" label or in a servers
-    table, or one the paths are said to be relative to."""
+    path (server + path displays), one after a "base URL" / "server" / "endpoint" label (in a run or
+    alone in a code block) or in a servers table, or one the paths are said to be relative to."""
     counts: dict[str, int] = {}
     schemes = [m.group(1).lower() for b in blocks if b.kind == "text" and (m := _SCHEMES.match(b.text))]
     for i, block in enumerate(blocks[:-1]):
@@ -67,6 +67,12 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
                     if _BARE_URL.match(cell):
                         counts[cell.strip().rstrip("/")] = counts.get(cell.strip().rstrip("/"), 0) + 1
             continue
+        before = blocks[i - 1].text.lower() if i and blocks[i - 1].kind in ("text", "heading") else ""
+        if block.kind == "code":  # a URL alone in a code block under a server label ("API Endpoint")
+            url = block.text.strip()
+            if _BARE_URL.match(url) and _SERVER_LABEL.search(before) and len(before) < 80:
+                counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
+            continue
         if block.kind != "text":
             continue
         relative = _RELATIVE_TO.search(block.text) if len(block.text) < 300 else None
@@ -83,7 +89,6 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             continue
         url = (described.group(1) if described else block.text).strip().rstrip("/")
         after = blocks[i + 1].text.strip() if blocks[i + 1].kind == "text" else ""
-        before = blocks[i - 1].text.lower() if i and blocks[i - 1].kind in ("text", "heading") else ""
         if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
             counts[url] = counts.get(url, 0) + 1
     return sorted(counts, key=lambda u: (-counts[u], u))

@@ -23,6 +23,14 @@ _STATUS = re.compile(r"^([1-5]\d\d|[1-5]XX|default)$", re.I)
 _NAME = re.compile(r"^[A-Za-z_$@][\w.\-$@:\[\]]{0,99}$")
 # "integer <int32> ...", "Array of strings ...", "string (date-time) ...": the type before a description.
 _TYPE_PREFIX = re.compile(r"^(array of \w+|[\w-]+)(\s*[<(\[][^>)\]]*[>)\]])?\s*(?=\S|$)", re.I)
+# A description led by the type as code generators print it ("String URL-encoded URL …", "Long (int64)
+# ID …", "array[String] tags …"): words that also start prose ("Number of …", "Date of …") count only
+# with a format in parentheses after them.
+_LED_BY_TYPE = re.compile(
+    r"\s*(?:(?:string|integer|long|int|boolean|double|float|bigdecimal|uuid)\b(?!-)|(?:array|list|set)\[[^\]]{1,40}\]"
+    r"|(?:number|date|date-time|datetime|object|file)\s*(?=\())",
+    re.I,
+)
 _PLACE = re.compile(r"\((" + "|".join(LOCATIONS) + r")\)")  # "(path)" in a name cell
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _DEPTH_MARKS = re.compile(r"^[\s»›>└├─|.*+-]*")
@@ -200,9 +208,8 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         return None
     name, depth = named
     rest = cell("name").split()[1:]
-    location = cell("in").strip().lower() or None
-    if location not in LOCATIONS:
-        location = None
+    in_cell = cell("in").strip().lower()  # "formData" as Swagger 2 spells it, "formdata", "FORMDATA"
+    location = next((known for known in LOCATIONS if known.lower() == in_cell), None)
     required = _required_word(cell("required")) if "required" in cols else None
     if required is None and rest:
         required = _required_word(" ".join(rest))
@@ -226,7 +233,10 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         location = location or (place.group(1) if place else None)
         required = True if required is None and shown.startswith("*") else required
         type_ = normalize_type(_PARENTHESES.sub(" ", shown).replace("*", " "))
-    return FieldRow(name, depth, location, type_, required, cell("description"))
+    description = cell("description")
+    if type_ is None and "type" not in cols and (led := _LED_BY_TYPE.match(description)):
+        type_ = normalize_type(led.group(0))  # "Long (int64) ID of pet to fetch": no Type column
+    return FieldRow(name, depth, location, type_, required, description)
 
 
 def _columns_row(row: list[str], name: str, depth: int) -> FieldRow:

@@ -1,0 +1,56 @@
+"""Code blocks as the page draws them: syntax-highlighted JSON split into many text runs joined into
+one code block, a schema drawn as a tree of runs into the declarations it shows, and code blocks of
+declarations or a JSON Schema read as field tables."""
+
+from __future__ import annotations
+
+from openapi_rag.crawl.declarations import declaration_rows, declaration_runs, json_schema_rows
+from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.samples import parse_json
+
+MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
+
+
+def as_declarations(block: Block) -> Block:
+    """A code block of field declarations ("name?: string") or a JSON Schema is a field table; other code
+    (examples among it) stays code."""
+    if block.kind != "code":
+        return block
+    value = parse_json(block.text)
+    rows = declaration_rows(block.text) if value is None else json_schema_rows(value)
+    return Block("table", rows=rows, header=True, position=block.position) if rows else block
+
+
+def join_json_runs(blocks: list[Block]) -> list[Block]:
+    """Syntax-highlighted JSON arrives as many tiny text runs: join each such run into one code block."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        if block.kind == "text" and block.text[:1] in ("{", "["):
+            depth, j, parts, size = 0, i, [], 0
+            while j < len(blocks) and blocks[j].kind == "text" and size < MAX_JSON_RUN:
+                text = blocks[j].text
+                parts.append(text)
+                size += len(text)
+                depth += text.count("{") + text.count("[") - text.count("}") - text.count("]")
+                j += 1
+                if depth <= 0:
+                    break
+            value = parse_json(" ".join(parts)) if depth <= 0 else None
+            if value is not None:
+                out.append(Block("code", " ".join(parts), position=block.position))
+                i = j
+                continue
+            # Or a schema drawn as a tree of runs ("{", "id: integer", "tags: [{", …, "}]", "}"): the
+            # declarations a code block would hold, the notes between them ("Pattern: …") left out.
+            declared = declaration_runs(parts) if depth <= 0 else None
+            if declared is not None:
+                out.append(Block("code", declared, position=block.position))
+                i = j
+                continue
+        out.append(block)
+        i += 1
+    for index, block in enumerate(out):
+        block.position = index
+    return out

@@ -1,0 +1,98 @@
+"""Schemas from a page's examples, typed by what the page states.
+
+One example literal cannot tell a number from an integer (`0`), and documentation often quotes
+numbers (`"300"`): the scalar types the page's schema sections state for a field name retype what
+an example shows. An example whose every string value is a type name (`{"total": "number",
+"since": "string (date-time)"}`) is a sketch of the schema, not data: its values are the types.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from openapi_rag.convert.infer import infer_schema
+from openapi_rag.crawl.tables import FieldRow
+
+SCALARS = {"string", "integer", "number", "boolean"}
+_MAX_DEPTH = 16
+# A type name as a sketch writes it, a format in parentheses allowed: "string (date-time)".
+_TYPE_NAME = re.compile(r"(string|integer|number|boolean|object|array)(?:\s*\([\w.\- ]{1,30}\))?", re.I)
+# What stands for each type name in a sketch, so that inference gives that type.
+_STAND_INS: dict[str, Any] = {
+    "string": "",
+    "integer": 0,
+    "number": 0.5,
+    "boolean": True,
+    "object": {},
+    "array": [],
+}
+
+
+def stated_types(named: dict[str, list[FieldRow]]) -> dict[str, str]:
+    """Field name → the scalar type the page's schema sections state for it, where they all agree."""
+    seen: dict[str, set[str]] = {}
+    for rows in named.values():
+        for row in rows:
+            if row.type in SCALARS:
+                seen.setdefault(row.name, set()).add(row.type)
+    return {name: types.pop() for name, types in seen.items() if len(types) == 1}
+
+
+def schema_from_example(value: Any, stated: dict[str, str]) -> dict[str, Any]:
+    """The schema an example shows, with the scalar types the page states for its fields: one literal
+    cannot tell a number from an integer (`0`), and documentation often quotes numbers (`"300"`)."""
+    if _is_sketch(value):
+        value = _stand_ins(value)
+    schema = infer_schema(value)
+    if stated:
+        _restate(schema, stated)
+    return schema
+
+
+def _restate(schema: Any, stated: dict[str, str], depth: int = 0) -> None:
+    if depth > 16 or not isinstance(schema, dict):
+        return
+    for name, child in (schema.get("properties") or {}).items():
+        if isinstance(child, dict):
+            shown, says = child.get("type"), stated.get(name, child.get("type"))
+            # A literal with a fraction (7.5) is no integer, whatever a schema elsewhere says.
+            if shown in SCALARS and says != shown and (shown, says) != ("number", "integer"):
+                child["type"] = stated[name]
+                child.pop("format", None)
+            _restate(child, stated, depth + 1)
+    _restate(schema.get("items"), stated, depth + 1)
+
+
+def _string_leaves(value: Any, depth: int = 0) -> list[str] | None:
+    """The string values inside an example (None past the depth bound, which no sketch reaches)."""
+    if depth > _MAX_DEPTH:
+        return None
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+    if children is None:
+        return [value] if isinstance(value, str) else []
+    out: list[str] = []
+    for child in children:
+        leaves = _string_leaves(child, depth + 1)
+        if leaves is None:
+            return None
+        out.extend(leaves)
+    return out
+
+
+def _is_sketch(value: Any) -> bool:
+    leaves = _string_leaves(value)
+    return bool(leaves) and all(_TYPE_NAME.fullmatch(leaf.strip()) for leaf in leaves)
+
+
+def _stand_ins(value: Any) -> Any:
+    """The sketch with each type name replaced by a value of that type (depth already bounded)."""
+    if isinstance(value, dict):
+        return {key: _stand_ins(child) for key, child in value.items()}
+    if isinstance(value, list):
+        return [_stand_ins(child) for child in value]
+    if isinstance(value, str):
+        named = _TYPE_NAME.fullmatch(value.strip())
+        stand_in = _STAND_INS[named.group(1).lower()] if named else value
+        return stand_in.copy() if isinstance(stand_in, (dict, list)) else stand_in
+    return value
