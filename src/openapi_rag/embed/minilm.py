@@ -119,9 +119,9 @@ class MiniLMEmbedder(Embedder):
             options = cpu_session_options(self._threads)
             options.enable_cpu_mem_arena = self._memory_arena
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            path = self._model_path or minilm_model_path()
+            path = self._model_path or self.shipped_model_path()
             graph: str | bytes = str(path)
-            if self._fused and self._model_path is None:
+            if self._fused and self._model_path is None:  # a shipped export: its layout is known
                 graph = fused_minilm_graph(path)
             session = ort.InferenceSession(graph, sess_options=options, providers=["CPUExecutionProvider"])
             outputs = [o.name for o in session.get_outputs()]
@@ -130,6 +130,11 @@ class MiniLMEmbedder(Embedder):
             self._input_names = {i.name for i in session.get_inputs()}
             self._tokenizer = tokenizer
             self._session = session
+
+    def shipped_model_path(self) -> Path:
+        """The int8 export this embedder runs when no `model_path` is given (subclasses ship others
+        with the same graph, so the fused graph is built for them too)."""
+        return minilm_model_path()
 
     def iter_batches(
         self, texts: Sequence[str], *, batch_size: int | None = None

@@ -30,6 +30,7 @@ DEFAULT_EMBEDDER = "minilm"
 _DEFAULT_PLUGINS = (
     "openapi_rag.embed.minilm",
     "openapi_rag.embed.adapted",
+    "openapi_rag.embed.tuned",
     "openapi_rag.embed.wordllama",
     "openapi_rag.embed.openai_api",
     "openapi_rag.embed.sbert",
