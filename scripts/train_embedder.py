@@ -269,7 +269,11 @@ def ranking_mrr(examples: list[Example], vectors: tuple[np.ndarray, ...], weight
         q, matrix = q @ weight, matrix @ weight
     q = q / np.linalg.norm(q, axis=1, keepdims=True)
     matrix = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-    scores = q @ matrix.T
+    return mrr_among(q @ matrix.T, names, examples)
+
+
+def mrr_among(scores: np.ndarray, names: list[str], examples: list[Example]) -> float:
+    """MRR of each example's positive, given its query's `scores` over the texts `names`."""
     where = {t: i for i, t in enumerate(names)}
     gold = np.array([scores[i, where[e.positive]] for i, e in enumerate(examples)])
     ranks = (scores > gold[:, None]).sum(axis=1) + 1

