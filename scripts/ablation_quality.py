@@ -181,6 +181,13 @@ ROWS: dict[str, Row] = {
     "with wordllama as a third list (weight 1)": Row(dict(static_weight=1.0), static="wordllama"),
     "with wordllama in place of MiniLM": Row(dict(static_weight=1.25, dense_weight=0.0), static="wordllama"),
     "with wordllama alone": Row(dict(static_weight=1.0, dense_weight=0.0, bm25_weight=0.0), static="wordllama"),
+    # issue 18 item 7: the fine-tuned embedder as a second dense list beside the default's
+    "with minilm-users as a third list (weight .5)": Row(dict(static_weight=0.5), static="minilm-users"),
+    "with minilm-users as a third list (weight 1)": Row(dict(static_weight=1.0), static="minilm-users"),
+    "with minilm-users as a third list (weight 1.25)": Row(dict(static_weight=1.25), static="minilm-users"),
+    "with minilm-users sharing the dense weight": Row(
+        dict(static_weight=0.625, dense_weight=0.625), static="minilm-users"
+    ),
     # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
     "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),
     "with WordNet aliases in BM25 (16, two senses)": Row(chunking=dict(aliases=16, alias_senses=2)),

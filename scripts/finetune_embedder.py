@@ -67,15 +67,37 @@ def base_model_dir() -> Path:
 
 
 # ---- examples ------------------------------------------------------------------------------------
+CONNECTORS = ("{a}, then {b}", "{a} and {b}", "{a}. After that, {b}", "{a}; also {b}")
+"""How a request that needs two operations joins their two requests (`--compose-share`)."""
+
+
+def compose(first: str, second: str, rng: random.Random) -> str:
+    """One request asking for two things, as users chain them ("find the artist, then follow them")."""
+    first = first.rstrip(" .?!")
+    if second[:1].isupper() and not second[1:2].isupper():  # keep acronyms ("SMS ...") as written
+        second = second[0].lower() + second[1:]
+    return rng.choice(CONNECTORS).format(a=first, b=second)
+
+
 def make_examples(
-    corpus, queries: dict[str, list[str]], rng: random.Random, *, per_op: int, template_share: float
+    corpus,
+    queries: dict[str, list[str]],
+    rng: random.Random,
+    *,
+    per_op: int,
+    template_share: float,
+    compose_share: float = 0.0,
 ) -> list[Example]:
     """`per_op` user requests for every operation that has them, and its first template query for a
-    `template_share` of those operations (so that the API's own words keep matching)."""
+    `template_share` of those operations (so that the API's own words keep matching); for a
+    `compose_share` of them also a request joining one of theirs to one of another operation of the
+    same API, trained towards each of the two (most tasks that need several operations stay in one
+    API, and a request of two parts should stay near both)."""
     examples: list[Example] = []
     done: set[str] = set()
     for service, texts in corpus:
         ops = [op for op in service.operations if op.id in texts]
+        with_requests = [op for op in ops if f"{service.id} {op.id}" in queries]
         for op in ops:
             key = f"{service.id} {op.id}"
             if key not in queries or key in done:
@@ -91,6 +113,14 @@ def make_examples(
             for source, query in written:
                 negative = texts[rng.choice(others).id]
                 examples.append(Example(query, texts[op.id], negative, key, source))
+            if compose_share > 0 and len(with_requests) > 1 and rng.random() < compose_share:
+                partner = rng.choice([o for o in with_requests if o.id != op.id])
+                partner_key = f"{service.id} {partner.id}"
+                joined = compose(rng.choice(queries[key]), rng.choice(queries[partner_key]), rng)
+                for target, target_key in ((op, key), (partner, partner_key)):
+                    siblings = nearest_siblings(target, ops) or others
+                    negative = texts[rng.choice(siblings).id]
+                    examples.append(Example(joined, texts[target.id], negative, target_key, "composed"))
     return examples
 
 
@@ -255,6 +285,9 @@ def main() -> None:
     parser.add_argument(
         "--template-share", type=float, default=0.25, help="operations that also get a template query"
     )
+    parser.add_argument(
+        "--compose-share", type=float, default=0.0, help="operations that also get a two-part request"
+    )
     parser.add_argument("--freeze-layers", type=int, default=3, help="lowest transformer layers kept frozen")
     parser.add_argument("--hard-negatives", action="store_true", help="add each example's same-API negative")
     parser.add_argument("--save-state", type=Path, help="also save the fine-tuned fp32 weights here")
@@ -278,7 +311,12 @@ def main() -> None:
     start = time.perf_counter()
     queries = read_queries(args.queries)
     examples = make_examples(
-        load_corpus(args.data), queries, rng, per_op=args.per_op, template_share=args.template_share
+        load_corpus(args.data),
+        queries,
+        rng,
+        per_op=args.per_op,
+        template_share=args.template_share,
+        compose_share=args.compose_share,
     )
     built = time.perf_counter() - start
     held = {e.operation.split(" ")[0] for e in examples}
@@ -339,6 +377,7 @@ def main() -> None:
         "max_tokens": args.max_tokens,
         "per_op": args.per_op,
         "template_share": args.template_share,
+        "compose_share": args.compose_share,
         "frozen_layers": args.freeze_layers,
         "hard_negatives": args.hard_negatives,
         "build_seconds": round(built),

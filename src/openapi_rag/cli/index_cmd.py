@@ -81,6 +81,14 @@ from openapi_rag.store.pg_target import PgTarget
     show_default=True,
     help="The least SPLADE weight an implied word needs (with --expansion).",
 )
+@click.option(
+    "--second-embedder",
+    default=None,
+    metavar="NAME",
+    help="Another embedder whose list the hybrid search fuses beside the first's, e.g. minilm-users "
+    "(fine-tuned on requests in users' words; README 'The fine-tuned embedder as a second list'); "
+    "kept by later updates; 'none' drops it.",
+)
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
 @allow_refs_option()
 @handle_errors
@@ -100,6 +108,7 @@ def index(
     views_llm: str | None,
     expansion: int | None,
     expansion_min_weight: float,
+    second_embedder: str | None,
     json_: bool,
     allow_refs: tuple[str, ...],
 ) -> None:
@@ -119,6 +128,7 @@ def index(
       openapi-rag index specs/ --index idx/ --db schema.sql    # + table chunks for sql/ask
       openapi-rag index specs/ --index idx/ --views-llm openai:gpt-4o-mini
       openapi-rag index specs/ --index idx/ --expansion 8
+      openapi-rag index specs/ --index idx/ --second-embedder minilm-users
     """
     from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
     from openapi_rag.errors import NothingIndexed
@@ -153,6 +163,7 @@ def index(
                 wait=wait,
                 allow_refs=allow_refs,
                 strategy_params=params or None,
+                second_embedder=second_embedder,
             )
     except NothingIndexed as exc:
         _print_failures(exc.failed)

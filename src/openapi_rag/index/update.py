@@ -31,7 +31,7 @@ from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk, Service
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.settings import SearchSettings
-from openapi_rag.search.views import ViewVectors
+from openapi_rag.search.views import NO_SECOND, SECOND_EMBEDDER_WEIGHT, ViewVectors
 from openapi_rag.spec import load_service
 from openapi_rag.spec.discover import discover_entries
 from openapi_rag.spec.limits import ReadLimits
@@ -80,6 +80,7 @@ def build_index(
     allow_refs: Iterable[str | Path] = (),
     settings: SearchSettings | None = None,
     strategy_params: Mapping[str, Any] | None = None,
+    second_embedder: str | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
@@ -96,6 +97,9 @@ def build_index(
         settings: the search settings recorded with the index.
         strategy_params: more parameters of the chunking strategy (`compact`'s `views_llm`,
             `aliases`); None: an update keeps those the index recorded (`compact.OPTIONAL_PARAMS`).
+        second_embedder: another embedder whose vectors of the chunks the hybrid search fuses as
+            a third list (`search/views.py`; weight `SECOND_EMBEDDER_WEIGHT` unless `settings`
+            give one); "none" drops the index's; None keeps what the index has.
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -127,6 +131,7 @@ def build_index(
             allow_refs=allow_refs,
             settings=settings,
             strategy_params=strategy_params,
+            second_embedder=second_embedder,
         )
 
 
@@ -145,6 +150,7 @@ def _build_locked(
     allow_refs: Iterable[str | Path],
     settings: SearchSettings | None,
     strategy_params: Mapping[str, Any] | None = None,
+    second_embedder: str | None = None,
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -159,6 +165,16 @@ def _build_locked(
     clean = list(clean) if clean is not None else (list(old.clean) if old else list(DEFAULT_STEPS))
     settings = settings or (SearchSettings.from_dict(old.search) if old else SearchSettings())
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
+    had = _second_of(existing)
+    second = had if second_embedder is None else (None if second_embedder == NO_SECOND else second_embedder)
+    if second is not None and isinstance(directory, PgTarget):
+        raise ValueError("a second embedder is kept in an index directory; a --store collection does not hold one")
+    # a new second embedder is made now, so that a wrong name stops the run before any work
+    second_model = get_embedder(second) if second is not None and second != had else None
+    if second is None:
+        settings = settings.replace(static_weight=0.0)
+    elif not settings.static_weight:
+        settings = settings.replace(static_weight=SECOND_EMBEDDER_WEIGHT)
     if strategy_params is None and old is not None and old.strategy == strategy:
         strategy_params = {k: v for k, v in old.strategy_params.items() if k in OPTIONAL_PARAMS}
     chunker = get_strategy(strategy, size=size, overlap=overlap, **(strategy_params or {}))
@@ -259,7 +275,7 @@ def _build_locked(
     report.operations = sum(s.operations for s in sources.values())
     report.chunks = sum(len(s.chunks) for s in sources.values())
     report.chunks_new = len(new_chunks)
-    if existing is not None and not (report.added or report.changed or report.removed or new_chunks):
+    if existing is not None and second == had and not (report.added or report.changed or report.removed or new_chunks):
         report.seconds = round(time.perf_counter() - start, 2)
         return report
 
@@ -302,8 +318,10 @@ def _build_locked(
         chunks = list(store.chunks())
         bm25 = BM25Index.from_chunks(chunks, b=settings.bm25_b)
         views = ViewVectors.of_views(model, chunks)  # through the cache: only new views are embedded
-        second = existing.static.embedder if existing is not None and existing.static is not None else None
-        static = ViewVectors.of_embedder(second, chunks) if second is not None else None
+        static = None
+        if second is not None:  # the index's own model object when kept (its remote consent checked)
+            kept = existing.static.embedder if second_model is None and existing and existing.static else None
+            static = ViewVectors.of_embedder(second_model or kept, chunks, cache=True)
         index = Index(
             manifest=manifest, store=store, bm25=bm25, embedder=model, services=records, views=views, static=static
         )
@@ -342,3 +360,11 @@ def _progress(items: list[str], desc: str, unit: str, enabled: bool) -> Iterable
     if not enabled or os.environ.get("OPENAPI_RAG_NO_PROGRESS"):
         return items
     return tqdm(items, desc=desc, unit=unit, leave=False, **bar_shape())
+
+
+def _second_of(index: Index | None) -> str | None:
+    """The name of the index's second embedder (`search/views.py`), None when it has none."""
+    static = getattr(index, "static", None)  # a PostgreSQL collection has none
+    if static is None or static.embedder is None:
+        return None
+    return static.embedder.model_id

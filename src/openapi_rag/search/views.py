@@ -10,8 +10,9 @@ Two uses, both computed when the index is built and stored beside the store's ve
   over its line and its views (multi-vector retrieval, as in ColBERT's MaxSim over sentences rather
   than tokens). The query's vector is the one the dense search already has: no extra query cost
   but one product per view.
-- **A second embedder** (`static/`, `SearchSettings.static_weight`): a static word-vector model
-  (`wordllama`) embeds each chunk's line; its list is a third one in the hybrid fusion.
+- **A second embedder** (`static/`, `SearchSettings.static_weight`): another model (the static
+  `wordllama`, or `minilm-users`, fine-tuned on requests in users' words: `openapi-rag index
+  --second-embedder`) embeds each chunk's line; its list is a third one in the hybrid fusion.
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ VIEWS = "views"
 """`Chunk.metadata` key of a chunk's short views (texts), and the index folder of their vectors."""
 STATIC_DIR = "static"
 VECTORS_NPY = "vectors.npy"
+NO_SECOND = "none"
+"""`openapi-rag index --second-embedder none`: drop the index's second embedder."""
+QUERY_MEMO = 256
+"""Query texts whose second-embedder vectors a `ViewVectors` keeps (a search's clauses, reused when
+it deepens); past it the memo starts afresh."""
+SECOND_EMBEDDER_WEIGHT = 1.25
+"""`SearchSettings.static_weight` an index gets with a second embedder, unless its settings give
+one: minilm-users beside the default won the tuning halves most at 1.25 of .5 / 1 / 1.25 (README
+"The fine-tuned embedder as a second list")."""
 META_JSON = "view.json"
 
 
@@ -52,6 +62,19 @@ class ViewVectors:
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         self.embedder = embedder
         self._rows: dict[str, list[int]] | None = None
+        self._queries: dict[str, np.ndarray] = {}  # this embedder's vectors of recent query texts
+
+    def embed_queries(self, texts: Sequence[str]) -> None:
+        """Embed the texts a search will ask for, in one batch, and keep their vectors: a request's
+        clauses are searched one by one, and a search that deepens asks for them again."""
+        if self.embedder is None:
+            return
+        missing = [t for t in dict.fromkeys(texts) if t not in self._queries]
+        if not missing:
+            return
+        known = self._queries if len(self._queries) + len(missing) <= QUERY_MEMO else {}
+        # a new dict, swapped in whole: a concurrent search reads either the old one or this one
+        self._queries = {**known, **dict(zip(missing, self.embedder.embed_many(missing), strict=True))}
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -72,13 +95,20 @@ class ViewVectors:
             return cls(ids, embed_with_cache(embedder, texts, store))
 
     @classmethod
-    def of_embedder(cls, embedder: str | Embedder, chunks: Sequence[Chunk]) -> ViewVectors:
-        """Another embedder's vectors of the chunks' `embed_text`, one per chunk (no cache: a
-        static model is cheaper than a cache read)."""
+    def of_embedder(
+        cls, embedder: str | Embedder, chunks: Sequence[Chunk], *, cache: bool = False
+    ) -> ViewVectors:
+        """Another embedder's vectors of the chunks' `embed_text`, one per chunk; through the
+        embedding cache with `cache` (a transformer's update then embeds only new chunks; a static
+        model is cheaper than a cache read)."""
         model = get_embedder(embedder) if isinstance(embedder, str) else embedder
         if not chunks:
             return cls([], np.zeros((0, model.dimensions or 0), dtype=np.float32), model)
-        return cls([c.id for c in chunks], model.embed_many([c.embed_text for c in chunks]), model)
+        texts = [c.embed_text for c in chunks]
+        if not cache:
+            return cls([c.id for c in chunks], model.embed_many(texts), model)
+        with EmbeddingCache(model.cache_key) as store:
+            return cls([c.id for c in chunks], embed_with_cache(model, texts, store), model)
 
     def search(
         self,
@@ -95,7 +125,12 @@ class ViewVectors:
         if self.embedder is not None:
             if text is None:
                 raise ValueError("this view embeds its own queries: pass the text")
-            vector = self.embedder.embed(text)
+            vector = self._queries.get(text)
+            if vector is None:
+                self.embed_queries([text])
+                vector = self._queries.get(text)
+            if vector is None:  # evicted at once by another search's texts
+                vector = self.embedder.embed(text)
         if vector is None:
             raise ValueError("pass the query vector")
         if allowed is None:
@@ -153,7 +188,11 @@ class ViewVectors:
             or not (name is None or isinstance(name, str))
         ):
             raise IndexDamaged(folder, "does not match the index's chunks", directory=directory)
-        return cls(ids, vectors, get_embedder(name) if name else None)
+        if not name:
+            return cls(ids, vectors, None)
+        from openapi_rag.index.consent import embedder_from_manifest  # index imports this module
+
+        return cls(ids, vectors, embedder_from_manifest(name, where=directory))  # remote: only if configured
 
 
 def pooled(dense: Ranked, views: Ranked) -> Ranked:
