@@ -38,6 +38,12 @@ def test_second_list_is_built_recorded_kept_and_dropped(spotify, tmp_path):
     first = index.searcher.static.search(5, text="stop following this band")
     assert first[0][0].endswith("DELETE /me/following")
 
+    # The same option again, by another of its names, nothing changed: nothing is written.
+    again = runner.invoke(
+        cli, ["index", str(spotify), "-i", str(target), "--second-embedder", "minilm-users-int8", "--json"]
+    )
+    assert again.exit_code == 0 and json.loads(again.output)["written"] is False
+
     # An update without the option keeps it; a changed spec is re-embedded by both models.
     spec = json.loads((spotify / "spotify.json").read_text("utf-8"))
     spec["paths"].pop(next(iter(spec["paths"])))
@@ -72,3 +78,11 @@ def test_an_index_naming_a_remote_second_embedder_is_refused(specs, tmp_path, mo
     meta.write_text(json.dumps(data), "utf-8")
     with pytest.raises(RemoteNotConfigured, match="openai:text-embedding-3-small"):
         Index.open(tmp_path / "idx")
+
+
+def test_a_postgresql_collection_refuses_it_before_connecting(specs):
+    from openapi_rag.store.pg_target import PgTarget
+
+    nowhere = PgTarget("postgresql://nobody@127.0.0.1:1/none")  # never reached: refused first
+    with pytest.raises(ValueError, match="second embedder"):
+        build_index([specs], nowhere, embedder="word-hash", second_embedder="minilm-users")

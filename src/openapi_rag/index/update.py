@@ -108,6 +108,8 @@ def build_index(
         RemoteNotConfigured: the existing index names a remote embedder the user did not configure.
     """
     paths = list(paths)
+    if isinstance(directory, PgTarget) and second_embedder not in (None, NO_SECOND):
+        raise ValueError("a second embedder is kept in an index directory; a --store collection does not hold one")
     if isinstance(directory, PgTarget):  # a PostgreSQL collection: its advisory lock, same steps
         from openapi_rag.store.pg_write import collection_lock, ensure_writable
 
@@ -166,11 +168,12 @@ def _build_locked(
     settings = settings or (SearchSettings.from_dict(old.search) if old else SearchSettings())
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
     had = _second_of(existing)
-    second = had if second_embedder is None else (None if second_embedder == NO_SECOND else second_embedder)
-    if second is not None and isinstance(directory, PgTarget):
-        raise ValueError("a second embedder is kept in an index directory; a --store collection does not hold one")
-    # a new second embedder is made now, so that a wrong name stops the run before any work
-    second_model = get_embedder(second) if second is not None and second != had else None
+    second, second_model = (None if second_embedder == NO_SECOND else had), None
+    if second_embedder not in (None, NO_SECOND):
+        second_model = get_embedder(second_embedder)  # now: a wrong name stops the run before any work
+        second = second_model.model_id
+        if second == had:  # the index's own, kept as it is
+            second_model = None
     if second is None:
         settings = settings.replace(static_weight=0.0)
     elif not settings.static_weight:
