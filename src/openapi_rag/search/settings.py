@@ -41,9 +41,10 @@ class SearchSettings(BaseModel):
     bm25_weight: float = Field(1.0, ge=0)
     """Weight of the BM25 list in hybrid mode."""
     static_weight: float = Field(0.0, ge=0)
-    """Weight of a second embedder's list (`views.py`: an index built with `static="wordllama"`)
-    as a third list in hybrid mode; 0: not read. Off: no weight won on the realworld tuning half,
-    and its reporting half lost at every weight (R@1 .262 → .243 at .25)."""
+    """Weight of a second embedder's list (`views.py`: an index built with `index --second-embedder
+    NAME`, which sets 1.25) as a third list in hybrid mode; 0: not read. Off by default: wordllama won
+    no realworld tuning half; minilm-users wins every tuning half but loses RestBench's reporting
+    half by .01 or more at .5, 1 and 1.25 (README "The fine-tuned embedder as a second list")."""
     view_weight: float = Field(0.0, ge=0)
     """Weight of the short views' list (`views.py`, each chunk at its best view; an index built
     with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read. Off: at .5 it won
