@@ -321,8 +321,9 @@ def render_openapi2html(spec: Path, out: Path, work: Path) -> None:
     """openapi2html 2.0.1 (React components rendered to static markup: Bootstrap cards, no script), called
     by `renderers/openapi2html/render.js` on the spec as swagger-parser 10.1.1 parses it (no `$ref`
     resolved, nothing fetched); pinned in a tree of its own there, since in the shared tree
-    html-react-parser would take redoc-cli's React 17 as its peer and fail on React 19's elements. It reads Swagger 2.0 only, so an OpenAPI 3 spec goes through
-    api-spec-converter first, as for bootprint. Added in issue 17's sixth round as a fresh held-out
+    html-react-parser would take redoc-cli's React 17 as its peer and fail on React 19's elements.
+    It reads Swagger 2.0 only, so an OpenAPI 3 spec goes through api-spec-converter first, as for
+    bootprint. Added in issue 17's sixth round as a fresh held-out
     renderer (measured once with the rules untouched, before its pages were read)."""
     site = work / "site"
     site.mkdir()

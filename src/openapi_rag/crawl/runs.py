@@ -24,7 +24,7 @@ MAX_FOLLOWING = 12  # runs read after a field's type run for "required" and its 
 _NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\((?:optional|required)\))?", re.I)
 # A type run names the type first: "Type: integer", "Integer format: int32", "array of object",
 # "string · date-time". The word must be a type word, not any capitalised word ("Example").
-_TYPE_RUN = re.compile(r"(?:type:\s*)?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S)
+_TYPE_RUN = re.compile(r"(?:type(?::\s*|\s+))?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S)
 _TYPE_WORD = re.compile(
     r"(array of \w+|array|string|integer|int|int32|int64|long|number|float|double|decimal|boolean|"
     r"bool|object|map|date|date-time|datetime|uuid|binary|byte)(\[\])?", re.I
@@ -37,26 +37,47 @@ _NAMED_TYPE_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*)?\s*:\s*(\
 _IN_RUN = re.compile(r"(?:located\s+)?in\s*:?\s*(path|query|header|cookie|body|form(?:data)?)", re.I)
 _STRUCTURED = re.compile(r"(object|array|array of \w+|\w+\[\])", re.I)  # a schema's own type: "object[]"
 _HEADER = ["name", "in", "type", "required", "description"]
+_EXPLICIT_TYPE = re.compile(r"type\b\s*:?\s*(.*)", re.I | re.S)
+_SCALARS = {"string", "integer", "number", "boolean"}
+MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
+_HEADING_FIELD = re.compile(
+    r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(?:\((path|query|header|cookie|body|form|formData)\)\s*)?"
+    r"(\*|\(?(?:optional|required)\)?)?",
+    re.I,
+)
 
 
 def field_runs(blocks: list[Block]) -> list[Block]:
     """The blocks with each stretch of name/type runs replaced by one table block."""
     out: list[Block] = []
     rows: list[list[str]] = []
+    links: list[list[str]] = [[""] * len(_HEADER)]  # per cell, as a table's: the type cell's link
+    # Sections of the page that head a scalar schema: a heading, then at once "Type string".
+    scalars = {
+        heading.text: stated
+        for heading, run in zip(blocks, blocks[1:], strict=False)
+        if heading.kind == "heading"
+        and run.kind == "text"
+        and (stated := _explicit_type(run.text)) in _SCALARS
+    }
     i = 0
     while i < len(blocks):
         field = _field_at(blocks, i)
         if field is None:
             if rows:
-                out.append(Block("table", rows=[_HEADER, *rows], header=True))
-                rows = []
+                out.append(Block("table", rows=[_HEADER, *rows], header=True, cell_links=links))
+                rows, links = [], [[""] * len(_HEADER)]
             out.append(blocks[i])
             i += 1
             continue
-        row, i = field
+        start, (row, i) = i, field
+        link = _type_link(blocks[start:i])
+        if link in scalars:  # "Type image-path", a schema whose own section says "Type string"
+            row[2], link = scalars[link], ""
         rows.append(row)
+        links.append(["", "", link, "", ""])
     if rows:
-        out.append(Block("table", rows=[_HEADER, *rows], header=True))
+        out.append(Block("table", rows=[_HEADER, *rows], header=True, cell_links=links))
     for index, block in enumerate(out):
         block.position = index
     return out
@@ -64,11 +85,15 @@ def field_runs(blocks: list[Block]) -> list[Block]:
 
 def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     """([name, in, type, required, description], the index after its runs) of a field starting at i."""
+    if blocks[i].kind == "heading":
+        return _heading_field_at(blocks, i)
     if i + 1 >= len(blocks) or blocks[i].kind != "text" or blocks[i + 1].kind != "text":
         return None
     named = _NAME_RUN.fullmatch(blocks[i].text)
     if named is None:
         return _typed_field_at(blocks, i)
+    if named.group(1).endswith("."):
+        return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
     if _TYPE_WORD.fullmatch(named.group(1)):
         return None  # "string" then "object" are two types (an item's, a body's), not a field "string"
     if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
@@ -78,6 +103,68 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
         return None
     mark = (named.group(2) or "").lower()
     return _field_from(blocks, i + 2, named.group(1), mark, location, type_, rest)
+
+
+def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
+    """A field drawn as a heading ("id (path) required", "tags (query)", "code *") whose few runs,
+    up to the next heading, hold its description and a run stating its type ("Type integer, format
+    int64"). A heading with deeper headings under it heads a section (a schema "Pet", then
+    "Properties"), not a field; a status ("default") heads a response."""
+    named = _HEADING_FIELD.fullmatch(blocks[i].text)
+    if named is None or named.group(1).lower() == "default":
+        return None
+    if _TYPE_WORD.fullmatch(named.group(1)) and not named.group(2):
+        return None  # "object" heading its schema; "date (query)" is a field all the same
+    end = i + 1
+    while end < len(blocks) and blocks[end].kind == "text" and end <= i + MAX_HEADING_RUNS:
+        end += 1
+    if end < len(blocks) and blocks[end].kind != "heading" and end > i + MAX_HEADING_RUNS:
+        return None
+    if end < len(blocks) and blocks[end].kind == "heading" and blocks[end].level > blocks[i].level:
+        return None
+    runs = [block.text for block in blocks[i + 1 : end]]
+    # The type said as such ("Type integer"): a type word alone ("string") may be a value or a
+    # body's own type, and runs that draw fields of their own ("id", "Type: integer") are theirs.
+    # "Type" alone (a type the page left out) only as the field's last run, never a column label
+    # among others ("Name", "Type", "Description").
+    typed = [
+        k
+        for k, text in enumerate(runs)
+        if _explicit_type(text) or (_explicit_type(text) == "" and k == len(runs) - 1)
+    ]
+    if not typed or len(typed) > 1:
+        return None
+    marked = named.group(2) or named.group(3)  # "(query)", "required": the heading is a field's for sure
+    if not marked and any(_field_at(blocks, i + 1 + k) is not None for k in range(typed[0])):
+        return None
+    location = named.group(2)
+    location = next((known for known in LOCATIONS if location and known.lower() == location.lower()), None)
+    mark = (named.group(3) or "").lower().strip("()")
+    required = "true" if mark in ("*", "required") else "false" if mark == "optional" else ""
+    described = [text for k, text in enumerate(runs) if k not in typed and text.lower() != "required"]
+    description = max(described, key=len, default="")
+    return [named.group(1), location or "", _explicit_type(runs[typed[0]]) or "", required, description], end
+
+
+def _type_link(field: list[Block]) -> str:
+    """The schema a field heading's type run links to ("Type Pet", "Item type ImageObject"), if any."""
+    if field[0].kind != "heading":
+        return ""
+    typed = [b for b in field[1:] if len(b.links) == 1 and re.match(r"(?:item\s+)?type\b", b.text, re.I)]
+    return typed[0].links[0] if typed else ""
+
+
+def _explicit_type(text: str) -> str | None:
+    """The type a run says as such: "Type integer , format int64" → integer; "Type Pet" (a schema's
+    name) → object; "Type" alone (a type the page left out) → ""; None for any other run."""
+    said = _EXPLICIT_TYPE.fullmatch(text.strip())
+    if said is None:
+        return None
+    if not said.group(1):
+        return ""
+    if (stated := _stated(text)[1]) is not None:
+        return stated
+    return "object" if re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", said.group(1)) else None
 
 
 def _typed_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
@@ -135,6 +222,6 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
         return None, None, ""
     # After the type word only its details ("format: int32", "· date-time", "(int64)"), never a
     # sentence: "String values are trimmed" under "Summary" is prose.
-    if not text.lower().startswith("type:") and not _DETAILS.match(typed.group(2)):
+    if not re.match(r"type\b", text, re.I) and not _DETAILS.match(typed.group(2)):
         return None, None, ""
     return None, normalize_type(typed.group(1)), ""

@@ -50,6 +50,7 @@ _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 _NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
+_WORD_AND_PATH = re.compile(r"[A-Za-z]{2,20}\s+/\S{0,300}")  # "PARAMETERS /pets/{id}"
 
 
 @dataclass
@@ -180,6 +181,9 @@ def _regions(
                 end < nxt
                 and (level.get(end) == level[start] or level.get(end) in label_levels)
                 and not any(end <= p < section[end] for p, _ in positions)
+                # A heading that names a path under another word ("PARAMETERS /pets/{id}", what a
+                # path's operations share) starts that path's part; it is no label of this one.
+                and not (end < len(blocks) and _WORD_AND_PATH.fullmatch(blocks[end].text))
             ):
                 cut = True
                 continue
@@ -248,6 +252,14 @@ def _enclosing(outline: list[Block]) -> tuple[str, str]:
     return "", ""
 
 
+def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
+    """(kind, status) of the nearest heading before block `index` that names one (bounded: 200 back)."""
+    for block in reversed(blocks[max(0, index - 200) : index]):
+        if block.kind == "heading" and (kind := label_kind(block.text.lower())):
+            return kind, label_status(block.text.lower())
+    return "", ""
+
+
 def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
     return any(b.kind == "heading" for b in blocks[start:end])
 
@@ -313,6 +325,15 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             elif (
                 len(block.links) == 1
                 and len(block.text) <= 100
+                and label_kind(label) == "response"
+                and label_status(label).startswith("2")
+            ):
+                # One link in a short run under a 2xx status ("Type Pet", "Item type Pet"): what it
+                # points to is the response's schema, when a section of the page.
+                evidence.lone_names.append((label_status(label), block.links[0]))
+            elif (
+                len(block.links) == 1
+                and len(block.text) <= 100
                 and label_kind(label) == "request"
                 and evidence.method in _BODY_METHODS
                 and not evidence.statuses
@@ -353,6 +374,11 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # The nearest words say nothing ("genres: object[]"): a heading further out may
                 # ("200 OK" above a nested field list).
                 kind, status = _enclosing(outline)
+            if not kind:
+                # Still nothing: a heading that names no part ("Properties", "Schema") sits beside the
+                # label it continues ("Responses", "201", then "Properties" one level up): the
+                # nearest earlier heading of the operation's part that names one says.
+                kind, status = _earlier_label(blocks, index)
             if below := sum(is_field_heading(h) for h in outline):
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
