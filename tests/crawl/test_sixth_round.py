@@ -10,6 +10,7 @@ from openapi_rag.crawl.page import parse_html
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.scrape import scrape
 from openapi_rag.crawl.servers import stated_servers
+from openapi_rag.crawl.tables import field_rows
 from tests.crawl.conftest import PAGES
 
 _HEADER = ["name", "in", "type", "required", "description"]
@@ -158,3 +159,98 @@ def test_a_field_headings_type_link_names_its_schema_unless_that_schema_is_a_sca
     table = next(b for b in field_runs(parse_html(html).blocks) if b.kind == "table")
     assert [row[:3] for row in table.rows[1:]] == [["images", "", "array"], ["profile_path", "", "string"]]
     assert [links[2] for links in table.cell_links[1:]] == ["ImageObject", ""]
+
+
+def test_a_model_drawn_as_names_then_runs_led_by_their_types_is_a_field_table() -> None:
+    # openapi-generator's html models: "threshold" (required: left bare), its type leading its
+    # description and linking to the type's docs; "sector (optional)" marked.
+    html = (
+        "<h3>_alert_settings_post_request</h3><div>threshold</div>"
+        "<div><a href='#number'>BigDecimal</a> Threshold that triggers the alert.</div>"
+        "<div>sector (optional)</div><div><a href='#string'>String</a> Sector for which the alert is created.</div>"
+        "<div>parameters (optional)</div><div>Object Additional parameters.</div><h3>Next</h3>"
+    )
+    assert [row[:4] for row in _tables(html)[0][1:]] == [
+        ["threshold", "", "number", "true"],
+        ["sector", "", "string", "false"],
+        ["parameters", "", "object", "false"],
+    ]
+    # A bare name then prose led by a type word, no link: text, as before.
+    assert _tables("<h4>Summary</h4><div>Trimming</div><div>String values are trimmed.</div><h4>x</h4>") == []
+
+
+def test_a_long_linked_body_name_shown_twice_is_no_prose(tmp_path: Path) -> None:
+    html = (
+        "<h1>Methods</h1><pre>put /update-data</pre><h3>Request body</h3>"
+        "<p><a href='#_update_data_put_request'>_update_data_put_request</a> _update_data_put_request (required)</p>"
+        "<h3>Responses</h3><h4>200</h4><p>Updated.</p>"
+        "<h1>Models</h1><h3>_update_data_put_request</h3><div>usage (optional)</div>"
+        "<div><a href='#number'>BigDecimal</a> Energy usage reading.</div>"
+    )
+    page = tmp_path / "api.html"
+    page.write_text(html, encoding="utf-8")
+    body = crawl_pages([page]).document["paths"]["/update-data"]["put"]["requestBody"]
+    assert set(body["content"]["application/json"]["schema"]["properties"]) == {"usage"}
+
+
+def test_a_bracketed_type_beside_enum_values_is_one_of_them() -> None:
+    rows = [
+        ["Field Name", "Required", "Type", "Description", "Format"],
+        ["album_type", "X", "[String]", "The type of the album.", "Enum: album, single, compilation,"],
+        ["markets", "X", "List of [string]", "The markets.", ""],
+        ["tags", "", "[String]", "Its tags.", ""],
+    ]
+    assert [(r.name, r.type) for r in field_rows(rows, True)] == [
+        ("album_type", "string"),
+        ("markets", "array"),
+        ("tags", "array"),
+    ]
+
+
+def test_a_status_tables_schema_named_as_an_anchor_finds_its_renamed_section(tmp_path: Path) -> None:
+    # asciidoc: the Datatype cell "[_forecast_get_200_response]", the model section "2.1. ForecastGet200Response".
+    html = (
+        "<h4>1.1.1. forecastGet</h4><p>GET /forecast</p><h5>Responses</h5>"
+        "<table><thead><tr><th>Code</th><th>Message</th><th>Datatype</th></tr></thead>"
+        "<tr><td>200</td><td>The forecast.</td><td>[_forecast_get_200_response]</td></tr></table>"
+        "<h2>2. Models</h2><h3>2.1. ForecastGet200Response</h3>"
+        "<table><thead><tr><th>Field Name</th><th>Required</th><th>Type</th><th>Description</th></tr></thead>"
+        "<tr><td>forecastPeriod</td><td></td><td>String</td><td>The period.</td></tr></table>"
+    )
+    page = tmp_path / "api.html"
+    page.write_text(html, encoding="utf-8")
+    response = crawl_pages([page]).document["paths"]["/forecast"]["get"]["responses"]["200"]
+    assert set(response["content"]["application/json"]["schema"]["properties"]) == {"forecastPeriod"}
+
+
+def test_a_sentence_naming_the_base_uri_states_the_server() -> None:
+    html = (
+        "<p>Spotify Web API. The base URI for all Web API requests is "
+        "<code><a href='https://api.spotify.com/v1'>https://api.spotify.com/v1</a></code>. Need help?</p><h2>Endpoints</h2>"
+    )
+    assert stated_servers(parse_html(html).blocks, set()) == ["https://api.spotify.com/v1"]
+    assert stated_servers(parse_html("<p>The base URI changes every year.</p><h2>x</h2>").blocks, set()) == []
+
+
+def test_a_page_that_marks_optional_fields_leaves_required_ones_bare() -> None:
+    # A model whose every field is required, on a page that marks optional ones elsewhere.
+    html = (
+        "<h3>Query</h3><div>limit (optional)</div><div>Query Parameter — How many.</div>"
+        "<h3>NewPet</h3><div>name</div><div><a href='#string'>String</a> Its name.</div>"
+        "<div>tag</div><div><a href='#string'>String</a> Its tag.</div><h3>End</h3>"
+    )
+    assert [[row[0], row[3]] for table in _tables(html) for row in table[1:]] == [
+        ["limit", "false"],
+        ["name", "true"],
+        ["tag", "true"],
+    ]
+
+
+def test_a_status_word_then_a_linked_schema_name_is_no_field() -> None:
+    # bootprint: "200 OK", then "OK", then "updates-array" linking to its schema: not a field "OK".
+    assert (
+        _tables(
+            "<h6>200 OK</h6><div>OK</div><div><a href='#updates-array'>updates-array</a></div><h6>400</h6>"
+        )
+        == []
+    )

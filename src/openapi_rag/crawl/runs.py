@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from openapi_rag.crawl.page import Block
-from openapi_rag.crawl.tables import LOCATIONS, normalize_type
+from openapi_rag.crawl.tables import LOCATIONS, is_type_link, led_type, normalize_type
 
 MAX_FOLLOWING = 12  # runs read after a field's type run for "required" and its description
 _NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\((?:optional|required)\))?", re.I)
@@ -52,6 +52,12 @@ def field_runs(blocks: list[Block]) -> list[Block]:
     out: list[Block] = []
     rows: list[list[str]] = []
     links: list[list[str]] = [[""] * len(_HEADER)]  # per cell, as a table's: the type cell's link
+    # A page that marks its optional fields ("sector (optional)") leaves the required ones bare.
+    marks_optional = any(
+        (named := _NAME_RUN.fullmatch(block.text)) and (named.group(2) or "").lower() == "(optional)"
+        for block in blocks
+        if block.kind == "text" and len(block.text) <= 120
+    )
     # Sections of the page that head a scalar schema: a heading, then at once "Type string".
     scalars = {
         heading.text: stated
@@ -65,7 +71,14 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         field = _field_at(blocks, i)
         if field is None:
             if rows:
-                out.append(Block("table", rows=[_HEADER, *rows], header=True, cell_links=links))
+                out.append(
+                    Block(
+                        "table",
+                        rows=[_HEADER, *_bare_required(rows, marks_optional)],
+                        header=True,
+                        cell_links=links,
+                    )
+                )
                 rows, links = [], [[""] * len(_HEADER)]
             out.append(blocks[i])
             i += 1
@@ -77,10 +90,23 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         rows.append(row)
         links.append(["", "", link, "", ""])
     if rows:
-        out.append(Block("table", rows=[_HEADER, *rows], header=True, cell_links=links))
+        out.append(
+            Block(
+                "table", rows=[_HEADER, *_bare_required(rows, marks_optional)], header=True, cell_links=links
+            )
+        )
     for index, block in enumerate(out):
         block.position = index
     return out
+
+
+def _bare_required(rows: list[list[str]], marks_optional: bool) -> list[list[str]]:
+    """Fields on a page that marks the optional ones ("sector (optional)") and, in this table, none
+    required: the names it leaves bare are the required ones."""
+    if marks_optional and "true" not in {row[3] for row in rows}:
+        for row in rows:
+            row[3] = row[3] or "true"
+    return rows
 
 
 def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
@@ -99,9 +125,11 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
         return None  # JSON Schema's own keyword ("type: object" of an inline schema), not a field
     location, type_, rest = _stated(blocks[i + 1].text)
+    mark = (named.group(2) or "").lower()
+    if location is None and type_ is None and _marked_and_led(blocks, i):
+        type_, rest = led_type(blocks[i + 1].text, blocks[i + 1].links, field=bool(mark)), blocks[i + 1].text
     if location is None and type_ is None:
         return None
-    mark = (named.group(2) or "").lower()
     return _field_from(blocks, i + 2, named.group(1), mark, location, type_, rest)
 
 
@@ -167,6 +195,22 @@ def _explicit_type(text: str) -> str | None:
     return "object" if re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", said.group(1)) else None
 
 
+def _marked_and_led(blocks: list[Block], i: int) -> bool:
+    """A name, then a run led by its type as code generators print it, the description after it
+    ("BigDecimal Threshold of …"): when the name is marked "(optional)" or "(required)", a field's
+    for sure, or when the run links the type to its docs ("BigDecimal" -> number; not to a schema,
+    "OK" then "updates-array"); a bare name then "String values are trimmed" is prose."""
+    named = _NAME_RUN.fullmatch(blocks[i].text)
+    if named is None or i + 1 >= len(blocks) or blocks[i + 1].kind != "text":
+        return False
+    following = blocks[i + 1]
+    if (named.group(2) or "").lower() in ("(optional)", "(required)"):
+        return led_type(following.text, following.links, field=True) is not None
+    if named.group(1).endswith(".") or not following.links or not is_type_link(following.links[0]):
+        return False
+    return led_type(following.text, following.links) is not None
+
+
 def _typed_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     """A field whose first run states name and type ("page: integer", "since: string (date)") and
     whose next run states its place ("in query"), as OpenAPI's own `in` says it."""
@@ -194,7 +238,7 @@ def _field_from(
         if j + 1 < len(blocks) and blocks[j + 1].kind == "text":
             if _NAME_RUN.fullmatch(blocks[j].text) and _stated(blocks[j + 1].text) != (None, None, ""):
                 break  # the next field starts here
-            if _typed_field_at(blocks, j) is not None:
+            if _typed_field_at(blocks, j) is not None or _marked_and_led(blocks, j):
                 break
         text = blocks[j].text
         if text.lower() == "required":

@@ -50,6 +50,8 @@ _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 _NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
+# One name, shown once or twice, perhaps marked: a reference drawn as a run, however long, is no prose.
+_ONE_NAME = re.compile(r"(\S{1,100})(?:\s+\1(?:\s*\((?:required|optional)\))?|\s*\((?:required|optional)\))")
 _WORD_AND_PATH = re.compile(r"[A-Za-z]{2,20}\s+/\S{0,300}")  # "PARAMETERS /pets/{id}"
 
 
@@ -136,6 +138,11 @@ def scrape(page: Page) -> Scraped:
                 evidence.request_ref = evidence.request_ref or name
             elif name:
                 evidence.response_refs.setdefault(status, name)
+        # A status table's schema column names a section as a link's anchor may ("[_pet_response]"
+        # for the section "PetResponse", as generators rename schemas): the section it stands for.
+        evidence.response_refs = {
+            status: schema_named(name, schemas) or name for status, name in evidence.response_refs.items()
+        }
     return Scraped(title, first_text, servers, operations, schemas)
 
 
@@ -220,6 +227,8 @@ def _is_prose(text: str) -> bool:
     """Words about the operation: a long run, or a short one that is a sentence ("Search for
     collections."); never a caption that names the request ("Request Example for get /pets")."""
     if len(text) < 100 and _NAMED_TEMPLATE.search(text):
+        return False
+    if _ONE_NAME.fullmatch(text):  # "_update_data_put_request _update_data_put_request (required)"
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 

@@ -21,6 +21,7 @@ _LABELLED_BASE = re.compile(
     re.I,
 )
 _RELATIVE_TO = re.compile(r"\brelative to:?\s+(https?://[^\s/]+(?:/[^\s]*)?)\s*$", re.I)
+_BASE_IS = re.compile(r"\bbase (?:uri|url)\b[^.]{0,100}?\bis:?\s+(https?://[^\s/]+(?:/\S*)?)", re.I)
 _SCHEMES = re.compile(r"^\s*schemes?\s*:?\s*(https?)\b", re.I)
 _HOST = re.compile(r"(?:https?://)?([\w-]+(?:\.[\w-]+)+(?::\d+)?)/?")
 
@@ -93,6 +94,11 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
                 counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
             continue
         if block.kind != "text":
+            continue
+        said = _BASE_IS.search(block.text[:5000])  # "The base URI for all requests is https://…/v1."
+        if said:
+            url = said.group(1).rstrip(".,;:)").rstrip("/")
+            counts[url] = counts.get(url, 0) + 1
             continue
         relative = _RELATIVE_TO.search(block.text) if len(block.text) < 300 else None
         if relative:  # "All URIs are relative to https://petstore.example/v2"
