@@ -61,6 +61,13 @@ untouched, before its pages were read):
   Swagger 2.0 only, so OpenAPI 3 specs go through api-spec-converter first, as for bootprint;
   package.json pins three of its loosely declared dependencies by `overrides` (see render_spectacle).
 
+One more joined in issue 17's sixth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `openapi2html`: openapi2html 2.0.1 (React components rendered to static markup: Bootstrap cards,
+  fields as headings), Swagger 2.0 only, so OpenAPI 3 specs go through api-spec-converter first; pinned
+  in a tree of its own, renderers/openapi2html (see render_openapi2html).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -77,6 +84,7 @@ both are dropped, since a crawler reads what a reader sees (and the embedded spe
 answer). Rendering is deterministic: same specs and renderer versions, same pages.
 
     cd benchmarks/crawl/renderers && npm ci --ignore-scripts   # once (node + npm; offline afterwards)
+    cd benchmarks/crawl/renderers/openapi2html && npm ci --ignore-scripts   # once, its own tree
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc

@@ -254,3 +254,28 @@ def test_a_status_word_then_a_linked_schema_name_is_no_field() -> None:
         )
         == []
     )
+
+
+def test_form_parameters_are_the_bodys_fields(tmp_path: Path) -> None:
+    # openapi-generator html2: a "Form parameters" table of a POST.
+    page = tmp_path / "api.html"
+    page.write_text(
+        '<h1>createJob</h1><pre>curl -X POST "https://api.example.com/v1/Jobs"</pre><h2>Parameters</h2>'
+        "<p>Form parameters</p><table><tr><th>Name</th><th>Description</th></tr>"
+        "<tr><td>FriendlyName*</td><td>String The job's name Required</td></tr></table><h2>Responses</h2>",
+        encoding="utf-8",
+    )
+    operation = crawl_pages([page]).document["paths"]["/v1/Jobs"]["post"]
+    assert "parameters" not in operation
+    schema = next(iter(operation["requestBody"]["content"].values()))["schema"]
+    assert list(schema["properties"]) == ["FriendlyName"]
+
+
+def test_a_label_heading_under_an_empty_subtitle_is_no_summary() -> None:
+    # openapi2html: "GET /pets", an empty h6 where the summary goes, then "Request Parameters".
+    html = (
+        "<h3>GET /pets</h3><h6></h6><p>Returns all pets.</p><h4>Request Parameters</h4>"
+        "<h5>limit (query)</h5><div>Type integer</div><h3>GET /stores</h3><h6>List stores</h6><h4>Responses</h4>"
+    )
+    titles = {op.path: op.title for op in scrape(parse_html(html)).operations}
+    assert titles == {"/pets": "", "/stores": "List stores"}
