@@ -279,3 +279,30 @@ def test_a_label_heading_under_an_empty_subtitle_is_no_summary() -> None:
     )
     titles = {op.path: op.title for op in scrape(parse_html(html)).operations}
     assert titles == {"/pets": "", "/stores": "List stores"}
+
+
+def test_a_marked_name_then_a_run_led_by_a_linked_schema_is_a_field_of_that_schema() -> None:
+    # openapi-generator's html models: "followers (optional)", then its type printed as a link to the
+    # model, then the description.
+    html = (
+        "<h3>ArtistObject</h3><div>followers (optional)</div>"
+        "<div><a href='#FollowersObject'>FollowersObject</a> Information about the followers.</div>"
+        "<div>images (optional)</div><div>array[<a href='#ImageObject'>ImageObject</a>] Its images.</div>"
+        "<div>OK</div><div><a href='#updates-array'>updates-array</a></div><h3>Next</h3>"
+    )
+    (table,) = [b for b in field_runs(parse_html(html).blocks) if b.kind == "table"]
+    assert [row[:3] for row in table.rows[1:]] == [["followers", "", "object"], ["images", "", "array"]]
+    assert [links[2] for links in table.cell_links[1:]] == ["FollowersObject", "ImageObject"]
+
+
+def test_a_format_that_openapi_defines_names_the_type_where_nothing_else_does() -> None:
+    html = (
+        "<h3>Path parameters</h3><div>id (required)</div><div>Path Parameter — ID of pet default: null format: int64</div>"
+        "<div>ratio (optional)</div><div>Query Parameter — How much. format: double</div>"
+        "<div>page (optional)</div><div>Query Parameter — Which page. default: null</div><h3>Return type</h3>"
+    )
+    assert [row[:3] for row in _tables(html)[0][1:]] == [
+        ["id", "path", "integer"],
+        ["ratio", "query", "number"],
+        ["page", "query", ""],
+    ]

@@ -38,6 +38,13 @@ _IN_RUN = re.compile(r"(?:located\s+)?in\s*:?\s*(path|query|header|cookie|body|f
 _STRUCTURED = re.compile(r"(object|array|array of \w+|\w+\[\])", re.I)  # a schema's own type: "object[]"
 _HEADER = ["name", "in", "type", "required", "description"]
 _EXPLICIT_TYPE = re.compile(r"type\b\s*:?\s*(.*)", re.I | re.S)
+# A run's leading type as generators print it: "array[ Pet ]" / "List[Pet]" / "[Pet]", or a name.
+_LEADING_TYPE = re.compile(r"\s*(?:(?:array|list|set)\s*)?\[\s*([^\]\s]+)\s*\]|\s*(\S+)", re.I)
+# A format OpenAPI defines names its type where nothing else does ("format: int64").
+_FORMAT = re.compile(r"\bformat:\s*(int32|int64|float|double|date-time|date|byte|binary|uuid)\b", re.I)
+_FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "double": "number"} | {
+    name: "string" for name in ("date-time", "date", "byte", "binary", "uuid")
+}
 _SCALARS = {"string", "integer", "number", "boolean"}
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
@@ -127,7 +134,8 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     location, type_, rest = _stated(blocks[i + 1].text)
     mark = (named.group(2) or "").lower()
     if location is None and type_ is None and _marked_and_led(blocks, i):
-        type_, rest = led_type(blocks[i + 1].text, blocks[i + 1].links, field=bool(mark)), blocks[i + 1].text
+        type_ = led_type(blocks[i + 1].text, blocks[i + 1].links, field=bool(mark))
+        type_, rest = type_ or _schema_lead_type(blocks[i + 1]), blocks[i + 1].text
     if location is None and type_ is None:
         return None
     return _field_from(blocks, i + 2, named.group(1), mark, location, type_, rest)
@@ -175,11 +183,28 @@ def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
 
 
 def _type_link(field: list[Block]) -> str:
-    """The schema a field heading's type run links to ("Type Pet", "Item type ImageObject"), if any."""
+    """The schema a field heading's type run links to ("Type Pet", "Item type ImageObject"), or that
+    the run after a field's name leads with ("FollowersObject Information about …"), if any."""
     if field[0].kind != "heading":
-        return ""
+        return _schema_lead(field[1]) if len(field) > 1 else ""
     typed = [b for b in field[1:] if len(b.links) == 1 and re.match(r"(?:item\s+)?type\b", b.text, re.I)]
     return typed[0].links[0] if typed else ""
+
+
+def _schema_lead(block: Block) -> str:
+    """The schema a run leads with, its first word a link to it ("FollowersObject Information …",
+    "array[ImageObject] The images …"), as code generators print a field's type; "" otherwise."""
+    if block.kind != "text" or not block.links or is_type_link(block.links[0]):
+        return ""
+    led = _LEADING_TYPE.match(block.text)
+    return block.links[0] if led and block.links[0] in (led.group(1), led.group(2)) else ""
+
+
+def _schema_lead_type(block: Block) -> str | None:
+    """object for a run led by a schema's name, array for one led by a list of it; None otherwise."""
+    if not _schema_lead(block):
+        return None
+    return "array" if _LEADING_TYPE.match(block.text).group(1) else "object"
 
 
 def _explicit_type(text: str) -> str | None:
@@ -205,7 +230,9 @@ def _marked_and_led(blocks: list[Block], i: int) -> bool:
         return False
     following = blocks[i + 1]
     if (named.group(2) or "").lower() in ("(optional)", "(required)"):
-        return led_type(following.text, following.links, field=True) is not None
+        return led_type(following.text, following.links, field=True) is not None or bool(
+            _schema_lead(following)
+        )
     if named.group(1).endswith(".") or not following.links or not is_type_link(following.links[0]):
         return False
     return led_type(following.text, following.links) is not None
@@ -250,6 +277,8 @@ def _field_from(
         j += 1
     # The longest of the runs after it describes it; the short ones are labels, values or buttons.
     description = max(following, key=len, default="")
+    if type_ is None and (formatted := _FORMAT.search(" ".join(following))):
+        type_ = _FORMAT_TYPES[formatted.group(1).lower()]  # "… default: null format: int64": an integer
     return [name, location or "", type_ or "", required, description], j
 
 
