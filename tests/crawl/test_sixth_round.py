@@ -306,3 +306,16 @@ def test_a_format_that_openapi_defines_names_the_type_where_nothing_else_does() 
         ["ratio", "query", "number"],
         ["page", "query", ""],
     ]
+
+
+def test_a_link_alone_before_a_schema_sections_fields_takes_that_schema_in_whole() -> None:
+    # bootprint: "Pet:" (allOf NewPet and its own id) draws a link "NewPet", then its own table.
+    html = (
+        "<h2>Schema definitions</h2><h3>NewPet: object</h3><table><tr><td>name: string</td><td></td></tr>"
+        "<tr><td>tag: string</td><td></td></tr></table>"
+        "<h3>Pet:</h3><div><a href='#/definitions/NewPet'>NewPet</a></div>"
+        "<table><tr><td>id: integer (int64)</td><td></td></tr></table>"
+    )
+    schemas = scrape(parse_html(html)).schemas
+    assert [row.name for row in schemas["Pet"]] == ["name", "tag", "id"]
+    assert [row.name for row in schemas["NewPet"]] == ["name", "tag"]
