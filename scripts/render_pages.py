@@ -61,6 +61,13 @@ untouched, before its pages were read):
   Swagger 2.0 only, so OpenAPI 3 specs go through api-spec-converter first, as for bootprint;
   package.json pins three of its loosely declared dependencies by `overrides` (see render_spectacle).
 
+One more joined in issue 17's sixth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `openapi2html`: openapi2html 2.0.1 (React components rendered to static markup: Bootstrap cards,
+  fields as headings), Swagger 2.0 only, so OpenAPI 3 specs go through api-spec-converter first; pinned
+  in a tree of its own, renderers/openapi2html (see render_openapi2html).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -77,6 +84,7 @@ both are dropped, since a crawler reads what a reader sees (and the embedded spe
 answer). Rendering is deterministic: same specs and renderer versions, same pages.
 
     cd benchmarks/crawl/renderers && npm ci --ignore-scripts   # once (node + npm; offline afterwards)
+    cd benchmarks/crawl/renderers/openapi2html && npm ci --ignore-scripts   # once, its own tree
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
@@ -111,6 +119,7 @@ OPENAPI_GENERATOR = RENDERERS / ".venv-openapi-generator" / "bin" / "openapi-gen
 MKDOCS = RENDERERS / ".venv-mkdocs" / "bin" / "mkdocs"
 MODULES = RENDERERS / "node_modules"
 HARNESS = RENDERERS / "harness"
+OPENAPI2HTML = RENDERERS / "openapi2html"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -313,6 +322,25 @@ def render_spectacle(spec: Path, out: Path, work: Path) -> None:
     done = subprocess.run(command, check=True, capture_output=True, timeout=CHROMIUM_TIMEOUT_S)
     if not (work / "site" / "index.html").exists():
         raise subprocess.CalledProcessError(1, command, done.stdout, done.stderr)
+    _write_site(work, out)
+
+
+def render_openapi2html(spec: Path, out: Path, work: Path) -> None:
+    """openapi2html 2.0.1 (React components rendered to static markup: Bootstrap cards, no script), called
+    by `renderers/openapi2html/render.js` on the spec as swagger-parser 10.1.1 parses it (no `$ref`
+    resolved, nothing fetched); pinned in a tree of its own there, since in the shared tree
+    html-react-parser would take redoc-cli's React 17 as its peer and fail on React 19's elements.
+    It reads Swagger 2.0 only, so an OpenAPI 3 spec goes through api-spec-converter first, as for
+    bootprint. Added in issue 17's sixth round as a fresh held-out
+    renderer (measured once with the rules untouched, before its pages were read)."""
+    site = work / "site"
+    site.mkdir()
+    subprocess.run(
+        ["node", str(OPENAPI2HTML / "render.js"), str(_swagger_2(spec, work)), str(site / "index.html")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
     _write_site(work, out)
 
 
@@ -530,6 +558,7 @@ RENDER = {
     "mkdocs": render_mkdocs,
     "openapi-generator-markdown": render_openapi_generator_markdown,
     "spectacle": render_spectacle,
+    "openapi2html": render_openapi2html,
 }
 
 
@@ -558,6 +587,11 @@ NEEDS = {
     "asciidoc": Needs(BIN / "asciidoctor", "java", f"{_OPENAPI_GENERATOR_PIP}; {_NPM_CI}"),
     "openapi-generator-markdown": Needs(OPENAPI_GENERATOR, "java", f"{_OPENAPI_GENERATOR_PIP}; {_NPM_CI}"),
     "spectacle": Needs(BIN / "spectacle", "node", _NPM_CI),
+    "openapi2html": Needs(
+        OPENAPI2HTML / "node_modules" / "openapi2html" / "package.json",
+        "node",
+        f"{_NPM_CI}; cd benchmarks/crawl/renderers/openapi2html && npm ci",
+    ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }
 

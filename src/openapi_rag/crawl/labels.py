@@ -123,7 +123,7 @@ def label_location(label: str) -> str | None:
         for word in ("path", "query", "header", "cookie"):
             if re.search(rf"\b{word}s?\b", piece):  # "Headers", "Query Parameters"
                 return word
-        if re.search(r"\b(body|payload|request)\b", piece):
+        if re.search(r"\b(body|payload|request|form|formdata)\b", piece):  # "Form parameters": the body's
             return "body"
     return None
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import re
 
 from openapi_rag.crawl.page import Block
-from openapi_rag.crawl.tables import LOCATIONS, normalize_type
+from openapi_rag.crawl.tables import LOCATIONS, is_type_link, led_type, normalize_type
 
 MAX_FOLLOWING = 12  # runs read after a field's type run for "required" and its description
 _NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\((?:optional|required)\))?", re.I)
 # A type run names the type first: "Type: integer", "Integer format: int32", "array of object",
 # "string · date-time". The word must be a type word, not any capitalised word ("Example").
-_TYPE_RUN = re.compile(r"(?:type:\s*)?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S)
+_TYPE_RUN = re.compile(r"(?:type(?::\s*|\s+))?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S)
 _TYPE_WORD = re.compile(
     r"(array of \w+|array|string|integer|int|int32|int64|long|number|float|double|decimal|boolean|"
     r"bool|object|map|date|date-time|datetime|uuid|binary|byte)(\[\])?", re.I
@@ -37,47 +37,205 @@ _NAMED_TYPE_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*)?\s*:\s*(\
 _IN_RUN = re.compile(r"(?:located\s+)?in\s*:?\s*(path|query|header|cookie|body|form(?:data)?)", re.I)
 _STRUCTURED = re.compile(r"(object|array|array of \w+|\w+\[\])", re.I)  # a schema's own type: "object[]"
 _HEADER = ["name", "in", "type", "required", "description"]
+_EXPLICIT_TYPE = re.compile(r"type\b\s*:?\s*(.*)", re.I | re.S)
+# A run's leading type as generators print it: "array[ Pet ]" / "List[Pet]" / "[Pet]", or a name.
+_LEADING_TYPE = re.compile(r"\s*(?:(?:array|list|set)\s*)?\[\s*([^\]\s]+)\s*\]|\s*(\S+)", re.I)
+# A format OpenAPI defines names its type where nothing else does ("format: int64").
+_FORMAT = re.compile(r"\bformat:\s*(int32|int64|float|double|date-time|date|byte|binary|uuid)\b", re.I)
+_FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "double": "number"} | {
+    name: "string" for name in ("date-time", "date", "byte", "binary", "uuid")
+}
+_SCALARS = {"string", "integer", "number", "boolean"}
+MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
+_HEADING_FIELD = re.compile(
+    r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(?:\((path|query|header|cookie|body|form|formData)\)\s*)?"
+    r"(\*|\(?(?:optional|required)\)?)?",
+    re.I,
+)
 
 
 def field_runs(blocks: list[Block]) -> list[Block]:
     """The blocks with each stretch of name/type runs replaced by one table block."""
     out: list[Block] = []
     rows: list[list[str]] = []
+    links: list[list[str]] = [[""] * len(_HEADER)]  # per cell, as a table's: the type cell's link
+    # A page that marks its optional fields ("sector (optional)") leaves the required ones bare.
+    marks_optional = any(
+        (named := _NAME_RUN.fullmatch(block.text)) and (named.group(2) or "").lower() == "(optional)"
+        for block in blocks
+        if block.kind == "text" and len(block.text) <= 120
+    )
+    # Sections of the page that head a scalar schema: a heading, then at once "Type string".
+    scalars = {
+        heading.text: stated
+        for heading, run in zip(blocks, blocks[1:], strict=False)
+        if heading.kind == "heading"
+        and run.kind == "text"
+        and (stated := _explicit_type(run.text)) in _SCALARS
+    }
     i = 0
     while i < len(blocks):
         field = _field_at(blocks, i)
         if field is None:
             if rows:
-                out.append(Block("table", rows=[_HEADER, *rows], header=True))
-                rows = []
+                out.append(
+                    Block(
+                        "table",
+                        rows=[_HEADER, *_bare_required(rows, marks_optional)],
+                        header=True,
+                        cell_links=links,
+                    )
+                )
+                rows, links = [], [[""] * len(_HEADER)]
             out.append(blocks[i])
             i += 1
             continue
-        row, i = field
+        start, (row, i) = i, field
+        link = _type_link(blocks[start:i])
+        if link in scalars:  # "Type image-path", a schema whose own section says "Type string"
+            row[2], link = scalars[link], ""
         rows.append(row)
+        links.append(["", "", link, "", ""])
     if rows:
-        out.append(Block("table", rows=[_HEADER, *rows], header=True))
+        out.append(
+            Block(
+                "table", rows=[_HEADER, *_bare_required(rows, marks_optional)], header=True, cell_links=links
+            )
+        )
     for index, block in enumerate(out):
         block.position = index
     return out
 
 
+def _bare_required(rows: list[list[str]], marks_optional: bool) -> list[list[str]]:
+    """Fields on a page that marks the optional ones ("sector (optional)") and, in this table, none
+    required: the names it leaves bare are the required ones."""
+    if marks_optional and "true" not in {row[3] for row in rows}:
+        for row in rows:
+            row[3] = row[3] or "true"
+    return rows
+
+
 def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     """([name, in, type, required, description], the index after its runs) of a field starting at i."""
+    if blocks[i].kind == "heading":
+        return _heading_field_at(blocks, i)
     if i + 1 >= len(blocks) or blocks[i].kind != "text" or blocks[i + 1].kind != "text":
         return None
     named = _NAME_RUN.fullmatch(blocks[i].text)
     if named is None:
         return _typed_field_at(blocks, i)
+    if named.group(1).endswith("."):
+        return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
     if _TYPE_WORD.fullmatch(named.group(1)):
         return None  # "string" then "object" are two types (an item's, a body's), not a field "string"
     if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
         return None  # JSON Schema's own keyword ("type: object" of an inline schema), not a field
     location, type_, rest = _stated(blocks[i + 1].text)
+    mark = (named.group(2) or "").lower()
+    if location is None and type_ is None and _marked_and_led(blocks, i):
+        type_ = led_type(blocks[i + 1].text, blocks[i + 1].links, field=bool(mark))
+        type_, rest = type_ or _schema_lead_type(blocks[i + 1]), blocks[i + 1].text
     if location is None and type_ is None:
         return None
-    mark = (named.group(2) or "").lower()
     return _field_from(blocks, i + 2, named.group(1), mark, location, type_, rest)
+
+
+def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
+    """A field drawn as a heading ("id (path) required", "tags (query)", "code *") whose few runs,
+    up to the next heading, hold its description and a run stating its type ("Type integer, format
+    int64"). A heading with deeper headings under it heads a section (a schema "Pet", then
+    "Properties"), not a field; a status ("default") heads a response."""
+    named = _HEADING_FIELD.fullmatch(blocks[i].text)
+    if named is None or named.group(1).lower() == "default":
+        return None
+    if _TYPE_WORD.fullmatch(named.group(1)) and not named.group(2):
+        return None  # "object" heading its schema; "date (query)" is a field all the same
+    end = i + 1
+    while end < len(blocks) and blocks[end].kind == "text" and end <= i + MAX_HEADING_RUNS:
+        end += 1
+    if end < len(blocks) and blocks[end].kind != "heading" and end > i + MAX_HEADING_RUNS:
+        return None
+    if end < len(blocks) and blocks[end].kind == "heading" and blocks[end].level > blocks[i].level:
+        return None
+    runs = [block.text for block in blocks[i + 1 : end]]
+    # The type said as such ("Type integer"): a type word alone ("string") may be a value or a
+    # body's own type, and runs that draw fields of their own ("id", "Type: integer") are theirs.
+    # "Type" alone (a type the page left out) only as the field's last run, never a column label
+    # among others ("Name", "Type", "Description").
+    typed = [
+        k
+        for k, text in enumerate(runs)
+        if _explicit_type(text) or (_explicit_type(text) == "" and k == len(runs) - 1)
+    ]
+    if not typed or len(typed) > 1:
+        return None
+    marked = named.group(2) or named.group(3)  # "(query)", "required": the heading is a field's for sure
+    if not marked and any(_field_at(blocks, i + 1 + k) is not None for k in range(typed[0])):
+        return None
+    location = named.group(2)
+    location = next((known for known in LOCATIONS if location and known.lower() == location.lower()), None)
+    mark = (named.group(3) or "").lower().strip("()")
+    required = "true" if mark in ("*", "required") else "false" if mark == "optional" else ""
+    described = [text for k, text in enumerate(runs) if k not in typed and text.lower() != "required"]
+    description = max(described, key=len, default="")
+    return [named.group(1), location or "", _explicit_type(runs[typed[0]]) or "", required, description], end
+
+
+def _type_link(field: list[Block]) -> str:
+    """The schema a field heading's type run links to ("Type Pet", "Item type ImageObject"), or that
+    the run after a field's name leads with ("FollowersObject Information about …"), if any."""
+    if field[0].kind != "heading":
+        return _schema_lead(field[1]) if len(field) > 1 else ""
+    typed = [b for b in field[1:] if len(b.links) == 1 and re.match(r"(?:item\s+)?type\b", b.text, re.I)]
+    return typed[0].links[0] if typed else ""
+
+
+def _schema_lead(block: Block) -> str:
+    """The schema a run leads with, its first word a link to it ("FollowersObject Information …",
+    "array[ImageObject] The images …"), as code generators print a field's type; "" otherwise."""
+    if block.kind != "text" or not block.links or is_type_link(block.links[0]):
+        return ""
+    led = _LEADING_TYPE.match(block.text)
+    return block.links[0] if led and block.links[0] in (led.group(1), led.group(2)) else ""
+
+
+def _schema_lead_type(block: Block) -> str | None:
+    """object for a run led by a schema's name, array for one led by a list of it; None otherwise."""
+    if not _schema_lead(block):
+        return None
+    return "array" if _LEADING_TYPE.match(block.text).group(1) else "object"
+
+
+def _explicit_type(text: str) -> str | None:
+    """The type a run says as such: "Type integer , format int64" → integer; "Type Pet" (a schema's
+    name) → object; "Type" alone (a type the page left out) → ""; None for any other run."""
+    said = _EXPLICIT_TYPE.fullmatch(text.strip())
+    if said is None:
+        return None
+    if not said.group(1):
+        return ""
+    if (stated := _stated(text)[1]) is not None:
+        return stated
+    return "object" if re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", said.group(1)) else None
+
+
+def _marked_and_led(blocks: list[Block], i: int) -> bool:
+    """A name, then a run led by its type as code generators print it, the description after it
+    ("BigDecimal Threshold of …"): when the name is marked "(optional)" or "(required)", a field's
+    for sure, or when the run links the type to its docs ("BigDecimal" -> number; not to a schema,
+    "OK" then "updates-array"); a bare name then "String values are trimmed" is prose."""
+    named = _NAME_RUN.fullmatch(blocks[i].text)
+    if named is None or i + 1 >= len(blocks) or blocks[i + 1].kind != "text":
+        return False
+    following = blocks[i + 1]
+    if (named.group(2) or "").lower() in ("(optional)", "(required)"):
+        return led_type(following.text, following.links, field=True) is not None or bool(
+            _schema_lead(following)
+        )
+    if named.group(1).endswith(".") or not following.links or not is_type_link(following.links[0]):
+        return False
+    return led_type(following.text, following.links) is not None
 
 
 def _typed_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
@@ -107,7 +265,7 @@ def _field_from(
         if j + 1 < len(blocks) and blocks[j + 1].kind == "text":
             if _NAME_RUN.fullmatch(blocks[j].text) and _stated(blocks[j + 1].text) != (None, None, ""):
                 break  # the next field starts here
-            if _typed_field_at(blocks, j) is not None:
+            if _typed_field_at(blocks, j) is not None or _marked_and_led(blocks, j):
                 break
         text = blocks[j].text
         if text.lower() == "required":
@@ -119,6 +277,8 @@ def _field_from(
         j += 1
     # The longest of the runs after it describes it; the short ones are labels, values or buttons.
     description = max(following, key=len, default="")
+    if type_ is None and (formatted := _FORMAT.search(" ".join(following))):
+        type_ = _FORMAT_TYPES[formatted.group(1).lower()]  # "… default: null format: int64": an integer
     return [name, location or "", type_ or "", required, description], j
 
 
@@ -135,6 +295,6 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
         return None, None, ""
     # After the type word only its details ("format: int32", "· date-time", "(int64)"), never a
     # sentence: "String values are trimmed" under "Summary" is prose.
-    if not text.lower().startswith("type:") and not _DETAILS.match(typed.group(2)):
+    if not re.match(r"type\b", text, re.I) and not _DETAILS.match(typed.group(2)):
         return None, None, ""
     return None, normalize_type(typed.group(1)), ""

@@ -8,6 +8,7 @@ fields; a page-wide section also states field types that retype fields an exampl
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, normalize_type
@@ -25,6 +26,7 @@ SCHEMA_HEADING = re.compile(
 def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[FieldRow]]:
     """Headings outside every operation that head a field table: the page's named schemas."""
     out: dict[str, list[FieldRow]] = {}
+    parts: dict[str, list[str]] = {}  # schemas a section takes in whole (allOf), shown as lone links
     read_to = 0  # an outline's terms are read once: a term is no section heading of its own (bounded)
     for i, block in enumerate(blocks):
         if block.kind != "heading" or i in taken or i < read_to:
@@ -34,9 +36,18 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
         named = SCHEMA_HEADING.fullmatch(block.text)
         if named is None:
             continue
-        for nxt in blocks[i + 1 : i + 30]:
+        inside = blocks[i + 1 : i + 30]
+        for at, nxt in enumerate(inside):
             if nxt.kind == "heading" and nxt.level <= block.level:
                 break
+            if (
+                nxt.kind == "text"
+                and _is_lone_link(nxt)
+                and not any(b.kind == "heading" for b in inside[:at])
+            ):
+                # A link alone before the section's own fields ("Pet:", then "NewPet", then "id"):
+                # a schema whose fields this one has too, as allOf composes them.
+                parts.setdefault(named.group(1), []).append(nxt.links[0])
             if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
                 rows = field_rows(nxt.rows, nxt.header, nxt.cell_links)
                 if rows:
@@ -46,6 +57,22 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
                 rows, read_to = _term_rows(blocks, i + 1, block.level)
                 out.setdefault(named.group(1), rows)
                 break
+    return _with_parts(out, parts)
+
+
+def _with_parts(out: dict[str, list[FieldRow]], parts: dict[str, list[str]]) -> dict[str, list[FieldRow]]:
+    """Each section with the fields of the sections it takes in whole put first, one level (a part's
+    own parts are not followed: bounded, and no cycle)."""
+    own = {name: list(rows) for name, rows in out.items()}
+    for name, linked in parts.items():
+        taken_in = [
+            replace(row)
+            for target in linked[:5]
+            if (part := schema_named(target, own)) and part != name
+            for row in own[part]
+        ]
+        if taken_in:
+            out[name] = taken_in + own.get(name, [])
     return out
 
 

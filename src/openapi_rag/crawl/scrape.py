@@ -24,6 +24,7 @@ from openapi_rag.crawl.labels import (
     panel_status,
 )
 from openapi_rag.crawl.page import Block, Page
+from openapi_rag.crawl.regions import operation_regions
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
     RequestSample,
@@ -34,7 +35,7 @@ from openapi_rag.crawl.samples import (
 )
 from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_named, schema_sections
 from openapi_rag.crawl.servers import stated_servers
-from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys, table_signatures
+from openapi_rag.crawl.signatures import find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
     FieldRow,
     field_rows,
@@ -50,6 +51,11 @@ _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 _NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
+# One name, shown once or twice, perhaps marked: a reference drawn as a run, however long, is no prose.
+_ONE_NAME = re.compile(r"(\S{1,100})(?:\s+\1(?:\s*\((?:required|optional)\))?|\s*\((?:required|optional)\))")
+_LABEL_ONLY = re.compile(
+    r"(?:request|query|path|header|form|body|response)?\s*(?:parameters?|body|headers?|responses?)", re.I
+)
 
 
 @dataclass
@@ -103,7 +109,7 @@ def scrape(page: Page) -> Scraped:
     servers, keyed = operation_keys(signatures, headed)
     if not servers:
         servers = stated_servers(blocks, {key[1] for _, key in keyed})
-    regions = _regions(blocks, keyed)
+    regions = operation_regions(blocks, keyed)
     operations: list[Evidence] = []
     for key, spans in regions.items():
         evidence = Evidence(method=key[0], path=key[1])
@@ -135,87 +141,20 @@ def scrape(page: Page) -> Scraped:
                 evidence.request_ref = evidence.request_ref or name
             elif name:
                 evidence.response_refs.setdefault(status, name)
+        # A status table's schema column names a section as a link's anchor may ("[_pet_response]"
+        # for the section "PetResponse", as generators rename schemas): the section it stands for.
+        evidence.response_refs = {
+            status: schema_named(name, schemas) or name for status, name in evidence.response_refs.items()
+        }
     return Scraped(title, first_text, servers, operations, schemas)
-
-
-def _regions(
-    blocks: list[Block], keyed: list[tuple[Signature, tuple[str, str]]]
-) -> dict[tuple[str, str], list[tuple[int, int]]]:
-    """For each operation, the page spans that belong to it."""
-    headings = [(b.position, b.level) for b in blocks if b.kind == "heading"]
-    ends = []
-    for index, (pos, level) in enumerate(headings):
-        end = next((p for p, lv in headings[index + 1 :] if lv <= level), len(blocks))
-        ends.append((pos, end))
-    section = dict(ends)
-    level = dict(headings)
-    positions = sorted((sig.position, key) for sig, key in keyed)
-    listed = _listed(positions)
-    out: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    span_at: dict[int, tuple[int, int]] = {}
-    for number, (pos, key) in enumerate(positions):
-        if pos in listed:  # a line of a list of operations names one; what follows the list is not its
-            out.setdefault(key, []).append((pos, pos + 1))
-            continue
-        span = None
-        nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
-        cut = False
-        prev = max((p for p, k in positions[:number] if k != key), default=-1)
-        # The levels of the label headings inside the previous operation's part ("Responses").
-        before = span_at.get(prev, (0, 0))
-        label_levels = {lv for p, lv in headings if before[0] < p < before[1]}
-        for start, end in sorted(ends, key=lambda se: se[1] - se[0]):
-            if not start <= pos < end:
-                continue
-            others = {k for p, k in positions if start <= p < end and k != key}
-            if others:
-                break
-            # The section ends at a heading that heads no request of its own, before the next operation,
-            # at a level the operations' label headings have (a sibling of the section, or a shallower
-            # label when the line sat under the previous operation's last label): the operation's line
-            # may sit among label headings ("Parameters", "Responses") that follow it rather than head
-            # it, so its part runs on past this section (a larger section around it, when one
-            # documents no other operation, is its part as usual).
-            if (
-                end < nxt
-                and (level.get(end) == level[start] or level.get(end) in label_levels)
-                and not any(end <= p < section[end] for p, _ in positions)
-            ):
-                cut = True
-                continue
-            span = (start, end)
-        if span is None:
-            # No heading section of its own: from this request to the next one of another operation
-            # (and back to the one before, unless label headings showed the part starts here).
-            # Never back past the heading it sits under (a group heading starts a fresh part).
-            above = max((start for start, end in ends if start < pos < end), default=-1)
-            span = (max(prev + 1, above) if prev >= 0 and not cut else pos, nxt)
-            if cut:  # its label headings follow it: a shallower heading after them ends its part ("Models")
-                # (the shallowest label level seen so far: a description's own "Recent Changes" h4 over
-                # "Path parameters" h3 ends nothing)
-                labels = [lv for p, lv in headings if pos < p < nxt]
-                first = min(label_levels | set(labels[:1]), default=0)
-                span = (span[0], next((p for p, lv in headings if pos < p < nxt and lv < first), nxt))
-        span_at[pos] = span
-        out.setdefault(key, []).append(span)
-    return out
-
-
-def _listed(positions: list[tuple[int, tuple[str, str]]]) -> set[int]:
-    """Request lines that stand next to each other naming different operations ("get /albums/{id}",
-    "delete /me/albums", "put /me/albums"): a list of the operations, as a table of contents or a
-    tag's overview draws it, not requests with parts of their own."""
-    listed: set[int] = set()
-    for (pos, key), (nxt, other) in zip(positions, positions[1:], strict=False):
-        if nxt == pos + 1 and other != key:
-            listed |= {pos, nxt}
-    return listed
 
 
 def _is_prose(text: str) -> bool:
     """Words about the operation: a long run, or a short one that is a sentence ("Search for
     collections."); never a caption that names the request ("Request Example for get /pets")."""
     if len(text) < 100 and _NAMED_TEMPLATE.search(text):
+        return False
+    if _ONE_NAME.fullmatch(text):  # "_update_data_put_request _update_data_put_request (required)"
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
@@ -248,6 +187,14 @@ def _enclosing(outline: list[Block]) -> tuple[str, str]:
     return "", ""
 
 
+def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
+    """(kind, status) of the nearest heading before block `index` that names one (bounded: 200 back)."""
+    for block in reversed(blocks[max(0, index - 200) : index]):
+        if block.kind == "heading" and (kind := label_kind(block.text.lower())):
+            return kind, label_status(block.text.lower())
+    return "", ""
+
+
 def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
     return any(b.kind == "heading" for b in blocks[start:end])
 
@@ -269,7 +216,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             ):
                 evidence.statuses.append((shown.group(1), shown.group(2) or ""))
             # A label heading ("Query Parameters:") introduces what follows; it names no operation.
-            if not evidence.title and parse_signature(block.text) is None and not block.text.endswith(":"):
+            if (
+                not evidence.title
+                and parse_signature(block.text) is None
+                and not block.text.endswith(":")
+                and not _LABEL_ONLY.fullmatch(block.text)  # "Request Parameters" under an empty subtitle
+            ):
                 evidence.title = block.text
         elif block.kind == "text":
             after_signature = index > 0 and blocks[index - 1].position in signature_positions
@@ -313,6 +265,15 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             elif (
                 len(block.links) == 1
                 and len(block.text) <= 100
+                and label_kind(label) == "response"
+                and label_status(label).startswith("2")
+            ):
+                # One link in a short run under a 2xx status ("Type Pet", "Item type Pet"): what it
+                # points to is the response's schema, when a section of the page.
+                evidence.lone_names.append((label_status(label), block.links[0]))
+            elif (
+                len(block.links) == 1
+                and len(block.text) <= 100
                 and label_kind(label) == "request"
                 and evidence.method in _BODY_METHODS
                 and not evidence.statuses
@@ -353,6 +314,11 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # The nearest words say nothing ("genres: object[]"): a heading further out may
                 # ("200 OK" above a nested field list).
                 kind, status = _enclosing(outline)
+            if not kind:
+                # Still nothing: a heading that names no part ("Properties", "Schema") sits beside the
+                # label it continues ("Responses", "201", then "Properties" one level up): the
+                # nearest earlier heading of the operation's part that names one says.
+                kind, status = _earlier_label(blocks, index)
             if below := sum(is_field_heading(h) for h in outline):
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index

@@ -21,7 +21,24 @@ _LABELLED_BASE = re.compile(
     re.I,
 )
 _RELATIVE_TO = re.compile(r"\brelative to:?\s+(https?://[^\s/]+(?:/[^\s]*)?)\s*$", re.I)
+_BASE_IS = re.compile(r"\bbase (?:uri|url)\b[^.]{0,100}?\bis:?\s+(https?://[^\s/]+(?:/\S*)?)", re.I)
 _SCHEMES = re.compile(r"^\s*schemes?\s*:?\s*(https?)\b", re.I)
+_HOST = re.compile(r"(?:https?://)?([\w-]+(?:\.[\w-]+)+(?::\d+)?)/?")
+
+
+def _host_and_base_path(table: Block) -> str | None:
+    """The server a table of key/value rows states in Swagger 2's own terms: a "Host" row (a host
+    name), with a "Base path" row ("/v2") and a "Schemes" row ("https, http") beside it."""
+    if any(len(row) != 2 for row in table.rows) or len(table.rows) > 20:
+        return None
+    values = {re.sub(r"[\s_-]+", "", key.lower().rstrip(":")): value.strip() for key, value in table.rows}
+    host = _HOST.fullmatch(values.get("host", ""))
+    if host is None:
+        return None
+    base = values.get("basepath", "")
+    base = base.rstrip("/") if base.startswith("/") else ""
+    scheme = re.search(r"https?", values.get("schemes", values.get("scheme", "")).lower())
+    return f"{scheme.group(0) if scheme else 'https'}://{host.group(1)}{base}"
 
 
 def template_pattern(template: str) -> re.Pattern[str] | None:
@@ -58,6 +75,9 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             url = url if "://" in url else f"{(schemes or ['https'])[0]}://{url}"
             counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
             continue
+        if block.kind == "table" and (url := _host_and_base_path(block)):
+            counts[url] = counts.get(url, 0) + 1
+            continue
         if block.kind == "table":
             # A servers table ("Servers" heading above it, or a "URL" column): its cells that are URLs.
             heading = blocks[i - 1].text.lower() if i and blocks[i - 1].kind == "heading" else ""
@@ -74,6 +94,11 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
                 counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
             continue
         if block.kind != "text":
+            continue
+        said = _BASE_IS.search(block.text[:5000])  # "The base URI for all requests is https://…/v1."
+        if said:
+            url = said.group(1).rstrip(".,;:)").rstrip("/")
+            counts[url] = counts.get(url, 0) + 1
             continue
         relative = _RELATIVE_TO.search(block.text) if len(block.text) < 300 else None
         if relative:  # "All URIs are relative to https://petstore.example/v2"

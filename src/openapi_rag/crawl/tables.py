@@ -31,6 +31,11 @@ _LED_BY_TYPE = re.compile(
     r"|(?:number|date|date-time|datetime|object|file)\s*(?=\())",
     re.I,
 )
+_LED_LOOSELY = re.compile(r"\s*(?:number|date|date-time|datetime|object|file|map)\b(?!-)", re.I)
+_TYPE_NAME = re.compile(
+    r"string|integer|int|long|number|float|double|bigdecimal|boolean|bool|date|date-?time|uuid|binary|byte",
+    re.I,
+)
 _PLACE = re.compile(r"\((" + "|".join(LOCATIONS) + r")\)")  # "(path)" in a name cell
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _DEPTH_MARKS = re.compile(r"^[\s»›>└├─|.*+-]*")
@@ -71,6 +76,30 @@ def normalize_type(text: str) -> str | None:
     if re.fullmatch(r"[A-Z][A-Za-z0-9_.]*", text):
         return "object"
     return None
+
+
+def led_type(text: str, links: list[str], *, field: bool = False) -> str | None:
+    """The type that leads a run as code generators print it ("BigDecimal Threshold of …", "String
+    URL…"), or that a link on its first word names; None when neither does. After a name that is a
+    field's for sure (`field`: "parameters (optional)"), words that also start prose lead too
+    ("Object Additional parameters …")."""
+    if led := _LED_BY_TYPE.match(text) or (field and _LED_LOOSELY.match(text)):
+        return normalize_type(led.group(0))
+    return linked_type(text, links)
+
+
+def linked_type(text: str, links: list[str]) -> str | None:
+    """The type a link on a run's first word names ("Date Time of the reading", "Date" linking to
+    DateTime's docs; "String Sector …" linking to string's): a scalar or a list, never a schema."""
+    first = text.split()[0] if text.split() else ""
+    if first and links and links[0].lower().startswith(first.lower()) and is_type_link(links[0]):
+        return normalize_type(links[0])
+    return None
+
+
+def is_type_link(target: str) -> bool:
+    """Whether a link points to a type's own docs ("number", "DateTime"), not to a schema ("updates-array")."""
+    return _TYPE_NAME.fullmatch(target) is not None
 
 
 def is_status_table(rows: list[list[str]], header: bool) -> bool:
@@ -225,6 +254,9 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         type_ = "array" if reference.group(1) else "object"
         return FieldRow(name, depth, location, type_, required, cell("description"), ref=reference.group(2))
     type_ = normalize_type(cell("type"))
+    enum_of = re.fullmatch(r"\[\s*(\w+)\s*\]", cell("type").strip())
+    if enum_of and any(re.match(r"\s*enum\b", c, re.I) for c in row):
+        type_ = normalize_type(enum_of.group(1))  # "[String]" beside "Enum: album, single": one of them
     if "type" not in cols and "in" not in cols and rest:
         # One cell says all about the name ("id * integer ($int64) (path)"): a mark or word for
         # required, the type, the location in parentheses.

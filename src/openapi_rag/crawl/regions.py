@@ -1,0 +1,91 @@
+"""Which parts of a page belong to which operation: for each request line found, the page spans
+that document it (the largest heading section around it that documents no other operation, or, where
+label headings follow the line rather than head it, the stretch up to the next operation).
+Moved out of scrape.py unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.signatures import Signature
+
+_WORD_AND_PATH = re.compile(r"[A-Za-z]{2,20}\s+/\S{0,300}")  # "PARAMETERS /pets/{id}"
+
+
+def operation_regions(
+    blocks: list[Block], keyed: list[tuple[Signature, tuple[str, str]]]
+) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """For each operation, the page spans that belong to it."""
+    headings = [(b.position, b.level) for b in blocks if b.kind == "heading"]
+    ends = []
+    for index, (pos, level) in enumerate(headings):
+        end = next((p for p, lv in headings[index + 1 :] if lv <= level), len(blocks))
+        ends.append((pos, end))
+    section = dict(ends)
+    level = dict(headings)
+    positions = sorted((sig.position, key) for sig, key in keyed)
+    listed = _listed(positions)
+    out: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    span_at: dict[int, tuple[int, int]] = {}
+    for number, (pos, key) in enumerate(positions):
+        if pos in listed:  # a line of a list of operations names one; what follows the list is not its
+            out.setdefault(key, []).append((pos, pos + 1))
+            continue
+        span = None
+        nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
+        cut = False
+        prev = max((p for p, k in positions[:number] if k != key), default=-1)
+        # The levels of the label headings inside the previous operation's part ("Responses").
+        before = span_at.get(prev, (0, 0))
+        label_levels = {lv for p, lv in headings if before[0] < p < before[1]}
+        for start, end in sorted(ends, key=lambda se: se[1] - se[0]):
+            if not start <= pos < end:
+                continue
+            others = {k for p, k in positions if start <= p < end and k != key}
+            if others:
+                break
+            # The section ends at a heading that heads no request of its own, before the next operation,
+            # at a level the operations' label headings have (a sibling of the section, or a shallower
+            # label when the line sat under the previous operation's last label): the operation's line
+            # may sit among label headings ("Parameters", "Responses") that follow it rather than head
+            # it, so its part runs on past this section (a larger section around it, when one
+            # documents no other operation, is its part as usual).
+            if (
+                end < nxt
+                and (level.get(end) == level[start] or level.get(end) in label_levels)
+                and not any(end <= p < section[end] for p, _ in positions)
+                # A heading that names a path under another word ("PARAMETERS /pets/{id}", what a
+                # path's operations share) starts that path's part; it is no label of this one.
+                and not (end < len(blocks) and _WORD_AND_PATH.fullmatch(blocks[end].text))
+            ):
+                cut = True
+                continue
+            span = (start, end)
+        if span is None:
+            # No heading section of its own: from this request to the next one of another operation
+            # (and back to the one before, unless label headings showed the part starts here).
+            # Never back past the heading it sits under (a group heading starts a fresh part).
+            above = max((start for start, end in ends if start < pos < end), default=-1)
+            span = (max(prev + 1, above) if prev >= 0 and not cut else pos, nxt)
+            if cut:  # its label headings follow it: a shallower heading after them ends its part ("Models")
+                # (the shallowest label level seen so far: a description's own "Recent Changes" h4 over
+                # "Path parameters" h3 ends nothing)
+                labels = [lv for p, lv in headings if pos < p < nxt]
+                first = min(label_levels | set(labels[:1]), default=0)
+                span = (span[0], next((p for p, lv in headings if pos < p < nxt and lv < first), nxt))
+        span_at[pos] = span
+        out.setdefault(key, []).append(span)
+    return out
+
+
+def _listed(positions: list[tuple[int, tuple[str, str]]]) -> set[int]:
+    """Request lines that stand next to each other naming different operations ("get /albums/{id}",
+    "delete /me/albums", "put /me/albums"): a list of the operations, as a table of contents or a
+    tag's overview draws it, not requests with parts of their own."""
+    listed: set[int] = set()
+    for (pos, key), (nxt, other) in zip(positions, positions[1:], strict=False):
+        if nxt == pos + 1 and other != key:
+            listed |= {pos, nxt}
+    return listed
