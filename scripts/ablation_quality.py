@@ -76,6 +76,7 @@ ROWS: dict[str, Row] = {
     # fusion over the whole catalog (fusion_depth=10**6) takes ~1,000 s on the realworld index; run
     # it with --rows by adding it here (measured: realworld report R@5 .408 against the default's .464)
     "with equal dense and BM25 weights": Row(dict(dense_weight=1.0)),
+    "with BM25's floor at 0 where its list is whole": Row(dict(bm25_floor_zero=True)),
     "with BM25 b = 0.75": Row(dict(bm25_b=0.75)),
     "without verb synonyms in BM25": Row(synonyms=False),
     "without clause splitting": Row(dict(clauses=False)),

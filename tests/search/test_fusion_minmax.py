@@ -43,3 +43,15 @@ def test_a_fixed_depth_makes_fused_scores_independent_of_how_deep_lists_were_fet
     tail = [i for i, _ in deep[len(shallow) :]]
     assert tail[:2] == ["d40", "d41"] and set(tail).isdisjoint(i for i, _ in shallow)
     assert max(score for _, score in deep[len(shallow) :]) < min(score for _, score in shallow)
+
+
+def test_a_known_floor_keeps_close_scores_of_a_short_list_close() -> None:
+    # BM25 on a rare word: three chunks share it, with near-equal scores; the rest score 0.
+    lexical = [("get", 1.226), ("delete", 1.196), ("put", 1.196)]
+    dense = [("delete", 0.38), ("get", 0.35), ("put", 0.33), ("other", 0.1)]
+    stretched = dict(minmax_fusion([dense, lexical], weights=[0.5, 0.5]))
+    assert stretched["get"] > stretched["delete"]  # 1.226 vs 1.196 read as 1 vs 0
+    floored = dict(minmax_fusion([dense, lexical], weights=[0.5, 0.5], floors=[None, 0.0]))
+    assert floored["delete"] > floored["get"]  # the dense first place stands
+    assert floored["get"] - floored["delete"] < stretched["get"] - stretched["delete"]
+    assert minmax_fusion([lexical], floors=[None]) == minmax_fusion([lexical])

@@ -61,7 +61,11 @@ def reciprocal_rank_fusion(
 
 
 def minmax_fusion(
-    ranked_lists: Sequence[Ranked], *, weights: Sequence[float] | None = None, depth: int | None = None
+    ranked_lists: Sequence[Ranked],
+    *,
+    weights: Sequence[float] | None = None,
+    depth: int | None = None,
+    floors: Sequence[float | None] | None = None,
 ) -> Ranked:
     """Fuse ranked lists by a weighted sum of min-max normalised scores (convex combination).
 
@@ -78,18 +82,25 @@ def minmax_fusion(
         >>> minmax_fusion([[("a", 0.9), ("b", 0.5)], [("b", 12.0), ("c", 3.0)]], weights=[0.5, 0.5])
         [('a', 0.5), ('b', 0.5), ('c', 0.0)]
 
+    `floors`: per list, the score of every id it does not hold, where that is known (BM25's list of
+    all the chunks sharing a word with the query: the others score 0); the normalisation's 0 is
+    then at most that score, so two close scores of a short list stay close.
+
     Returns:
         `(id, fused score)` by fused score descending, then id.
     """
     weights = _weights(weights, len(ranked_lists))
+    floors = floors or [None] * len(ranked_lists)
     fused: dict[str, float] = {}
     heads = _heads(ranked_lists, depth)
-    for weight, ranked in zip(weights, ranked_lists, strict=True):
+    for weight, ranked, floor in zip(weights, ranked_lists, floors, strict=True):
         if not ranked:
             continue
         head = ranked if depth is None else ranked[:depth]
         scores = [score for _, score in head]
         low, high = min(scores), max(scores)
+        if floor is not None:
+            low = min(low, floor)
         span = high - low
         for position, (item_id, score) in enumerate(ranked, start=1):
             if position <= len(head):

@@ -461,7 +461,8 @@ class Searcher:
                 depth = max(fetch, len(dense))
                 with self._stage("bm25"):
                     lexical = self.bm25.search(self._searched(text), depth, allowed=allowed)
-                exhausted = exhausted and len(lexical) < depth
+                lexical_whole = len(lexical) < depth  # every chunk sharing a word: the rest score 0
+                exhausted = exhausted and lexical_whole
             # The per-retriever scores reported with each hit: the whole query's BM25 score and
             # the best cosine over the query and its clauses.
             if i == 0:
@@ -477,7 +478,8 @@ class Searcher:
                     whole_dense = dense
                 elif mode == "hybrid" and whole_dense and self.settings.whole_dense_weight > 0:
                     extra.append((whole_dense, self.settings.whole_dense_weight))
-                lists.append(self._fuse(mode, dense, lexical, extra))
+                floor = 0.0 if mode == "hybrid" and lexical_whole and self.settings.bm25_floor_zero else None
+                lists.append(self._fuse(mode, dense, lexical, extra, lexical_floor=floor))
             if mode == "hybrid":
                 depth = self.settings.fusion_depth
                 heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
@@ -499,7 +501,14 @@ class Searcher:
         ]
         return hits, chunks, lists, exhausted
 
-    def _fuse(self, mode: str, dense: Ranked, lexical: Ranked, extra: list[tuple[Ranked, float]]) -> Ranked:
+    def _fuse(
+        self,
+        mode: str,
+        dense: Ranked,
+        lexical: Ranked,
+        extra: list[tuple[Ranked, float]],
+        lexical_floor: float | None = None,
+    ) -> Ranked:
         if mode == "dense":
             return dense
         if mode == "bm25":
@@ -510,7 +519,8 @@ class Searcher:
         if cfg.fusion == "rrf":
             return reciprocal_rank_fusion(lists, weights=weights, k=cfg.rrf_k, depth=cfg.fusion_depth)
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
-        return minmax_fusion(lists, weights=[w / total for w in weights], depth=cfg.fusion_depth)
+        floors = [None, lexical_floor, *(None for _ in extra)]
+        return minmax_fusion(lists, weights=[w / total for w in weights], depth=cfg.fusion_depth, floors=floors)
 
     def _view_hits(
         self,
