@@ -21,7 +21,7 @@ from tqdm import tqdm
 from openapi_rag.chunking import get_strategy
 from openapi_rag.chunking.compact import OPTIONAL_PARAMS
 from openapi_rag.clean import DEFAULT_STEPS
-from openapi_rag.embed import DEFAULT_EMBEDDER, get_embedder
+from openapi_rag.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
 from openapi_rag.embed.base import bar_shape
 from openapi_rag.errors import IndexNotFound, NothingIndexed, SpecError
 from openapi_rag.index.consent import embedder_from_manifest
@@ -167,13 +167,14 @@ def _build_locked(
     clean = list(clean) if clean is not None else (list(old.clean) if old else list(DEFAULT_STEPS))
     settings = settings or (SearchSettings.from_dict(old.search) if old else SearchSettings())
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
-    had = _second_of(existing)
-    second, second_model = (None if second_embedder == NO_SECOND else had), None
+    had_model = _second_of(existing)  # its remote consent checked when the index was opened
+    had = had_model.model_id if had_model is not None else None
+    second_model = None if second_embedder == NO_SECOND else had_model
     if second_embedder not in (None, NO_SECOND):
         second_model = get_embedder(second_embedder)  # now: a wrong name stops the run before any work
-        second = second_model.model_id
-        if second == had:  # the index's own, kept as it is
-            second_model = None
+        if second_model.model_id == had:  # the index's own, kept as it is
+            second_model = had_model
+    second = second_model.model_id if second_model is not None else None
     if second is None:
         settings = settings.replace(static_weight=0.0)
     elif not settings.static_weight:
@@ -321,10 +322,7 @@ def _build_locked(
         chunks = list(store.chunks())
         bm25 = BM25Index.from_chunks(chunks, b=settings.bm25_b)
         views = ViewVectors.of_views(model, chunks)  # through the cache: only new views are embedded
-        static = None
-        if second is not None:  # the index's own model object when kept (its remote consent checked)
-            kept = existing.static.embedder if second_model is None and existing and existing.static else None
-            static = ViewVectors.of_embedder(second_model or kept, chunks, cache=True)
+        static = ViewVectors.of_embedder(second_model, chunks, cache=True) if second_model is not None else None
         index = Index(
             manifest=manifest, store=store, bm25=bm25, embedder=model, services=records, views=views, static=static
         )
@@ -365,9 +363,7 @@ def _progress(items: list[str], desc: str, unit: str, enabled: bool) -> Iterable
     return tqdm(items, desc=desc, unit=unit, leave=False, **bar_shape())
 
 
-def _second_of(index: Index | None) -> str | None:
-    """The name of the index's second embedder (`search/views.py`), None when it has none."""
+def _second_of(index: Index | None) -> Embedder | None:
+    """The index's second embedder (`search/views.py`), None when it has none."""
     static = getattr(index, "static", None)  # a PostgreSQL collection has none
-    if static is None or static.embedder is None:
-        return None
-    return static.embedder.model_id
+    return static.embedder if static is not None else None

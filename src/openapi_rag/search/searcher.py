@@ -439,7 +439,7 @@ class Searcher:
         heads: set[str] = set()  # hybrid: chunks within `fusion_depth` of a retriever's list
         with self._stage("dense"):
             dense_lists = self._dense_lists(vectors, mode, fetch, threshold, filter)
-            if self.static is not None and self.settings.static_weight > 0 and mode == "hybrid":
+            if self.static is not None and self.static.embedder and self.settings.static_weight > 0 and mode == "hybrid":
                 # the second embedder's query vectors, in one batch (`_extra_lists` reads them)
                 wanted = zip(texts, vectors, strict=True)
                 self.static.embed_queries([t for t, v in wanted if t is not None and v is not None])

@@ -64,17 +64,18 @@ class ViewVectors:
         self._rows: dict[str, list[int]] | None = None
         self._queries: dict[str, np.ndarray] = {}  # this embedder's vectors of recent query texts
 
-    def embed_queries(self, texts: Sequence[str]) -> None:
-        """Embed the texts a search will ask for, in one batch, and keep their vectors: a request's
-        clauses are searched one by one, and a search that deepens asks for them again."""
+    def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """This embedder's vectors of `texts`, the new ones embedded in one batch and kept: a
+        request's clauses are searched one by one, and a search that deepens asks for them again."""
         if self.embedder is None:
-            return
-        missing = [t for t in dict.fromkeys(texts) if t not in self._queries]
-        if not missing:
-            return
-        known = self._queries if len(self._queries) + len(missing) <= QUERY_MEMO else {}
-        # a new dict, swapped in whole: a concurrent search reads either the old one or this one
-        self._queries = {**known, **dict(zip(missing, self.embedder.embed_many(missing), strict=True))}
+            raise ValueError("this view has no embedder of its own: pass the query vector")
+        known = self._queries
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            fresh = dict(zip(missing, self.embedder.embed_many(missing), strict=True))
+            known = {**(known if len(known) + len(missing) <= QUERY_MEMO else {}), **fresh}
+            self._queries = known  # swapped in whole: a concurrent search reads the old one or this one
+        return [known[t] for t in texts]
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -101,14 +102,12 @@ class ViewVectors:
         """Another embedder's vectors of the chunks' `embed_text`, one per chunk; through the
         embedding cache with `cache` (a transformer's update then embeds only new chunks; a static
         model is cheaper than a cache read)."""
+        from openapi_rag.index.index import embed_chunks  # index imports this module
+
         model = get_embedder(embedder) if isinstance(embedder, str) else embedder
         if not chunks:
             return cls([], np.zeros((0, model.dimensions or 0), dtype=np.float32), model)
-        texts = [c.embed_text for c in chunks]
-        if not cache:
-            return cls([c.id for c in chunks], model.embed_many(texts), model)
-        with EmbeddingCache(model.cache_key) as store:
-            return cls([c.id for c in chunks], embed_with_cache(model, texts, store), model)
+        return cls([c.id for c in chunks], embed_chunks(model, chunks, cache=cache), model)
 
     def search(
         self,
@@ -125,12 +124,7 @@ class ViewVectors:
         if self.embedder is not None:
             if text is None:
                 raise ValueError("this view embeds its own queries: pass the text")
-            vector = self._queries.get(text)
-            if vector is None:
-                self.embed_queries([text])
-                vector = self._queries.get(text)
-            if vector is None:  # evicted at once by another search's texts
-                vector = self.embedder.embed(text)
+            vector = self.embed_queries([text])[0]
         if vector is None:
             raise ValueError("pass the query vector")
         if allowed is None:
