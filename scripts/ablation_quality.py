@@ -189,6 +189,19 @@ ROWS: dict[str, Row] = {
     "with minilm-users sharing the dense weight": Row(
         dict(static_weight=0.625, dense_weight=0.625), static="minilm-users"
     ),
+    # issue 18: which texts of a request the second list serves (`SearchSettings.static_scope`)
+    "with minilm-users for the whole request only (weight 1)": Row(
+        dict(static_weight=1.0, static_scope="whole"), static="minilm-users"
+    ),
+    "with minilm-users for the whole request only (weight 1.25)": Row(
+        dict(static_weight=1.25, static_scope="whole"), static="minilm-users"
+    ),
+    "with minilm-users for requests of one intent (weight 1)": Row(
+        dict(static_weight=1.0, static_scope="one_intent"), static="minilm-users"
+    ),
+    "with minilm-users for requests of one intent (weight 1.25)": Row(
+        dict(static_weight=1.25, static_scope="one_intent"), static="minilm-users"
+    ),
     # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
     "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),
     "with WordNet aliases in BM25 (16, two senses)": Row(chunking=dict(aliases=16, alias_senses=2)),
@@ -344,8 +357,9 @@ class Runner:
                     directory=index.directory,
                     views=index.views,
                 )
-            if row.static:
-                index.searcher.static = ViewVectors.of_embedder(row.static, list(index.store.chunks()))
+            if row.static:  # through the embedding cache: every row and re-run after the first reads it
+                chunks = list(index.store.chunks())
+                index.searcher.static = ViewVectors.of_embedder(row.static, chunks, cache=True)
             self._built[key] = index
         index = self._built[key]
         index.searcher.configure(settings)
