@@ -190,11 +190,23 @@ ROWS: dict[str, Row] = {
         dict(static_weight=0.625, dense_weight=0.625), static="minilm-users"
     ),
     # issue 18: which texts of a request the second list serves (`SearchSettings.static_scope`)
+    "with minilm-users for the whole request only (weight .75)": Row(
+        dict(static_weight=0.75, static_scope="whole"), static="minilm-users"
+    ),
     "with minilm-users for the whole request only (weight 1)": Row(
         dict(static_weight=1.0, static_scope="whole"), static="minilm-users"
     ),
     "with minilm-users for the whole request only (weight 1.25)": Row(
         dict(static_weight=1.25, static_scope="whole"), static="minilm-users"
+    ),
+    "with minilm-users for clauses and focused intents only (weight 1)": Row(
+        dict(static_weight=1.0, static_scope="intents"), static="minilm-users"
+    ),
+    "with minilm-users for clauses and focused intents only (weight 1.25)": Row(
+        dict(static_weight=1.25, static_scope="intents"), static="minilm-users"
+    ),
+    "with minilm-users for requests of one intent (weight .75)": Row(
+        dict(static_weight=0.75, static_scope="one_intent"), static="minilm-users"
     ),
     "with minilm-users for requests of one intent (weight 1)": Row(
         dict(static_weight=1.0, static_scope="one_intent"), static="minilm-users"

@@ -173,3 +173,19 @@ def test_one_intent_scope_serves_requests_of_one_intent_only(demo, second_model_
     assert seen == [FOCUSED, "Could you pause the music playing on my speaker?"]
     assert focused == _ranked(demo, FOCUSED, seen, static_scope="every")
     assert focused[0][0] == "PUT /me/player/pause"
+
+
+def test_intents_scope_serves_the_pieces_that_ask_for_one_action(demo, second_model_reads):
+    seen = second_model_reads
+    plan = _ranked(demo, PLAN, seen, static_weight=1.25, static_scope="intents")
+    assert seen == ["Create a playlist", "add the top tracks of an artist to it"]  # not the whole request
+    alone = _ranked(demo, PLAN, seen, static_weight=0.0)
+    assert plan not in (alone, _ranked(demo, PLAN, seen, static_weight=1.25, static_scope="whole"))
+    focused = _ranked(demo, FOCUSED, seen, static_weight=1.25, static_scope="intents")
+    assert seen == ["Could you pause the music playing on my speaker?"]
+    assert focused[0][0] == "PUT /me/player/pause"
+    # A request of one sentence and one intent is never split: ranked as without the second list.
+    assert _ranked(demo, ONE, seen, static_weight=1.25, static_scope="intents") == _ranked(
+        demo, ONE, seen, static_weight=0.0
+    )
+    assert seen == []
