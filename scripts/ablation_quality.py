@@ -205,6 +205,12 @@ ROWS: dict[str, Row] = {
     "with minilm-users for clauses and focused intents only (weight 1.25)": Row(
         dict(static_weight=1.25, static_scope="intents"), static="minilm-users"
     ),
+    "with minilm-users for clauses and focused intents only (weight 1.5)": Row(
+        dict(static_weight=1.5, static_scope="intents"), static="minilm-users"
+    ),
+    "with minilm-users for clauses and focused intents only (weight 2)": Row(
+        dict(static_weight=2.0, static_scope="intents"), static="minilm-users"
+    ),
     "with minilm-users for requests of one intent (weight .75)": Row(
         dict(static_weight=0.75, static_scope="one_intent"), static="minilm-users"
     ),
