@@ -54,12 +54,11 @@ class SearchSettings(BaseModel):
     clauses, its focused intent included) and none of a request naming several; "intents": the
     pieces that each ask for one action only (clauses, a focused intent), never a whole request,
     which may need several operations (the second model was trained on one operation's requests).
-    "every" kept: no
-    scope passes the rule, since RestBench's losses are one-sentence requests that need several
-    operations, which every scope serves (RestBench reporting R@1 −.010 and R@10 −.013 to −.023 at
-    .75, 1 and 1.25 for "whole" and "one_intent" alike); "every" wins the tuning halves most (mean
-    R@5 + MRR +.025 at 1.25, "whole" +.017, "one_intent" +.013). "whole" costs about half the
-    second model's CPU per query (README "The fine-tuned embedder as a second list")."""
+    Under rule 3 against no second list, "intents" passes at 1, 1.25, 1.5 and 2 (tuning halves'
+    mean R@5 + MRR +.014 at 1.25; worst reporting change −.004; long requests' R@5 .757 → .892);
+    "every", "whole" and "one_intent" fail at every weight tried: RestBench's losses are
+    one-sentence requests needing several operations, which they serve (reporting R@1 −.010, R@10
+    −.013 to −.023). README "The fine-tuned embedder as a second list"."""
     view_weight: float = Field(0.0, ge=0)
     """Weight of the short views' list (`views.py`, each chunk at its best view; an index built
     with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read. Off: at .5 it won
