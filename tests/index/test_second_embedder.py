@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from openapi_rag.cli import cli
 from openapi_rag.errors import RemoteNotConfigured
 from openapi_rag.index import Index, build_index
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.search.views import SECOND_EMBEDDER_WEIGHT, STATIC_DIR
 
 from .conftest import CATALOG
@@ -34,6 +35,7 @@ def test_second_list_is_built_recorded_kept_and_dropped(spotify, tmp_path):
     assert index.static is not None and index.static.embedder.model_id == "all-MiniLM-L6-v2-users-onnx-int8"
     assert sorted(index.static.ids) == sorted(index.store.ids())
     assert index.searcher.settings.static_weight == SECOND_EMBEDDER_WEIGHT  # recorded with the index
+    assert index.searcher.settings.static_scope == "intents"  # the scope that passed rule 3
     # The real fine-tuned model reads users' words: its list differs from the default's.
     first = index.searcher.static.search(5, text="stop following this band")
     assert first[0][0].endswith("DELETE /me/following")
@@ -100,7 +102,6 @@ FOCUSED = "We just moved to a new flat. Could you pause the music playing on my 
 def demo():
     """The Spotify demo catalog with the default embedder and minilm-users beside it (both real)."""
     from openapi_rag.clean import DEFAULT_STEPS
-    from openapi_rag.search.settings import SearchSettings
     from openapi_rag.spec import load_services
 
     services = load_services([CATALOG / "spotify.json"], clean=DEFAULT_STEPS).services  # as `index` loads
@@ -119,7 +120,7 @@ def second_model_reads(demo, monkeypatch):
 
     monkeypatch.setattr(model, "embed_many", recorded)
     yield seen
-    demo.searcher.configure(static_weight=1.25, static_scope="every")
+    demo.searcher.configure(SearchSettings(static_weight=1.25))
 
 
 def _ranked(demo, query, seen, **settings):
