@@ -173,21 +173,69 @@ ROWS: dict[str, Row] = {
     ),
     "with dense weight 1.5": Row(dict(dense_weight=1.5)),
     "with dense weight 2": Row(dict(dense_weight=2.0)),
-    # issue 18 item 8, vocabulary: short views max-pooled (`search/views.py`), a second embedder
+    # issue 18 item 8, vocabulary: short views max-pooled (`search/views.py`), a second embedder (the rows
+    # measured before `static_scope` existed serve every text, as then)
     "with short views max-pooled": Row(dict(view_pool=True), chunking=dict(views=True)),
     "with short views as a third list (weight .5)": Row(dict(view_weight=0.5), chunking=dict(views=True)),
     "with short views as a third list (weight 1)": Row(dict(view_weight=1.0), chunking=dict(views=True)),
-    "with wordllama as a third list (weight .25)": Row(dict(static_weight=0.25), static="wordllama"),
-    "with wordllama as a third list (weight .5)": Row(dict(static_weight=0.5), static="wordllama"),
-    "with wordllama as a third list (weight 1)": Row(dict(static_weight=1.0), static="wordllama"),
-    "with wordllama in place of MiniLM": Row(dict(static_weight=1.25, dense_weight=0.0), static="wordllama"),
-    "with wordllama alone": Row(dict(static_weight=1.0, dense_weight=0.0, bm25_weight=0.0), static="wordllama"),
+    "with wordllama as a third list (weight .25)": Row(
+        dict(static_scope="every", static_weight=0.25), static="wordllama"
+    ),
+    "with wordllama as a third list (weight .5)": Row(
+        dict(static_scope="every", static_weight=0.5), static="wordllama"
+    ),
+    "with wordllama as a third list (weight 1)": Row(
+        dict(static_scope="every", static_weight=1.0), static="wordllama"
+    ),
+    "with wordllama in place of MiniLM": Row(
+        dict(static_scope="every", static_weight=1.25, dense_weight=0.0), static="wordllama"
+    ),
+    "with wordllama alone": Row(
+        dict(static_scope="every", static_weight=1.0, dense_weight=0.0, bm25_weight=0.0), static="wordllama"
+    ),
     # issue 18 item 7: the fine-tuned embedder as a second dense list beside the default's
-    "with minilm-users as a third list (weight .5)": Row(dict(static_weight=0.5), static="minilm-users"),
-    "with minilm-users as a third list (weight 1)": Row(dict(static_weight=1.0), static="minilm-users"),
-    "with minilm-users as a third list (weight 1.25)": Row(dict(static_weight=1.25), static="minilm-users"),
+    "with minilm-users as a third list (weight .5)": Row(
+        dict(static_scope="every", static_weight=0.5), static="minilm-users"
+    ),
+    "with minilm-users as a third list (weight 1)": Row(
+        dict(static_scope="every", static_weight=1.0), static="minilm-users"
+    ),
+    "with minilm-users as a third list (weight 1.25)": Row(
+        dict(static_scope="every", static_weight=1.25), static="minilm-users"
+    ),
     "with minilm-users sharing the dense weight": Row(
-        dict(static_weight=0.625, dense_weight=0.625), static="minilm-users"
+        dict(static_scope="every", static_weight=0.625, dense_weight=0.625), static="minilm-users"
+    ),
+    # issue 18: which texts of a request the second list serves (`SearchSettings.static_scope`)
+    "with minilm-users for the whole request only (weight .75)": Row(
+        dict(static_weight=0.75, static_scope="whole"), static="minilm-users"
+    ),
+    "with minilm-users for the whole request only (weight 1)": Row(
+        dict(static_weight=1.0, static_scope="whole"), static="minilm-users"
+    ),
+    "with minilm-users for the whole request only (weight 1.25)": Row(
+        dict(static_weight=1.25, static_scope="whole"), static="minilm-users"
+    ),
+    "with minilm-users for clauses and focused intents only (weight 1)": Row(
+        dict(static_weight=1.0, static_scope="intents"), static="minilm-users"
+    ),
+    "with minilm-users for clauses and focused intents only (weight 1.25)": Row(
+        dict(static_weight=1.25, static_scope="intents"), static="minilm-users"
+    ),
+    "with minilm-users for clauses and focused intents only (weight 1.5)": Row(
+        dict(static_weight=1.5, static_scope="intents"), static="minilm-users"
+    ),
+    "with minilm-users for clauses and focused intents only (weight 2)": Row(
+        dict(static_weight=2.0, static_scope="intents"), static="minilm-users"
+    ),
+    "with minilm-users for requests of one intent (weight .75)": Row(
+        dict(static_weight=0.75, static_scope="one_intent"), static="minilm-users"
+    ),
+    "with minilm-users for requests of one intent (weight 1)": Row(
+        dict(static_weight=1.0, static_scope="one_intent"), static="minilm-users"
+    ),
+    "with minilm-users for requests of one intent (weight 1.25)": Row(
+        dict(static_weight=1.25, static_scope="one_intent"), static="minilm-users"
     ),
     # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
     "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),
@@ -344,8 +392,9 @@ class Runner:
                     directory=index.directory,
                     views=index.views,
                 )
-            if row.static:
-                index.searcher.static = ViewVectors.of_embedder(row.static, list(index.store.chunks()))
+            if row.static:  # through the embedding cache: every row and re-run after the first reads it
+                chunks = list(index.store.chunks())
+                index.searcher.static = ViewVectors.of_embedder(row.static, chunks, cache=True)
             self._built[key] = index
         index = self._built[key]
         index.searcher.configure(settings)

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from openapi_rag.cli import cli
 from openapi_rag.errors import RemoteNotConfigured
 from openapi_rag.index import Index, build_index
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.search.views import SECOND_EMBEDDER_WEIGHT, STATIC_DIR
 
 from .conftest import CATALOG
@@ -34,6 +35,7 @@ def test_second_list_is_built_recorded_kept_and_dropped(spotify, tmp_path):
     assert index.static is not None and index.static.embedder.model_id == "all-MiniLM-L6-v2-users-onnx-int8"
     assert sorted(index.static.ids) == sorted(index.store.ids())
     assert index.searcher.settings.static_weight == SECOND_EMBEDDER_WEIGHT  # recorded with the index
+    assert index.searcher.settings.static_scope == "intents"  # the scope that passed rule 3
     # The real fine-tuned model reads users' words: its list differs from the default's.
     first = index.searcher.static.search(5, text="stop following this band")
     assert first[0][0].endswith("DELETE /me/following")
@@ -86,3 +88,105 @@ def test_a_postgresql_collection_refuses_it_before_connecting(specs):
     nowhere = PgTarget("postgresql://nobody@127.0.0.1:1/none")  # never reached: refused first
     with pytest.raises(ValueError, match="second embedder"):
         build_index([specs], nowhere, embedder="word-hash", second_embedder="minilm-users")
+
+
+# ---- which texts the second list serves (`SearchSettings.static_scope`) -------------------------
+
+PLAN = "Create a playlist and add the top tracks of an artist to it"  # two clauses
+STEPS = "Find an album by name, get its tracks, then save them to my library"  # three: no whole vector
+ONE = "Make a new playlist called Summer"  # one intent
+FOCUSED = "We just moved to a new flat. Could you pause the music playing on my speaker?"  # one, focused
+
+
+@pytest.fixture(scope="module")
+def demo():
+    """The Spotify demo catalog with the default embedder and minilm-users beside it (both real)."""
+    from openapi_rag.clean import DEFAULT_STEPS
+    from openapi_rag.spec import load_services
+
+    services = load_services([CATALOG / "spotify.json"], clean=DEFAULT_STEPS).services  # as `index` loads
+    return Index.build(services, cache=False, static="minilm-users", settings=SearchSettings(static_weight=1.25))
+
+
+@pytest.fixture()
+def second_model_reads(demo, monkeypatch):
+    """The texts the second model embeds during a search (the real model still embeds them)."""
+    model, seen = demo.searcher.static.embedder, []
+    real = model.embed_many
+
+    def recorded(texts, *args, **kwargs):
+        seen.extend(texts)
+        return real(texts, *args, **kwargs)
+
+    monkeypatch.setattr(model, "embed_many", recorded)
+    yield seen
+    demo.searcher.configure(SearchSettings(static_weight=1.25))
+
+
+def _ranked(demo, query, seen, **settings):
+    demo.searcher.configure(**settings)
+    demo.searcher.static._queries = {}  # its memo of query vectors: each search embeds afresh
+    seen.clear()
+    return [(op.id, round(op.score, 6)) for op in demo.search(query, k=10)]
+
+
+def test_every_scope_serves_the_request_and_each_clause(demo, second_model_reads):
+    seen = second_model_reads
+    alone = _ranked(demo, PLAN, seen, static_weight=0.0)
+    assert seen == []  # no second list: the second model is never called
+    every = _ranked(demo, PLAN, seen, static_weight=1.25, static_scope="every")
+    assert seen == [PLAN, "Create a playlist", "add the top tracks of an artist to it"]
+    assert every != alone  # the clause "Create a playlist" reads the tuned model's list
+    assert "POST /users/{user_id}/playlists" in [op for op, _ in every[:4]]
+    assert "POST /users/{user_id}/playlists" not in [op for op, _ in alone[:4]]
+    _ranked(demo, STEPS, seen, static_scope="every")
+    assert seen == ["Find an album by name", "get its tracks", "save them to my library"]
+
+
+def test_whole_scope_serves_the_whole_request_only(demo, second_model_reads):
+    seen = second_model_reads
+    whole = _ranked(demo, PLAN, seen, static_weight=1.25, static_scope="whole")
+    assert seen == [PLAN]  # one text embedded by the second model, not three
+    every = _ranked(demo, PLAN, seen, static_scope="every")
+    alone = _ranked(demo, PLAN, seen, static_weight=0.0)
+    assert whole != every and whole != alone
+    # Three clauses: the whole request has no dense side, so nothing is served.
+    assert _ranked(demo, STEPS, seen, static_weight=1.25, static_scope="whole") == _ranked(
+        demo, STEPS, seen, static_weight=0.0
+    )
+    assert seen == []
+
+
+def test_one_intent_scope_serves_requests_of_one_intent_only(demo, second_model_reads):
+    seen = second_model_reads
+    # A request of several intents is ranked as without the second list, which is never called.
+    for query in (PLAN, STEPS):
+        served = _ranked(demo, query, seen, static_weight=1.25, static_scope="one_intent")
+        assert seen == []
+        assert served == _ranked(demo, query, seen, static_weight=0.0)
+    # A request of one intent is served as by every text: the request, and its focused intent.
+    one = _ranked(demo, ONE, seen, static_weight=1.25, static_scope="one_intent")
+    assert seen == [ONE]
+    assert one == _ranked(demo, ONE, seen, static_scope="every")
+    assert one != _ranked(demo, ONE, seen, static_weight=0.0)
+    assert one[0][0] == "PUT /playlists/{playlist_id}"  # the tuned model reads "called Summer" as a rename
+    focused = _ranked(demo, FOCUSED, seen, static_weight=1.25, static_scope="one_intent")
+    assert seen == [FOCUSED, "Could you pause the music playing on my speaker?"]
+    assert focused == _ranked(demo, FOCUSED, seen, static_scope="every")
+    assert focused[0][0] == "PUT /me/player/pause"
+
+
+def test_intents_scope_serves_the_pieces_that_ask_for_one_action(demo, second_model_reads):
+    seen = second_model_reads
+    plan = _ranked(demo, PLAN, seen, static_weight=1.25, static_scope="intents")
+    assert seen == ["Create a playlist", "add the top tracks of an artist to it"]  # not the whole request
+    alone = _ranked(demo, PLAN, seen, static_weight=0.0)
+    assert plan not in (alone, _ranked(demo, PLAN, seen, static_weight=1.25, static_scope="whole"))
+    focused = _ranked(demo, FOCUSED, seen, static_weight=1.25, static_scope="intents")
+    assert seen == ["Could you pause the music playing on my speaker?"]
+    assert focused[0][0] == "PUT /me/player/pause"
+    # A request of one sentence and one intent is never split: ranked as without the second list.
+    assert _ranked(demo, ONE, seen, static_weight=1.25, static_scope="intents") == _ranked(
+        demo, ONE, seen, static_weight=0.0
+    )
+    assert seen == []

@@ -437,12 +437,12 @@ class Searcher:
         dense_scores: dict[str, float] = {}
         bm25_scores: dict[str, float] = {}
         heads: set[str] = set()  # hybrid: chunks within `fusion_depth` of a retriever's list
+        second = self._second_served(texts, vectors, mode, threshold)
         with self._stage("dense"):
             dense_lists = self._dense_lists(vectors, mode, fetch, threshold, filter)
-            if self.static is not None and self.static.embedder and self.settings.static_weight > 0 and mode == "hybrid":
+            if second and self.static is not None and self.static.embedder is not None:
                 # the second embedder's query vectors, in one batch (`_extra_lists` reads them)
-                wanted = zip(texts, vectors, strict=True)
-                self.static.embed_queries([t for t, v in wanted if t is not None and v is not None])
+                self.static.embed_queries([texts[i] for i in sorted(second)])  # type: ignore[misc]
         whole_dense: Ranked = []  # the whole request's dense list, fused into its clauses' lists
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             dense: Ranked = []
@@ -472,7 +472,7 @@ class Searcher:
                     dense_scores[chunk_id] = score
             with self._stage("fusion"):
                 extra = self._extra_lists(
-                    text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed
+                    text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed, i in second
                 )
                 if i == 0:
                     whole_dense = dense
@@ -548,20 +548,43 @@ class Searcher:
         fetch: int,
         threshold: float | None,
         allowed: list[str] | None,
+        second: bool,
     ) -> list[tuple[Ranked, float]]:
         """More ranked lists for the hybrid fusion, each with its weight: the short views'
-        (`view_hits`, searched `fetch` deep) and the second embedder's, where the index has them
-        and the settings weigh them; like the dense list, none for a many-clause query's whole
-        text (`vector` None)."""
+        (`view_hits`, searched `fetch` deep) where the index has them and the settings weigh them,
+        and the second embedder's where it serves this text (`second`, `_second_served`); like
+        the dense list, none for a many-clause query's whole text (`vector` None)."""
         if mode != "hybrid" or threshold is not None or text is None or vector is None:
             return []
         cfg = self.settings
         extra = []
         if view_hits is not None and cfg.view_weight > 0:
             extra.append((view_hits, cfg.view_weight))
-        if self.static is not None and cfg.static_weight > 0:
+        if second and self.static is not None:
             extra.append((self.static.search(fetch, text=text, allowed=allowed), cfg.static_weight))
         return extra
+
+    def _second_served(
+        self,
+        texts: Sequence[str | None],
+        vectors: Sequence[np.ndarray | None],
+        mode: str,
+        threshold: float | None,
+    ) -> frozenset[int]:
+        """Which of a search's texts (the whole request first, then its clauses or its focused
+        intent) the second embedder's list serves: those with a dense side in a hybrid search, as
+        far as `static_scope` reaches; only these are embedded by the second model."""
+        cfg = self.settings
+        if self.static is None or cfg.static_weight <= 0 or mode != "hybrid" or threshold is not None:
+            return frozenset()
+        dense_side = [i for i, (t, v) in enumerate(zip(texts, vectors, strict=True)) if t is not None and v is not None]
+        if cfg.static_scope == "whole":
+            return frozenset(i for i in dense_side if i == 0)
+        if cfg.static_scope == "intents":  # texts[1:]: the clauses, or the focused intent
+            return frozenset(i for i in dense_side if i > 0)
+        if cfg.static_scope == "one_intent" and len(texts) > 2:  # clauses come in twos or more
+            return frozenset()
+        return frozenset(dense_side)
 
     def _all_heads(self, batch_size: int = 1000) -> Iterator[Chunk]:
         ids = self.store.ids()

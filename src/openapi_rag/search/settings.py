@@ -45,6 +45,21 @@ class SearchSettings(BaseModel):
     NAME`, which sets 1.25) as a third list in hybrid mode; 0: not read. Off by default: wordllama won
     no realworld tuning half; minilm-users wins every tuning half but loses RestBench's reporting
     half by .01 or more at .5, 1 and 1.25 (README "The fine-tuned embedder as a second list")."""
+    static_scope: Literal["every", "whole", "one_intent", "intents"] = "intents"
+    """Which texts of a request the second embedder's list serves (with `static_weight` > 0), the
+    others fused from dense and BM25 alone; only the texts it serves are embedded by the second
+    model. "every": every text with a dense side (the whole request and each clause); "whole": the
+    whole request's text only (none for a request of `whole_query_clauses` clauses or more, whose
+    whole text has no dense side); "one_intent": every text of a request naming one intent (no
+    clauses, its focused intent included) and none of a request naming several; "intents": the
+    pieces that each ask for one action only (clauses, a focused intent), never a whole request,
+    which may need several operations (the second model was trained on one operation's requests).
+    The scope of every second list (with `static_weight` 0, the default index's, it changes
+    nothing). Under rule 3 against no second list, "intents" passes at 1, 1.25, 1.5 and 2 (tuning halves'
+    mean R@5 + MRR +.014 at 1.25; worst reporting change −.004; long requests' R@5 .757 → .892);
+    "every", "whole" and "one_intent" fail at every weight tried: RestBench's losses are
+    one-sentence requests needing several operations, which they serve (reporting R@1 −.010, R@10
+    −.013 to −.023). README "The fine-tuned embedder as a second list"."""
     view_weight: float = Field(0.0, ge=0)
     """Weight of the short views' list (`views.py`, each chunk at its best view; an index built
     with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read. Off: at .5 it won

@@ -40,7 +40,8 @@ QUERY_MEMO = 256
 it deepens); past it the memo starts afresh."""
 SECOND_EMBEDDER_WEIGHT = 1.25
 """`SearchSettings.static_weight` an index gets with a second embedder, unless its settings give
-one: minilm-users beside the default won the tuning halves most at 1.25 of .5 / 1 / 1.25 (README
+one: minilm-users beside the default won the tuning halves most at 1.25 of .5 / 1 / 1.25 on every
+text, and of 1 / 1.25 / 1.5 / 2 on clauses and focused intents (`SearchSettings.static_scope`, README
 "The fine-tuned embedder as a second list")."""
 META_JSON = "view.json"
 
