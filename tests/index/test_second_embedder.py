@@ -63,6 +63,25 @@ def test_second_list_is_built_recorded_kept_and_dropped(spotify, tmp_path):
     assert dropped.searcher.settings.static_weight == 0
 
 
+def test_the_scope_is_chosen_recorded_and_changed_without_a_spec_change(spotify, tmp_path):
+    target = tmp_path / "idx"
+    runner = CliRunner()
+    args = ["index", str(spotify), "-i", str(target), "--second-embedder", "minilm-users"]
+    result = runner.invoke(cli, [*args, "--second-scope", "every"])
+    assert result.exit_code == 0, result.output
+    assert Index.open(target).searcher.settings.static_scope == "every"
+    # Nothing but the scope changes: the new scope is still written (and the vectors kept).
+    again = runner.invoke(cli, ["index", str(spotify), "-i", str(target), "--second-scope", "intents", "--json"])
+    assert again.exit_code == 0 and json.loads(again.output)["written"] is True
+    reopened = Index.open(target)
+    assert reopened.searcher.settings.static_scope == "intents" and reopened.static is not None
+    # An update that names no scope keeps the recorded one; an unknown scope is refused.
+    assert runner.invoke(cli, ["index", str(spotify), "-i", str(target)]).exit_code == 0
+    assert Index.open(target).searcher.settings.static_scope == "intents"
+    refused = runner.invoke(cli, [*args, "--second-scope", "some"])
+    assert refused.exit_code == 2 and "some" in refused.output
+
+
 def test_a_wrong_name_stops_before_any_work(spotify, tmp_path):
     result = CliRunner().invoke(
         cli, ["index", str(spotify), "-i", str(tmp_path / "idx"), "--second-embedder", "nosuch"]

@@ -89,6 +89,14 @@ from openapi_rag.store.pg_target import PgTarget
     "(fine-tuned on requests in users' words; README 'The fine-tuned embedder as a second list'); "
     "kept by later updates; 'none' drops it.",
 )
+@click.option(
+    "--second-scope",
+    type=click.Choice(["intents", "every", "whole", "one_intent"]),
+    default=None,
+    help="Which texts of a request the second list serves: 'intents' (its clauses and focused intent; "
+    "the default, which passed the tuning rule) or 'every' (the whole request too: more recall on "
+    "requests in users' words, less on one-sentence requests needing several operations); recorded.",
+)
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
 @allow_refs_option()
 @handle_errors
@@ -109,6 +117,7 @@ def index(
     expansion: int | None,
     expansion_min_weight: float,
     second_embedder: str | None,
+    second_scope: str | None,
     json_: bool,
     allow_refs: tuple[str, ...],
 ) -> None:
@@ -128,7 +137,7 @@ def index(
       openapi-rag index specs/ --index idx/ --db schema.sql    # + table chunks for sql/ask
       openapi-rag index specs/ --index idx/ --views-llm openai:gpt-4o-mini
       openapi-rag index specs/ --index idx/ --expansion 8
-      openapi-rag index specs/ --index idx/ --second-embedder minilm-users
+      openapi-rag index specs/ --index idx/ --second-embedder minilm-users [--second-scope every]
     """
     from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
     from openapi_rag.errors import NothingIndexed
@@ -164,6 +173,7 @@ def index(
                 allow_refs=allow_refs,
                 strategy_params=params or None,
                 second_embedder=second_embedder,
+                second_scope=second_scope,
             )
     except NothingIndexed as exc:
         _print_failures(exc.failed)

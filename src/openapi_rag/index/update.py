@@ -81,6 +81,7 @@ def build_index(
     settings: SearchSettings | None = None,
     strategy_params: Mapping[str, Any] | None = None,
     second_embedder: str | None = None,
+    second_scope: str | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
@@ -100,6 +101,9 @@ def build_index(
         second_embedder: another embedder whose vectors of the chunks the hybrid search fuses as
             a third list (`search/views.py`; weight `SECOND_EMBEDDER_WEIGHT` unless `settings`
             give one); "none" drops the index's; None keeps what the index has.
+        second_scope: which texts of a request the second list serves (`SearchSettings.static_scope`:
+            "intents", "every", "whole", "one_intent"), recorded with the index; None keeps the
+            recorded one.
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -134,6 +138,7 @@ def build_index(
             settings=settings,
             strategy_params=strategy_params,
             second_embedder=second_embedder,
+            second_scope=second_scope,
         )
 
 
@@ -153,6 +158,7 @@ def _build_locked(
     settings: SearchSettings | None,
     strategy_params: Mapping[str, Any] | None = None,
     second_embedder: str | None = None,
+    second_scope: str | None = None,
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -166,6 +172,8 @@ def _build_locked(
     strategy = strategy or (old.strategy if old else DEFAULT_STRATEGY)
     clean = list(clean) if clean is not None else (list(old.clean) if old else list(DEFAULT_STEPS))
     settings = settings or (SearchSettings.from_dict(old.search) if old else SearchSettings())
+    if second_scope is not None:
+        settings = settings.replace(static_scope=second_scope)  # refused here if not a scope
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
     had_model = _second_of(existing)  # its remote consent checked when the index was opened
     had = had_model.model_id if had_model is not None else None
@@ -279,7 +287,8 @@ def _build_locked(
     report.operations = sum(s.operations for s in sources.values())
     report.chunks = sum(len(s.chunks) for s in sources.values())
     report.chunks_new = len(new_chunks)
-    if existing is not None and second == had and not (report.added or report.changed or report.removed or new_chunks):
+    unchanged = second == had and settings == SearchSettings.from_dict(old.search if old else None)
+    if existing is not None and unchanged and not (report.added or report.changed or report.removed or new_chunks):
         report.seconds = round(time.perf_counter() - start, 2)
         return report
 
