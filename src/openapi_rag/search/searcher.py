@@ -52,6 +52,10 @@ services in `also_in` (`duplicates.py`).
 
 Top-k: chunk lists are fetched deeper than k (`fetch_factor`) and fetched again twice as deep
 while fewer than k operations come out, so k operations are returned whenever the store holds them.
+What reorders operations after the fusion (verbs, producers, `k="auto"`'s cut) reads each text's
+list within its retrievers' first `fusion_depth` chunks only (as deep as a small k fetches): deeper chunks
+hold tail scores by position, there or not depending on k, and a producer chosen by one (the
+best-scoring search, for a query naming a thing) changed the order with k.
 
 Threshold mode (`threshold=X` instead of top-k) returns every operation with a chunk whose dense
 cosine similarity is >= X. In dense mode the score is that similarity. In hybrid mode the cut is the
