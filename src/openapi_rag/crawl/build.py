@@ -15,6 +15,7 @@ from typing import Any
 
 from openapi_rag.convert.infer import merge_schemas
 from openapi_rag.crawl.example_schema import SCALARS, schema_from_example, stated_types
+from openapi_rag.crawl.page_words import PageWords
 from openapi_rag.crawl.samples import split_url
 from openapi_rag.crawl.schema_sections import schema_named as page_schema
 from openapi_rag.crawl.scrape import Evidence, Scraped
@@ -46,29 +47,6 @@ class Report:
             "dropped": self.dropped,
             "warnings": self.warnings,
         }
-
-
-class PageWords:
-    """The pages' words, for the hallucination filter (`name in words`): a set lookup per name rather
-    than a search of the whole text (a 50 MB page of half a million fields spent minutes searching).
-    A name that is no word of its own ("movie id") falls back to a text search, a bounded number of
-    times; past that it counts as absent and is reported dropped."""
-
-    MAX_SEARCHES = 200
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        tokens = set(re.findall(r"[\w$@.\-\[\]]+", text))
-        self.words = tokens | {part for token in tokens for part in re.split(r"[.\-\[\]]+", token) if part}
-        self.searches = 0
-
-    def __contains__(self, name: object) -> bool:
-        if name in self.words:
-            return True
-        if self.searches >= self.MAX_SEARCHES or not isinstance(name, str):
-            return False
-        self.searches += 1
-        return name in self.text
 
 
 def build_document(scraped: list[Scraped], page_text: str | PageWords, report: Report) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from openapi_rag.crawl.labels import (
     label_status,
     lists_scopes,
     panel_status,
+    part_label,
 )
 from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.regions import operation_regions
@@ -31,6 +32,7 @@ from openapi_rag.crawl.samples import (
     is_path,
     parse_http_response,
     parse_json,
+    parse_named_signature,
     parse_signature,
 )
 from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_named, schema_sections
@@ -204,7 +206,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     previous_kind, previous_table = "", 0
     outline: list[Block] = []  # the headings the current block sits under, outermost first
     for index, block in enumerate(blocks):
-        label = label_before(blocks, index)
+        label = part_label(blocks, index, label_before(blocks, index))
         if block.kind == "heading":
             while outline and outline[-1].level >= block.level:
                 outline.pop()
@@ -222,7 +224,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 and not block.text.endswith(":")
                 and not _LABEL_ONLY.fullmatch(block.text)  # "Request Parameters" under an empty subtitle
             ):
-                evidence.title = block.text
+                named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
+                evidence.title = named[2] if named else block.text
         elif block.kind == "text":
             after_signature = index > 0 and blocks[index - 1].position in signature_positions
             if (
