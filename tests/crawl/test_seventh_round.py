@@ -10,6 +10,7 @@ from openapi_rag.crawl.page import parse_html
 from openapi_rag.crawl.page_words import PageWords
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import parse_named_signature, parse_signature, split_url
+from openapi_rag.crawl.schema_sections import schema_sections
 from openapi_rag.crawl.scrape import scrape
 from tests.crawl.conftest import PAGES
 
@@ -158,3 +159,54 @@ def test_a_json_schema_blocks_own_definitions_resolve_its_references() -> None:
     # The cyclic "next" stays a reference (an object), its fields not read again below it.
     assert [row for row in rows if row[0] == "next"] == [("next", "object", 1)]
     assert max(depth for _, _, depth in rows) == 1
+
+
+def test_a_table_of_terms_inside_an_outline_schema_holds_the_fields_of_the_term_above() -> None:
+    # bootprint: the innermost definition list (empty descriptions) is drawn as a table of terms.
+    def term(name: str, type_: str, inner: str = "<div> </div>") -> str:
+        return f"<dt> <span>{name}:</span> <span>{type_}</span> <span></span> </dt> <dd> {inner} </dd>"
+
+    inner = "<div> <section> <span>object</span> <span></span> <div> <section> <dl>"
+    inner += term("created_at", "number") + term("id", "string") + "</dl> </section> </div> </section> </div>"
+    html = (
+        "<div> <h3><a></a>updates-array: <span> <span>object</span> </span> </h3> </div>"
+        f"<div> <section> <dl> {term('total', 'number')} {term('updates', 'object[]', inner)} </dl> </section> </div>"
+    )
+    sections = schema_sections(parse_html(html).blocks, set())
+    assert [(row.name, row.depth, row.type) for row in sections["updates-array"]] == [
+        ("total", 0, "number"),
+        ("updates", 0, "array"),
+        ("created_at", 1, "number"),
+        ("id", 1, "string"),
+    ]
+
+
+def test_a_link_alone_under_an_operations_term_names_that_fields_schema(tmp_path: Path) -> None:
+    # bootprint: "200 OK", "artists: object[]", then a link alone to the item's schema section.
+    html = (
+        "<h3>GET /artists/{id}/related-artists</h3><dl><dt> 200 OK </dt> <dd> <div> <p>A set of artists</p>"
+        " </div> <div> <section> <dl> <dt> <span>artists:</span> <span>object[]</span> <span></span> </dt>"
+        " <dd> <div> <section> <span> <a href='#/definitions/ArtistObject'>ArtistObject</a> </span>"
+        " <span></span> <div> </div> </section> </div> </dd> </dl> </section> </div> </dd> </dl>"
+        "<div> <h3><a></a>ArtistObject: <span> <span>object</span> </span> </h3> </div>"
+        "<div> <section> <dl> <dt> <span>name:</span> <span>string</span> </dt> <dd> <p>The name.</p> </dd>"
+        " <dt> <span>popularity:</span> <span>integer</span> </dt> <dd> <p>From 0 to 100.</p> </dd> </dl>"
+        " </section> </div>"
+    )
+    doc = _crawl(tmp_path, html)
+    response = doc["paths"]["/artists/{id}/related-artists"]["get"]["responses"]["200"]
+    artists = response["content"]["application/json"]["schema"]["properties"]["artists"]
+    assert set(artists["items"]["properties"]) == {"name", "popularity"}
+
+
+def test_a_field_named_items_beside_fields_of_its_level_is_a_property(tmp_path: Path) -> None:
+    # A paging object: "items" next to "total" and "next" is a property, not an array's item wrapper.
+    html = (
+        "<h3>GET /me/albums</h3><h4>Response 200</h4><table><tr><th>Name</th><th>Type</th></tr>"
+        "<tr><td>total</td><td>integer</td></tr><tr><td>items</td><td>array</td></tr>"
+        "<tr><td>» album_id</td><td>string</td></tr><tr><td>next</td><td>string</td></tr></table>"
+    )
+    doc = _crawl(tmp_path, html)
+    schema = doc["paths"]["/me/albums"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"total", "items", "next"}
+    assert set(schema["properties"]["items"]["items"]["properties"]) == {"album_id"}

@@ -95,6 +95,10 @@ def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldR
             # "album:" with no type stated: what its description links to says it (below).
             top = top or block.level
             rows.append(FieldRow(bare.group(1), max(0, block.level - top), type="object"))
+        elif block.kind == "table" and rows and (nested := _term_table(block.rows, rows[-1].depth + 1)):
+            # The innermost definition list, its descriptions plain text, is drawn as a table of
+            # "name: type" terms: the fields of the term above it ("updates: object[]").
+            rows.extend(nested)
         elif block.kind == "text" and rows and not rows[-1].ref and _is_lone_link(block):
             # A link alone under a term ("SimplifiedAlbumObject" -> #/definitions/...) names the
             # field's schema: its fields come from that section (followed downstream, bounded).
@@ -102,6 +106,23 @@ def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldR
         elif block.kind == "text" and rows and not rows[-1].description:
             rows[-1].description = block.text
     return rows, end
+
+
+def _term_table(table: list[list[str]], depth: int) -> list[FieldRow]:
+    """Rows of a table whose every first cell is a "name: type" term, one level deeper; else none."""
+    terms = [(FIELD_TERM.fullmatch(row[0].strip()), row) for row in table if row]
+    if not terms or not all(term for term, _ in terms):
+        return []
+    return [
+        FieldRow(
+            term.group(1),
+            depth,
+            type=normalize_type(term.group(2)),
+            description=" ".join(row[1:]).strip(),
+        )
+        for term, row in terms
+        if term
+    ]
 
 
 def schema_named(name: str, schemas: dict[str, list[FieldRow]]) -> str | None:
