@@ -210,3 +210,23 @@ def test_a_field_named_items_beside_fields_of_its_level_is_a_property(tmp_path: 
     schema = doc["paths"]["/me/albums"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert set(schema["properties"]) == {"total", "items", "next"}
     assert set(schema["properties"]["items"]["items"]["properties"]) == {"album_id"}
+
+
+def test_a_term_typed_by_a_schema_name_takes_that_schemas_fields(tmp_path: Path) -> None:
+    # bootprint: "tracks: PagingTrackObject", a term whose type is a page schema's name, not a type word.
+    def section(name: str, terms: str) -> str:
+        heading = f"<div> <h3><a></a>{name}: <span> <span>object</span> </span> </h3> </div>"
+        return f"{heading}<div> <section> <dl> {terms} </dl> </section> </div>"
+
+    def term(name: str, type_: str) -> str:
+        return f"<dt> <span>{name}:</span> <span>{type_}</span> </dt> <dd> <p>The {name}.</p> </dd>"
+
+    html = (
+        "<h3>GET /albums/{id}</h3><dl><dt> 200 OK </dt> <dd> <div> <p>An album</p> </div>"
+        " <span> <a href='#/definitions/AlbumObject'>AlbumObject</a> </span> </dd> </dl>"
+        + section("AlbumObject", term("name", "string") + term("tracks", "PagingTrackObject"))
+        + section("PagingTrackObject", term("total", "integer") + term("next", "string"))
+    )
+    doc = _crawl(tmp_path, html)
+    schema = doc["paths"]["/albums/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]["tracks"]["properties"]) == {"total", "next"}

@@ -139,7 +139,8 @@ def json_schema_rows(value: object) -> list[list[str]] | None:
     if _is_reference(_items_of(value)):
         # The whole body is another schema ({"type": "array", "items": {"$ref": ...}}): an anonymous
         # row that names it, whose fields come from the page's section of that name.
-        return [*rows, ["items", _reference_type(value), "", ""]]  # type: ignore[arg-type]
+        # Named "anonymous", never "items": a row named so beside others is a property of that name.
+        return [*rows, ["anonymous", _reference_type(value), "", ""]]  # type: ignore[arg-type]
     if not _is_object_schema(_items_of(value)):
         return None
     _schema_fields(_items_of(value), 0, rows)

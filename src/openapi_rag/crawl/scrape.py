@@ -35,7 +35,13 @@ from openapi_rag.crawl.samples import (
     parse_named_signature,
     parse_signature,
 )
-from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_named, schema_sections
+from openapi_rag.crawl.schema_sections import (
+    FIELD_TERM,
+    is_field_heading,
+    schema_named,
+    schema_sections,
+    term_ref,
+)
 from openapi_rag.crawl.servers import stated_servers
 from openapi_rag.crawl.signatures import find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
@@ -174,7 +180,7 @@ def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> Fi
     if kind not in ("response", "request"):
         return None
     depth = sum(is_field_heading(h) for h in outline)
-    row = FieldRow(found.group(1), depth, type=normalize_type(found.group(2)))
+    row = FieldRow(found.group(1), depth, type=normalize_type(found.group(2)), ref=term_ref(found.group(2)))
     if kind == "response":
         evidence.response_fields.setdefault(status, []).append(row)
     else:
@@ -207,10 +213,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     blocks = evidence.blocks
     previous_kind, previous_table = "", 0
     outline: list[Block] = []  # the headings the current block sits under, outermost first
-    term_row: FieldRow | None = None  # the row the heading just before made ("artists: object[]")
+    term_row: FieldRow | None = None  # the row the last heading made ("artists: object[]"), if any
     for index, block in enumerate(blocks):
-        if index and blocks[index - 1].kind != "heading":
-            term_row = None
         label = part_label(blocks, index, label_before(blocks, index))
         if block.kind == "heading":
             while outline and outline[-1].level >= block.level:
@@ -232,9 +236,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
                 evidence.title = named[2] if named else block.text
         elif block.kind == "text" and term_row is not None and _LONE_LINK.fullmatch(block.text) and block.links:
-            # A link alone right under a term ("artists: object[]", then "ArtistObject"): the field's
-            # schema, as under a schema section's term (followed downstream, bounded).
-            term_row.ref, term_row = block.links[0], None
+            # A link alone under a term, perhaps after its description ("artists: object[]", then
+            # "ArtistObject"): the field's schema, as under a schema section's term (followed, bounded).
+            term_row.ref, term_row = term_row.ref or block.links[0], None
         elif block.kind == "text":
             after_signature = index > 0 and blocks[index - 1].position in signature_positions
             if (
