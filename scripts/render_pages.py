@@ -68,6 +68,15 @@ untouched, before its pages were read):
   fields as headings), Swagger 2.0 only, so OpenAPI 3 specs go through api-spec-converter first; pinned
   in a tree of its own, renderers/openapi2html (see render_openapi2html).
 
+One more joined in issue 17's seventh round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `aglio`: aglio 2.3.0 (an API Blueprint renderer, its default olio theme) over the API Blueprint that
+  Apiary's API Elements CLI 0.10.4 writes from Swagger 2.0 (OpenAPI 3 specs through api-spec-converter
+  first); pinned in a tree of its own, renderers/aglio (see render_aglio). The parser refuses a whole
+  spec on one schema slip the other renderers pass over, so it reads a mended copy (`_schema_valid`,
+  `_swagger_2_valid`: nothing an operation documents is dropped).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -120,6 +129,7 @@ MKDOCS = RENDERERS / ".venv-mkdocs" / "bin" / "mkdocs"
 MODULES = RENDERERS / "node_modules"
 HARNESS = RENDERERS / "harness"
 OPENAPI2HTML = RENDERERS / "openapi2html"
+AGLIO = RENDERERS / "aglio"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -344,6 +354,110 @@ def render_openapi2html(spec: Path, out: Path, work: Path) -> None:
     _write_site(work, out)
 
 
+def render_aglio(spec: Path, out: Path, work: Path) -> None:
+    """aglio 2.3.0 (its default olio theme: Jade templates, a static page) over the API Blueprint that
+    Apiary's API Elements CLI 0.10.4 writes (`fury … --format text/vnd.apiblueprint`, its Swagger 2.0
+    parser: the OpenAPI 3 parser drops `items`, `allOf` and `format`), so an OpenAPI 3 spec goes through
+    api-spec-converter first, as for bootprint; the pages of sites written in API Blueprint look so.
+    Pinned in a tree of its own, renderers/aglio. Added in issue 17's seventh round as a fresh
+    held-out renderer (measured once with the rules untouched, before its pages were read)."""
+    blueprint = work / "api.apib"
+    tools = AGLIO / "node_modules" / ".bin"
+    strict = work / "strict.json"
+    strict.write_text(json.dumps(_schema_valid(_renderable(_read_spec(spec)))), encoding="utf-8")
+    swagger = work / "swagger-valid.json"
+    swagger.write_text(json.dumps(_swagger_2_valid(_read_spec(_swagger_2(strict, work)))), encoding="utf-8")
+    subprocess.run(
+        [str(tools / "fury"), str(swagger), str(blueprint), "--format", "text/vnd.apiblueprint"],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    site = work / "site"
+    site.mkdir()
+    subprocess.run(
+        [str(tools / "aglio"), "-i", str(blueprint), "-o", str(site / "index.html")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    _write_site(work, out)
+
+
+_OPERATION_KEYS = {
+    "tags", "summary", "description", "externalDocs", "operationId", "parameters", "requestBody", "responses",
+    "callbacks", "deprecated", "security", "servers", "consumes", "produces", "schemes",
+}  # fmt: skip
+_BOOLEAN_KEYS = {"required", "additionalProperties", "readOnly", "uniqueItems", "deprecated", "nullable"}
+_NUMBER_KEYS = {"maximum", "minimum", "maxLength", "minLength", "maxItems", "minItems", "multipleOf"}
+
+
+def _schema_valid(value: object, key: str = "") -> object:
+    """The spec as the API Elements parser accepts it, which validates it against the Swagger 2.0
+    schema and refuses the whole file on one slip the other renderers pass over: an operation's
+    unknown key (TMDB's `cache`) goes, a quoted boolean (`required`, `additionalProperties`: "true") or
+    number (`maximum`: "50", Spotify's) becomes the value it quotes, and a schema's `required` keeps
+    only the properties it has (swagger-parser's check). Nothing an operation documents is lost."""
+    if isinstance(value, dict):
+        out = {k: _schema_valid(v, k) for k, v in value.items()}
+        if key in _ITEM_KEYS and "responses" in out:
+            out = {k: v for k, v in out.items() if k in _OPERATION_KEYS}
+        if isinstance(out.get("required"), list) and not {"allOf", "anyOf", "oneOf"} & set(out):
+            properties = out.get("properties") if isinstance(out.get("properties"), dict) else {}
+            out["required"] = [name for name in out["required"] if name in properties]
+            if not out["required"]:  # JSON Schema draft 4 wants at least one name
+                del out["required"]
+        return out
+    if isinstance(value, list):
+        return [_schema_valid(item) for item in value]
+    if isinstance(value, str) and key in _BOOLEAN_KEYS and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    if isinstance(value, str) and key in _NUMBER_KEYS:
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+_INFO_KEYS = {"title", "version", "description", "termsOfService", "contact", "license"}
+
+
+def _swagger_2_valid(data: dict) -> dict:
+    """A Swagger 2.0 document mended where its schema refuses it, since the API Elements parser refuses
+    the whole file on one such slip (the other renderers pass over them): `info` keys Swagger 2 does
+    not have (NYTimes' `logo`); OpenAPI 3's `example` on a parameter and `links` on a response, which
+    api-spec-converter carries over (on response headers too); a response with no description (Swagger 2
+    requires one); a non-body parameter that states no type, which reads as a string; a body parameter
+    with no schema (OpenAPI 3 showed that body by an example the converter did not carry), an empty one.
+    `x-` extensions stay allowed."""
+    info = data.get("info") or {}
+    data["info"] = {k: v for k, v in info.items() if k in _INFO_KEYS or k.startswith("x-")}
+    items = [item for item in (data.get("paths") or {}).values() if isinstance(item, dict)]
+    operations = [op for item in items for key, op in item.items() if key in _ITEM_KEYS and isinstance(op, dict)]
+    parameters = [*(data.get("parameters") or {}).values()]
+    for holder in [*items, *operations]:
+        parameters += [p for p in holder.get("parameters") or [] if isinstance(p, dict)]
+    for parameter in parameters:
+        if isinstance(parameter, dict) and "$ref" not in parameter and parameter.get("in") != "body":
+            parameter.pop("example", None)
+            parameter.pop("examples", None)
+            parameter.setdefault("type", "string")
+        elif isinstance(parameter, dict) and parameter.get("in") == "body":
+            parameter.setdefault("schema", {})  # a body shown only by an example OpenAPI 3 held
+    responses = [*(data.get("responses") or {}).values()]
+    for op in operations:
+        responses += [r for r in (op.get("responses") or {}).values() if isinstance(r, dict)]
+    for response in responses:
+        if isinstance(response, dict) and "$ref" not in response:
+            response.pop("links", None)
+            response.setdefault("description", "")
+            for header in (response.get("headers") or {}).values():
+                if isinstance(header, dict):
+                    header.pop("example", None)
+    return data
+
+
 def _swagger_2(spec: Path, work: Path) -> Path:
     """The spec as Swagger 2.0: itself, or converted by api-spec-converter 2.12.0 (openapi_3 → swagger_2)
     into `work`; the truth stays the unconverted spec, and what the conversion loses is the page's loss."""
@@ -559,6 +673,7 @@ RENDER = {
     "openapi-generator-markdown": render_openapi_generator_markdown,
     "spectacle": render_spectacle,
     "openapi2html": render_openapi2html,
+    "aglio": render_aglio,
 }
 
 
@@ -591,6 +706,11 @@ NEEDS = {
         OPENAPI2HTML / "node_modules" / "openapi2html" / "package.json",
         "node",
         f"{_NPM_CI}; cd benchmarks/crawl/renderers/openapi2html && npm ci",
+    ),
+    "aglio": Needs(
+        AGLIO / "node_modules" / ".bin" / "aglio",
+        "node",
+        f"{_NPM_CI}; cd benchmarks/crawl/renderers/aglio && npm ci",
     ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }

@@ -67,3 +67,48 @@ def test_comments_are_dropped_from_a_page_with_their_markup() -> None:
     dom = '<html><body><!-- <script src="app.js"></script> --><p>kept</p><!-- </ul> --> tail</body></html>'
     page = _render_pages().strip_page(dom, Path("/tmp/render-work-123"))
     assert "<!--" not in page and "<script" not in page and "<p>kept</p> tail" in page
+
+
+def test_the_api_elements_parser_reads_a_mended_copy_that_keeps_every_operation() -> None:
+    # aglio's parser refuses a whole spec on one slip against the Swagger 2 schema; the copy it reads
+    # mends the slips (Spotify's quoted booleans/numbers, TMDB's `cache` key, NYTimes' `logo`, OpenAPI
+    # 3 leftovers of the converter) and keeps what the operations document.
+    module = _render_pages()
+    spec = {
+        "openapi": "3.0.0",
+        "paths": {
+            "/movie/{id}": {
+                "get": {
+                    "summary": "Get Details",
+                    "cache": {"expire": ""},
+                    "parameters": [{"name": "id", "in": "path", "required": "true", "schema": {"maximum": "50"}}],
+                    "responses": {"200": {"description": "OK"}},
+                }
+            }
+        },
+        "components": {"schemas": {"Movie": {"required": ["id", "gone"], "properties": {"id": {}}}}},
+    }
+    mended = module._schema_valid(spec)
+    operation = mended["paths"]["/movie/{id}"]["get"]
+    assert "cache" not in operation and operation["summary"] == "Get Details"
+    assert operation["parameters"][0]["required"] is True
+    assert operation["parameters"][0]["schema"]["maximum"] == 50
+    assert mended["components"]["schemas"]["Movie"]["required"] == ["id"]
+    swagger = {
+        "swagger": "2.0",
+        "info": {"title": "T", "version": "1", "logo": {"url": "x"}},
+        "paths": {
+            "/a": {
+                "get": {
+                    "parameters": [{"name": "q", "in": "query", "example": "x"}, {"name": "body", "in": "body"}],
+                    "responses": {"200": {"links": {}, "headers": {"X-Rate": {"type": "integer", "example": 1}}}},
+                }
+            }
+        },
+    }
+    fixed = module._swagger_2_valid(swagger)
+    assert fixed["info"] == {"title": "T", "version": "1"}
+    query, body = fixed["paths"]["/a"]["get"]["parameters"]
+    assert query == {"name": "q", "in": "query", "type": "string"} and body["schema"] == {}
+    response = fixed["paths"]["/a"]["get"]["responses"]["200"]
+    assert response == {"description": "", "headers": {"X-Rate": {"type": "integer"}}}

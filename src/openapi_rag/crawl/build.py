@@ -15,14 +15,13 @@ from typing import Any
 
 from openapi_rag.convert.infer import merge_schemas
 from openapi_rag.crawl.example_schema import SCALARS, schema_from_example, stated_types
+from openapi_rag.crawl.page_words import PageWords
+from openapi_rag.crawl.row_schemas import schema_from_rows, with_references
 from openapi_rag.crawl.samples import split_url
-from openapi_rag.crawl.schema_sections import schema_named as page_schema
 from openapi_rag.crawl.scrape import Evidence, Scraped
 from openapi_rag.crawl.tables import FieldRow
 
 _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent", "connection"}
-_REFERENCE_LEVELS = 3  # schemas entered by reference below one row (the scorer reads four levels)
-_ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")
 # A query parameter that carries the caller's key is a security scheme (OpenAPI's apiKey in query).
 _QUERY_KEY = re.compile(r"api[-_]?key|access[-_]?token", re.I)
@@ -46,29 +45,6 @@ class Report:
             "dropped": self.dropped,
             "warnings": self.warnings,
         }
-
-
-class PageWords:
-    """The pages' words, for the hallucination filter (`name in words`): a set lookup per name rather
-    than a search of the whole text (a 50 MB page of half a million fields spent minutes searching).
-    A name that is no word of its own ("movie id") falls back to a text search, a bounded number of
-    times; past that it counts as absent and is reported dropped."""
-
-    MAX_SEARCHES = 200
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        tokens = set(re.findall(r"[\w$@.\-\[\]]+", text))
-        self.words = tokens | {part for token in tokens for part in re.split(r"[.\-\[\]]+", token) if part}
-        self.searches = 0
-
-    def __contains__(self, name: object) -> bool:
-        if name in self.words:
-            return True
-        if self.searches >= self.MAX_SEARCHES or not isinstance(name, str):
-            return False
-        self.searches += 1
-        return name in self.text
 
 
 def build_document(scraped: list[Scraped], page_text: str | PageWords, report: Report) -> dict[str, Any]:
@@ -204,7 +180,7 @@ def build_operation(
     if evidence.request_ref in (named or {}) and not body_rows and body is None:
         body_rows = [FieldRow("body", ref=evidence.request_ref, type="object")]  # its fields, one level
     if body_rows:
-        table_schema = _schema_from_rows(_with_references(body_rows, named or {}), page_text, report)
+        table_schema = schema_from_rows(with_references(body_rows, named or {}), page_text, report.dropped)
         if table_schema.get("properties"):
             body = _merge(body, table_schema, enrich=True)
             for row in body_rows:
@@ -254,7 +230,7 @@ def _responses(
             report.parameters["example"] += _count_fields(example)
     for status, rows in evidence.response_fields.items():
         code = status or success or "200"
-        table_schema = _schema_from_rows(_with_references(rows, named), page_text, report)
+        table_schema = schema_from_rows(with_references(rows, named), page_text, report.dropped)
         if table_schema.get("properties"):
             schemas[code] = _merge(schemas.get(code), table_schema, enrich=True)
             report.parameters["table"] += _count_schema(table_schema)
@@ -262,7 +238,7 @@ def _responses(
     # stated types outrank an example's literals ("height": "300" where the schema says integer).
     for code, name in evidence.response_refs.items():
         if code.startswith("2") and name in named:
-            table_schema = _schema_from_rows(_with_references(named[name], named), page_text, report)
+            table_schema = schema_from_rows(with_references(named[name], named), page_text, report.dropped)
             if table_schema.get("properties"):
                 schemas[code] = _merge(schemas.get(code), table_schema, enrich=True)
                 report.parameters["table"] += _count_schema(table_schema)
@@ -276,92 +252,6 @@ def _responses(
     if not responses:
         responses["default"] = {"description": "Response (not documented on the page)"}
     return responses
-
-
-def _with_references(
-    rows: list[FieldRow], named: dict[str, list[FieldRow]], path: tuple[str, ...] = ()
-) -> list[FieldRow]:
-    """Rows with the fields of each schema a row names by reference (documented in its own page
-    section) inserted under it, and theirs under them: at most _REFERENCE_LEVELS deep, and a schema
-    already on the way down is not entered again, so cyclic schemas cannot loop."""
-    out: list[FieldRow] = []
-    for row in rows:
-        out.append(row)
-        name = page_schema(row.ref, named) if row.ref else None
-        if name and name not in path and len(path) < _REFERENCE_LEVELS:
-            below = row.depth + (0 if row.name.lower() in _ANONYMOUS else 1)
-            children = _with_references(named[name], named, (*path, name))
-            out.extend(replace(child, depth=child.depth + below, ref="") for child in children)
-    return out
-
-
-def _schema_from_rows(rows: list[FieldRow], page_text: PageWords, report: Report) -> dict[str, Any]:
-    """A nested object schema from table rows; » depth marks (or nested tables) give the nesting."""
-    root: dict[str, Any] = {"type": "object", "properties": {}}
-    # stack[d] is the properties dict at depth d; anonymous rows (allOf parts, "body") are transparent.
-    stack: list[dict[str, Any]] = [root["properties"]]
-    required_at: list[list[str]] = [[]]
-    parents: list[dict[str, Any]] = [root]
-    for row in rows:
-        name = row.name
-        depth = min(row.depth, len(stack) - 1)
-        if name.lower().strip("*") in _ANONYMOUS:
-            del stack[depth + 1 :], parents[depth + 1 :], required_at[depth + 1 :]
-            stack.append(stack[depth])
-            parents.append(parents[depth])
-            required_at.append(required_at[depth])
-            continue
-        if name not in page_text:
-            report.dropped.append(name)
-            continue
-        del stack[depth + 1 :], parents[depth + 1 :], required_at[depth + 1 :]
-        schema: dict[str, Any] = {"type": row.type or "string"}
-        if row.description and row.description.lower() != "none":
-            schema["description"] = row.description[:500]
-        if row.type == "array":
-            schema["items"] = {"type": "object", "properties": {}}
-            children = schema["items"]
-        else:
-            children = schema
-            if row.type == "object":
-                schema["properties"] = {}
-        stack[depth][name] = schema
-        if row.required:
-            parent = parents[depth]
-            parent.setdefault("required", [])
-            if name not in parent["required"]:
-                parent["required"].append(name)
-        stack.append(children.setdefault("properties", {}) if row.type in ("object", "array") else {})
-        parents.append(children)
-        required_at.append([])
-    _prune(root)
-    return root
-
-
-def _prune(schema: dict[str, Any]) -> None:
-    """Drop empty `properties` and `required` the tables left (they are not wrong, only noise)."""
-    props = schema.get("properties")
-    if isinstance(props, dict):
-        for child in props.values():
-            if isinstance(child, dict):
-                _prune(child)
-        if not props and schema.get("type") != "object":
-            del schema["properties"]
-    items = schema.get("items")
-    if isinstance(items, dict):
-        _prune(items)
-        if items.get("properties") == {}:
-            items.pop("properties")
-        if items == {"type": "object"}:
-            schema["items"] = {}
-    if schema.get("properties") == {}:
-        del schema["properties"]
-    if not schema.get("required"):
-        schema.pop("required", None)
-    else:
-        schema["required"] = [n for n in schema["required"] if n in schema.get("properties", {})] or None
-        if schema["required"] is None:
-            del schema["required"]
 
 
 def _merge(base: dict[str, Any] | None, other: dict[str, Any], *, enrich: bool = False) -> dict[str, Any]:

@@ -134,14 +134,41 @@ def json_schema_rows(value: object) -> list[list[str]] | None:
     its fields, types, descriptions and `required`, where an example shows values. None for any
     other JSON (an example whose values are not all schemas)."""
     rows: list[list[str]] = [["name", "type", "required", "description"]]
+    if isinstance(value, dict) and isinstance(own := value.get("definitions", value.get("$defs")), dict):
+        value = _inlined(value, own, (), [20_000])  # the block's own definitions hold what its `$ref`s name
     if _is_reference(_items_of(value)):
         # The whole body is another schema ({"type": "array", "items": {"$ref": ...}}): an anonymous
         # row that names it, whose fields come from the page's section of that name.
-        return [*rows, ["items", _reference_type(value), "", ""]]  # type: ignore[arg-type]
+        # Named "anonymous", never "items": a row named so beside others is a property of that name.
+        return [*rows, ["anonymous", _reference_type(value), "", ""]]  # type: ignore[arg-type]
     if not _is_object_schema(_items_of(value)):
         return None
     _schema_fields(_items_of(value), 0, rows)
     return rows if len(rows) > 1 else None
+
+
+def _inlined(schema: object, own: dict, path: tuple[str, ...], budget: list[int]) -> object:
+    """The schema with each `$ref` to the block's own definitions ("#/definitions/movie", "#/$defs/x")
+    replaced by what it names, as JSON Schema resolves a local pointer. Bounded: 5 references deep, a
+    definition already on the way down stays a reference (cyclic schemas), and at most 20,000 nodes
+    made in all (references shared by many fields could multiply them)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return schema
+    if isinstance(schema, list):
+        return [_inlined(item, own, path, budget) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and (name := re.sub(r"^#/(?:definitions|\$defs)/", "", ref)) != ref:
+        if name in own and name not in path and len(path) < 5 and isinstance(own[name], dict):
+            merged = {**own[name], **{k: v for k, v in schema.items() if k != "$ref"}}
+            return _inlined(merged, own, (*path, name), budget)
+        return schema
+    return {
+        key: value if key in ("definitions", "$defs") else _inlined(value, own, path, budget)
+        for key, value in schema.items()
+    }
 
 
 def _items_of(schema: object) -> object:

@@ -39,6 +39,26 @@ def label_before(blocks: list[Block], index: int) -> str:
     return " | ".join(words).lower()
 
 
+# A label that names only a piece of a request or a response ("Body", "Schema"), not which one.
+_PIECE = re.compile(r"(?:body|schema|example)s?:?")
+
+
+def part_label(blocks: list[Block], index: int, label: str) -> str:
+    """The label of the part a piece label belongs to: under "Response 201" (a short run) come "Headers",
+    "Body" and "Schema" headings, so the body and schema are the response's, not a request body. The
+    nearest earlier short run or heading that names a request or a response says; else the label
+    stands (bounded: 60 blocks back)."""
+    if not _PIECE.fullmatch(label.split(" | ")[0].strip()):
+        return label
+    for block in reversed(blocks[max(0, index - 60) : index]):
+        if block.kind not in ("text", "heading") or len(block.text) > 80:
+            continue
+        words = block.text.lower()
+        if not _PIECE.fullmatch(words.strip()) and label_kind(words) in ("request", "response"):
+            return words
+    return label
+
+
 def example_before(blocks: list[Block], index: int) -> int | None:
     """The JSON example that only short runs ("object", "Schema") part from block `index`, if any."""
     for back in range(index - 1, max(-1, index - 12), -1):

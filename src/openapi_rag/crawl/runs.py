@@ -168,6 +168,17 @@ def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
         for k, text in enumerate(runs)
         if _explicit_type(text) or (_explicit_type(text) == "" and k == len(runs) - 1)
     ]
+    led = ""
+    if not typed and blocks[i].level > 6 and runs and (led := _stated(runs[0])[1] or ""):
+        # A definition list's term whose description starts with the type and its marks ("id", then
+        # "string (required)" and the description): a field, as API Blueprint's renderers draw one.
+        typed = [0]
+        # The term's description is the type run and its paragraphs; a short run after them is the
+        # page's again ("Response 200" when no request section follows the parameters).
+        kept = 1
+        while kept < len(runs) and (runs[kept].rstrip().endswith(".") or len(runs[kept]) > 60):
+            kept += 1
+        runs, end = runs[:kept], i + 1 + kept
     if not typed or len(typed) > 1:
         return None
     marked = named.group(2) or named.group(3)  # "(query)", "required": the heading is a field's for sure
@@ -176,10 +187,13 @@ def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
     location = named.group(2)
     location = next((known for known in LOCATIONS if location and known.lower() == location.lower()), None)
     mark = (named.group(3) or "").lower().strip("()")
+    if led and not mark and (shown := re.search(r"\((required|optional)\b", runs[0], re.I)):
+        mark = shown.group(1).lower()
     required = "true" if mark in ("*", "required") else "false" if mark == "optional" else ""
     described = [text for k, text in enumerate(runs) if k not in typed and text.lower() != "required"]
     description = max(described, key=len, default="")
-    return [named.group(1), location or "", _explicit_type(runs[typed[0]]) or "", required, description], end
+    stated = _explicit_type(runs[typed[0]]) or led
+    return [named.group(1), location or "", stated or "", required, description], end
 
 
 def _type_link(field: list[Block]) -> str:

@@ -24,6 +24,12 @@ _SIGNATURE = re.compile(
     rf"^\s*(?:\[({_METHOD})\]|\(({_METHOD})\)|({_METHOD}):?(?=\s))\s*((?:https?://[^\s/]+)?/[^\s]*(?:\s+/[^\s]*)*)\s*$",
     re.I,
 )
+# "List pets GET /pets": one heading that names the operation, then shows its request line (a summary
+# and a method badge beside the path). The method in capitals, as a badge prints it, never prose's "get".
+_NAMED_SIGNATURE = re.compile(rf"^\s*(\S.{{0,150}}?)\s+({_METHOD})\s+((?:https?://[^\s/]+)?/\S*)\s*$")
+# RFC 6570's form-style query expansion in a URI template ("/pets{?tags,limit}", "{&page}"): query
+# parameters, not part of the path.
+_QUERY_EXPANSION = re.compile(r"\{[?&]([^}]*)\}")
 _PATH_ONLY = re.compile(r"^\s*(/[^\s]*|https?://[^\s]+)\s*$")
 _HTTP_LINE = re.compile(rf"^\s*({_METHOD})\s+(\S+)\s+HTTP/\d(?:\.\d)?\s*$", re.I | re.M)
 _HTTP_STATUS = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+([1-5]\d\d)\b[^\n]*", re.I)
@@ -49,24 +55,55 @@ def split_url(url: str) -> tuple[str, str, list[str]]:
     """(server "scheme://host" or "", path template, query names) of a URL or path."""
     url = url.strip().strip("'\"")
     url = _SCHEME_VARIABLE.sub("https://", url)  # "{scheme}://host": a server variable, not a path
+    expanded = [
+        unquote(name.split(":")[0].rstrip("*").strip())  # "tags*", "q:3": modifiers; "%2d" a "-"
+        for names in _QUERY_EXPANSION.findall(url)
+        for name in names.split(",")
+    ]
+    url = _QUERY_EXPANSION.sub("", url)
     parts = urlsplit(url)
     server = f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
     path = unquote(parts.path) or "/"
     path = _COLON_PARAM.sub(r"/{\1}", path)
     path = _ANGLE_PARAM.sub(r"/{\1}", path)
     query = [name for name, _ in parse_qsl(parts.query, keep_blank_values=True) if name]
-    return server, path, query
+    return server, path, query + [name for name in expanded if name and name not in query]
 
 
 def parse_signature(text: str) -> tuple[str, str] | None:
     """`("GET", "/pets/{id}")` for a run of text that is only a method and a path or URL."""
-    if len(text) > 500:
+    if len(_QUERY_EXPANSION.sub("", text)) > 500:  # a long list of query names is no sentence
         return None
     match = _SIGNATURE.match(text)
     if match is None:
-        return None
+        return _drawn_url(text)
     method = match.group(1) or match.group(2) or match.group(3)
     return method.upper(), "".join(match.group(4).split())  # "/pets /{id}": segments drawn apart
+
+
+def _drawn_url(text: str) -> tuple[str, str] | None:
+    """A method and a URL drawn in pieces, each an element of its own ("GET https://api.example.com
+    /v1/alerts/ id ? page= & limit=": host, path, a parameter's example value, query names): one URL,
+    when each piece continues the URL (starts with "/", "?", "&", "=", "#", or follows a piece that
+    ends with one), so a sentence after a URL is never taken in."""
+    pieces = text.split()
+    if len(pieces) < 3 or not re.fullmatch(rf"{_METHOD}", pieces[0]) or not re.match(r"https?://", pieces[1]):
+        return None
+    for before, piece in zip(pieces[1:], pieces[2:], strict=False):
+        if not (piece[0] in "/?&=#" or before[-1] in "/?&="):
+            return None
+    return pieces[0], "".join(pieces[1:])
+
+
+def parse_named_signature(text: str) -> tuple[str, str, str] | None:
+    """`("GET", "/pets", "List pets")` for a heading that is an operation's name and then its request
+    line; None for a request line alone (parse_signature's) or anything else."""
+    if len(_QUERY_EXPANSION.sub("", text)) > 300 or parse_signature(text) is not None:
+        return None
+    match = _NAMED_SIGNATURE.match(text)
+    if match is None or parse_signature(match.group(1)) is not None:
+        return None
+    return match.group(2), match.group(3), match.group(1).strip()
 
 
 def is_method(text: str) -> str | None:

@@ -16,6 +16,11 @@ from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, norm
 _BARE_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):")
 _BARE_NAME = re.compile(r"[A-Za-z_][\w.-]{0,99}")
 _SLUG = re.compile(r"[^A-Za-z0-9]")
+_TERM_TYPE = re.compile(r"([A-Za-z_][\w.-]{0,99}?)(?:\[\])?")
+_TYPE_WORDS = {
+    "string", "integer", "number", "boolean", "object", "array", "null", "file", "int", "int32", "int64",
+    "long", "float", "double", "date", "date-time", "datetime", "any", "map", "list", "uuid", "binary",
+}  # fmt: skip
 FIELD_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):\s+([\w\[\]<>()-]{1,40})(?:\s.*)?", re.S)
 # "Pet", "#/components/schemas/Pet", "Pet: object", and numbered as manuals number sections ("2.3. Pet").
 SCHEMA_HEADING = re.compile(
@@ -88,13 +93,16 @@ def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldR
             return rows, index
         if block.kind == "heading" and block.level > 6 and (term := FIELD_TERM.fullmatch(block.text)):
             top = top or block.level
-            rows.append(
-                FieldRow(term.group(1), max(0, block.level - top), type=normalize_type(term.group(2)))
-            )
+            depth, type_ = max(0, block.level - top), normalize_type(term.group(2))
+            rows.append(FieldRow(term.group(1), depth, type=type_, ref=term_ref(term.group(2))))
         elif block.kind == "heading" and block.level > 6 and (bare := _BARE_TERM.fullmatch(block.text)):
             # "album:" with no type stated: what its description links to says it (below).
             top = top or block.level
             rows.append(FieldRow(bare.group(1), max(0, block.level - top), type="object"))
+        elif block.kind == "table" and rows and (nested := _term_table(block.rows, rows[-1].depth + 1)):
+            # The innermost definition list, its descriptions plain text, is drawn as a table of
+            # "name: type" terms: the fields of the term above it ("updates: object[]").
+            rows.extend(nested)
         elif block.kind == "text" and rows and not rows[-1].ref and _is_lone_link(block):
             # A link alone under a term ("SimplifiedAlbumObject" -> #/definitions/...) names the
             # field's schema: its fields come from that section (followed downstream, bounded).
@@ -102,6 +110,30 @@ def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldR
         elif block.kind == "text" and rows and not rows[-1].description:
             rows[-1].description = block.text
     return rows, end
+
+
+def term_ref(stated: str) -> str:
+    """The schema a term's type names when it is no type word ("tracks: PagingTrackObject", "error:
+    ErrorObject", "Pet[]"): followed as a type cell's link is, when the page has that section."""
+    named = _TERM_TYPE.fullmatch(stated)
+    return named.group(1) if named and named.group(1).lower() not in _TYPE_WORDS else ""
+
+
+def _term_table(table: list[list[str]], depth: int) -> list[FieldRow]:
+    """Rows of a table whose every first cell is a "name: type" term, one level deeper; else none."""
+    terms = [(FIELD_TERM.fullmatch(row[0].strip()), row) for row in table if row]
+    if not terms or not all(term for term, _ in terms):
+        return []
+    return [
+        FieldRow(
+            term.group(1),
+            depth,
+            type=normalize_type(term.group(2)),
+            description=" ".join(row[1:]).strip(),
+        )
+        for term, row in terms
+        if term
+    ]
 
 
 def schema_named(name: str, schemas: dict[str, list[FieldRow]]) -> str | None:

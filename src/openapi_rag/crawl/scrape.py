@@ -22,6 +22,7 @@ from openapi_rag.crawl.labels import (
     label_status,
     lists_scopes,
     panel_status,
+    part_label,
 )
 from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.regions import operation_regions
@@ -31,9 +32,16 @@ from openapi_rag.crawl.samples import (
     is_path,
     parse_http_response,
     parse_json,
+    parse_named_signature,
     parse_signature,
 )
-from openapi_rag.crawl.schema_sections import FIELD_TERM, is_field_heading, schema_named, schema_sections
+from openapi_rag.crawl.schema_sections import (
+    FIELD_TERM,
+    is_field_heading,
+    schema_named,
+    schema_sections,
+    term_ref,
+)
 from openapi_rag.crawl.servers import stated_servers
 from openapi_rag.crawl.signatures import find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
@@ -46,6 +54,7 @@ from openapi_rag.crawl.tables import (
 )
 
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
+_LONE_LINK = re.compile(r"[A-Za-z_][\w.-]{0,99}")  # a run that is one name, shown as a link
 # "default" as OpenAPI writes the keyword: a heading "Default" is as often a tag group's name.
 _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
@@ -159,23 +168,24 @@ def _is_prose(text: str) -> bool:
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
 
-def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> None:
+def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> FieldRow | None:
     """A term that reads "name: type" ("genres: object[]") and holds more terms is a field whose
-    fields follow, one level down for each such term above them."""
+    fields follow, one level down for each such term above them. The row made, if any."""
     found = FIELD_TERM.fullmatch(block.text) if block.level > 6 else None  # `_is_field_heading`
     if found is None:
-        return
+        return None
     kind, status = _enclosing(outline)
     if not kind and evidence.method in _BODY_METHODS and not (evidence.statuses or evidence.response_fields):
         kind = "request"  # terms before any response of an operation that takes a body: the body's
     if kind not in ("response", "request"):
-        return
+        return None
     depth = sum(is_field_heading(h) for h in outline)
-    row = FieldRow(found.group(1), depth, type=normalize_type(found.group(2)))
+    row = FieldRow(found.group(1), depth, type=normalize_type(found.group(2)), ref=term_ref(found.group(2)))
     if kind == "response":
         evidence.response_fields.setdefault(status, []).append(row)
     else:
         evidence.params.append(("body", row))
+    return row
 
 
 def _enclosing(outline: list[Block]) -> tuple[str, str]:
@@ -203,12 +213,13 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     blocks = evidence.blocks
     previous_kind, previous_table = "", 0
     outline: list[Block] = []  # the headings the current block sits under, outermost first
+    term_row: FieldRow | None = None  # the row the last heading made ("artists: object[]"), if any
     for index, block in enumerate(blocks):
-        label = label_before(blocks, index)
+        label = part_label(blocks, index, label_before(blocks, index))
         if block.kind == "heading":
             while outline and outline[-1].level >= block.level:
                 outline.pop()
-            _field_heading(evidence, block, outline)
+            term_row = _field_heading(evidence, block, outline)
             outline.append(block)
             # A heading that is a status ("200", "404 Not Found", "default") documents a response.
             if (shown := _STATUS_HEADING.fullmatch(block.text)) and shown.group(1) not in dict(
@@ -222,7 +233,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 and not block.text.endswith(":")
                 and not _LABEL_ONLY.fullmatch(block.text)  # "Request Parameters" under an empty subtitle
             ):
-                evidence.title = block.text
+                named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
+                evidence.title = named[2] if named else block.text
+        elif block.kind == "text" and term_row is not None and _LONE_LINK.fullmatch(block.text) and block.links:
+            # A link alone under a term, perhaps after its description ("artists: object[]", then
+            # "ArtistObject"): the field's schema, as under a schema section's term (followed, bounded).
+            term_row.ref, term_row = term_row.ref or block.links[0], None
         elif block.kind == "text":
             after_signature = index > 0 and blocks[index - 1].position in signature_positions
             if (

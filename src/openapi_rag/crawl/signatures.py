@@ -18,6 +18,7 @@ from openapi_rag.crawl.samples import (
     is_path,
     parse_curl,
     parse_http,
+    parse_named_signature,
     parse_signature,
     split_url,
 )
@@ -45,7 +46,10 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
         elif block.kind in ("text", "heading"):  # "GET /pets/{id}" may head its own section
             signature = parse_signature(block.text)
             if signature is not None:
-                found.append(Signature(i, *signature))
+                found.append(Signature(i, *signature, _template_sample(*signature)))
+                continue
+            if block.kind == "heading" and (named := parse_named_signature(block.text)):
+                found.append(Signature(i, named[0], named[1], _template_sample(named[0], named[1])))
                 continue
             method = is_method(block.text)
             if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
@@ -53,6 +57,12 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
                 if path:
                     found.append(Signature(i, method, path, width=2))
     return found
+
+
+def _template_sample(method: str, url: str) -> RequestSample | None:
+    """A URI template's query expansion ("/pets{?tags,limit}") names the query parameters as a sample
+    URL's query string would."""
+    return RequestSample(method, url, source="template") if split_url(url)[2] else None
 
 
 def operation_keys(

@@ -1,0 +1,131 @@
+"""Schemas from field rows: rows of a table (» depth marks, nested tables) become a nested object
+schema, and a row that names a schema documented in its own page section takes that section's fields."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from openapi_rag.crawl.page_words import PageWords
+from openapi_rag.crawl.schema_sections import schema_named as page_schema
+from openapi_rag.crawl.tables import FieldRow
+
+_REFERENCE_LEVELS = 3  # schemas entered by reference below one row (the scorer reads four levels)
+_ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
+
+
+def with_references(
+    rows: list[FieldRow], named: dict[str, list[FieldRow]], path: tuple[str, ...] = ()
+) -> list[FieldRow]:
+    """Rows with the fields of each schema a row names by reference (documented in its own page
+    section) inserted under it, and theirs under them: at most _REFERENCE_LEVELS deep, and a schema
+    already on the way down is not entered again, so cyclic schemas cannot loop."""
+    out: list[FieldRow] = []
+    wrappers = _wrappers(rows)
+    for index, row in enumerate(rows):
+        if index in wrappers and row.name.lower() == "items":
+            # An array's item wrapper stays one when the fields it names join it at its level.
+            row = replace(row, name="anonymous")
+        out.append(row)
+        name = page_schema(row.ref, named) if row.ref else None
+        if name and name not in path and len(path) < _REFERENCE_LEVELS:
+            below = row.depth + (0 if index in wrappers else 1)
+            children = with_references(named[name], named, (*path, name))
+            out.extend(replace(child, depth=child.depth + below, ref="") for child in children)
+    return out
+
+
+def _wrappers(rows: list[FieldRow]) -> set[int]:
+    """Rows that only wrap their children (allOf parts, a body, an array's items): transparent. A row
+    named "items" beside fields of its own level is a property of that name (a paging object's
+    `items` next to `total` and `next`), not an array's item wrapper."""
+    out = set()
+    for index, row in enumerate(rows):
+        if row.name.lower().strip("*") not in _ANONYMOUS:
+            continue
+        if row.name.lower() == "items" and _has_sibling(rows, index):
+            continue
+        out.add(index)
+    return out
+
+
+def _has_sibling(rows: list[FieldRow], index: int) -> bool:
+    """Whether another row of the same parent shares this row's level (bounded: 500 rows each way)."""
+    depth = rows[index].depth
+    for step in (-1, 1):
+        at = index + step
+        while 0 <= at < len(rows) and abs(at - index) <= 500 and rows[at].depth >= depth:
+            if rows[at].depth == depth:
+                return True
+            at += step
+    return False
+
+
+def schema_from_rows(rows: list[FieldRow], page_text: PageWords, dropped: list[str]) -> dict[str, Any]:
+    """A nested object schema from table rows; » depth marks (or nested tables) give the nesting."""
+    root: dict[str, Any] = {"type": "object", "properties": {}}
+    # stack[d] is the properties dict at depth d; anonymous rows (allOf parts, "body") are transparent.
+    stack: list[dict[str, Any]] = [root["properties"]]
+    required_at: list[list[str]] = [[]]
+    parents: list[dict[str, Any]] = [root]
+    wrappers = _wrappers(rows)
+    for index, row in enumerate(rows):
+        name = row.name
+        depth = min(row.depth, len(stack) - 1)
+        if index in wrappers:
+            del stack[depth + 1 :], parents[depth + 1 :], required_at[depth + 1 :]
+            stack.append(stack[depth])
+            parents.append(parents[depth])
+            required_at.append(required_at[depth])
+            continue
+        if name not in page_text:
+            dropped.append(name)
+            continue
+        del stack[depth + 1 :], parents[depth + 1 :], required_at[depth + 1 :]
+        schema: dict[str, Any] = {"type": row.type or "string"}
+        if row.description and row.description.lower() != "none":
+            schema["description"] = row.description[:500]
+        if row.type == "array":
+            schema["items"] = {"type": "object", "properties": {}}
+            children = schema["items"]
+        else:
+            children = schema
+            if row.type == "object":
+                schema["properties"] = {}
+        stack[depth][name] = schema
+        if row.required:
+            parent = parents[depth]
+            parent.setdefault("required", [])
+            if name not in parent["required"]:
+                parent["required"].append(name)
+        stack.append(children.setdefault("properties", {}) if row.type in ("object", "array") else {})
+        parents.append(children)
+        required_at.append([])
+    _prune(root)
+    return root
+
+
+def _prune(schema: dict[str, Any]) -> None:
+    """Drop empty `properties` and `required` the tables left (they are not wrong, only noise)."""
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        for child in props.values():
+            if isinstance(child, dict):
+                _prune(child)
+        if not props and schema.get("type") != "object":
+            del schema["properties"]
+    items = schema.get("items")
+    if isinstance(items, dict):
+        _prune(items)
+        if items.get("properties") == {}:
+            items.pop("properties")
+        if items == {"type": "object"}:
+            schema["items"] = {}
+    if schema.get("properties") == {}:
+        del schema["properties"]
+    if not schema.get("required"):
+        schema.pop("required", None)
+    else:
+        schema["required"] = [n for n in schema["required"] if n in schema.get("properties", {})] or None
+        if schema["required"] is None:
+            del schema["required"]
