@@ -75,3 +75,28 @@ def test_the_same_query_gives_the_same_order_whatever_k(restbench_services) -> N
     rrf = Index.build(restbench_services, settings=DEFAULT_SETTINGS.replace(fusion="rrf"))
     short = [h.id for h in rrf.search(queries[0], k=5, expand=False)]
     assert [h.id for h in rrf.search(queries[0], k=200, expand=False)][:5] == short
+
+
+def test_with_the_second_list_on_the_order_still_does_not_depend_on_k(restbench_services) -> None:  # type: ignore[no-untyped-def]
+    """Issue 18 item 8 with the second list (`index --second-embedder minilm-users`) and without:
+    the producer lifted for "Quiet" (a named thing: the top operation's service's best-scoring
+    search) was chosen by scores past every list's head, tail scores there only when a larger k
+    fetched deeper, so k=10 lifted `GET /search/tv` 8th and k=20 `GET /search/company` (with the
+    second list on, both)."""
+    second = DEFAULT_SETTINGS.replace(static_weight=1.25, static_scope="intents")
+    index = Index.build(restbench_services, settings=second, static="minilm-users")
+    assert index.searcher.static is not None  # the second list is on
+    queries = [
+        "Create a new playlist and name it Quiet",
+        "What is the logo of the Walt Disney?",
+        "When is the lead actor of The Mandalorian born?",
+    ]
+    # the default settings on the same index: static_weight 0 reads no second list
+    for settings in (second, DEFAULT_SETTINGS):
+        index.searcher.configure(settings)
+        for query in queries:
+            tops = [index.search(query, k=k, expand=False)[:10] for k in (10, 20, 60)]
+            ids = [[h.qualified_id for h in top] for top in tops]
+            scores = [[round(h.score, 5) for h in top] for top in tops]
+            assert len(ids[0]) == 10 and ids[1] == ids[0] and ids[2] == ids[0], (settings.static_weight, query)
+            assert scores[1] == scores[0] and scores[2] == scores[0], (settings.static_weight, query)

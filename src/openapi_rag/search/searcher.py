@@ -52,6 +52,10 @@ services in `also_in` (`duplicates.py`).
 
 Top-k: chunk lists are fetched deeper than k (`fetch_factor`) and fetched again twice as deep
 while fewer than k operations come out, so k operations are returned whenever the store holds them.
+What reorders operations after the fusion (verbs, producers, `k="auto"`'s cut) reads each text's
+list within its retrievers' first `fusion_depth` chunks only (as deep as a small k fetches): deeper chunks
+hold tail scores by position, there or not depending on k, and a producer chosen by one (the
+best-scoring search, for a query naming a thing) changed the order with k.
 
 Threshold mode (`threshold=X` instead of top-k) returns every operation with a chunk whose dense
 cosine similarity is >= X. In dense mode the score is that similarity. In hybrid mode the cut is the
@@ -430,9 +434,16 @@ class Searcher:
         filter: ChunkFilter | None,
         allowed: list[str] | None,
     ) -> tuple[list[Hit], dict[str, Chunk], list[Ranked], bool]:
-        """Ranked chunk hits, their chunks by id, the ranked list of each text, and whether
-        fetching deeper could add hits. A chunk's score is its best over the texts."""
-        lists: list[Ranked] = []
+        """Ranked chunk hits, their chunks by id, the head of each text's ranked list (see
+        below), and whether fetching deeper could add hits. A chunk's score is its best over the
+        texts.
+
+        The rescoring (`_rescore`) reads each text's list as far as its retrievers' first
+        `fusion_depth` chunks only: past them a chunk's score is a tail score by position
+        (`fusion.TAIL`), present or not depending on how deep a larger k fetched, and a producer
+        chosen or a consumer counted by such a score would make the order depend on k."""
+        lists: list[Ranked] = []  # each text's whole list, fetched `fetch` deep
+        head_lists: list[Ranked] = []  # the same, its head only (chunks within `fusion_depth`)
         exhausted = True
         dense_scores: dict[str, float] = {}
         bm25_scores: dict[str, float] = {}
@@ -479,11 +490,16 @@ class Searcher:
                 elif mode == "hybrid" and whole_dense and self.settings.whole_dense_weight > 0:
                     extra.append((whole_dense, self.settings.whole_dense_weight))
                 floor = 0.0 if mode == "hybrid" and lexical_whole and self.settings.bm25_floor_zero else None
-                lists.append(self._fuse(mode, dense, lexical, extra, lexical_floor=floor))
+                fused = self._fuse(mode, dense, lexical, extra, lexical_floor=floor)
+            lists.append(fused)
+            depth = self.settings.fusion_depth
             if mode == "hybrid":
-                depth = self.settings.fusion_depth
-                heads.update(chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth]))
-                heads.update(chunk_id for ranked, _ in extra for chunk_id, _ in ranked[:depth])
+                text_heads = {chunk_id for chunk_id, _ in (*dense[:depth], *lexical[:depth])}
+                text_heads.update(chunk_id for ranked, _ in extra for chunk_id, _ in ranked[:depth])
+                heads |= text_heads
+                head_lists.append([pair for pair in fused if pair[0] in text_heads])
+            else:  # one retriever's list: its head is its first `fusion_depth` chunks
+                head_lists.append(fused[:depth])
         ranked = lists[0] if len(lists) == 1 else _best_of(lists)
         if threshold is not None:
             ranked = [(i, s) for i, s in ranked if i in dense_scores]
@@ -499,7 +515,7 @@ class Searcher:
             Hit.scored(chunks[chunk_id], score, dense_scores.get(chunk_id), bm25_scores.get(chunk_id))
             for chunk_id, score in ranked
         ]
-        return hits, chunks, lists, exhausted
+        return hits, chunks, head_lists, exhausted
 
     def _fuse(
         self,
