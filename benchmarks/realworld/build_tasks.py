@@ -37,6 +37,14 @@ def main() -> int:
     parser.add_argument("--source", type=Path, default=HERE / "tasks.txt")
     parser.add_argument("--out", type=Path, default=HERE / "tasks.jsonl")
     parser.add_argument("--id-prefix", default="", help="put before every id (another set's ids stay apart)")
+    # The default also counts any one extra literal segment as a copy, which pairs unrelated APIs of
+    # one provider folder (NYT's /content/{source}/{section}.json with archive's /{year}/{month}.json);
+    # the older sets keep it so that their gold does not move.
+    parser.add_argument(
+        "--version-copies-only",
+        action="store_true",
+        help="a copy with one segment more must differ by a version segment (/v3) only",
+    )
     args = parser.parse_args()
     corpus = load_services([args.data])
     ops: dict[str, tuple[str, str, str]] = {}  # qualified id -> (provider, method, path shape)
@@ -56,7 +64,10 @@ def main() -> int:
             longer, shorter = sorted((shape, other_shape), key=len, reverse=True)
             prefix = longer[: len(longer) - len(shorter)]
             same = other_shape == shape or (
-                longer.endswith(shorter) and prefix.count("/") == 1 and "{" not in prefix
+                longer.endswith(shorter)
+                and prefix.count("/") == 1
+                and "{" not in prefix
+                and (not args.version_copies_only or re.fullmatch(r"/v\d+(\.\d+)?", prefix) is not None)
             )
             if other != qid and same:
                 out.append(other)
