@@ -67,7 +67,12 @@ class Row:
 
 
 ROWS: dict[str, Row] = {
+    # "default": the search settings' defaults, one embedder. A new index directory also holds the
+    # second list (`views.DEFAULT_SECOND`), read as in the row "shipped default" below.
     "default": Row(),
+    "shipped default (second list on clauses and focused intents, 1.25)": Row(
+        dict(static_weight=1.25, static_scope="intents"), static="minilm-users"
+    ),
     "without compact text (thin)": Row(strategy="thin"),
     "without min-max fusion (RRF)": Row(dict(fusion="rrf")),
     "with fusion depth 20": Row(dict(fusion_depth=20, min_fetch=20)),
@@ -377,9 +382,9 @@ class Runner:
                     assert self.realworld_data is not None
                     loaded = load_services([self.realworld_data], clean=DEFAULT_STEPS)
                     self._realworld_services = loaded.services
-                index = Index.build(self._realworld_services, strategy=strategy, embedder=self.embedder)
+                index = Index.build(self._realworld_services, strategy=strategy, embedder=self.embedder, static=None)
             else:
-                index = Index.build(group.services, strategy=strategy, embedder=self.embedder)
+                index = Index.build(group.services, strategy=strategy, embedder=self.embedder, static=None)
             if not row.synonyms or settings.bm25_b != index.searcher.settings.bm25_b:
                 bm25 = BM25Index.from_chunks(
                     index.store.chunks(), tokenizer=ApiTokenizer(synonyms=row.synonyms), b=settings.bm25_b

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from openapi_rag.index import Index
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
+from openapi_rag.search.views import SECOND_EMBEDDER_WEIGHT
 from openapi_rag.spec import load_services
 from tests.conftest import shared_data
 
@@ -40,7 +41,9 @@ def test_an_index_answers_with_the_settings_it_was_built_with(restbench_services
     manifest = json.loads((tmp_path / "idx" / "manifest.json").read_text())
     assert manifest["search"]["bm25_b"] == 0.75 and manifest["search"]["clauses"] is False
     reopened = Index.open(tmp_path / "idx")
-    assert reopened.searcher.settings == built_with
+    # The default index adds its second list's weight (`views.DEFAULT_SECOND`) to what it was given.
+    assert reopened.searcher.settings == built_with.replace(static_weight=SECOND_EMBEDDER_WEIGHT)
+    assert reopened.static is not None and manifest["search"]["static_scope"] == "intents"
     query = "Follow Taylor Swift"  # a named thing: the default lifts GET /search
     assert [h.id for h in reopened.search(query, k=5)] == [h.id for h in index.search(query, k=5)]
     # told otherwise, it searches with the settings given

@@ -85,9 +85,9 @@ from openapi_rag.store.pg_target import PgTarget
     "--second-embedder",
     default=None,
     metavar="NAME",
-    help="Another embedder whose list the hybrid search fuses beside the first's, e.g. minilm-users "
-    "(fine-tuned on requests in users' words; README 'The fine-tuned embedder as a second list'); "
-    "kept by later updates; 'none' drops it.",
+    help="Another embedder whose list the hybrid search fuses beside the first's (fine-tuned on "
+    "requests in users' words; README 'The fine-tuned embedder as a second list'). A new index with "
+    "the default embedder gets minilm-users; kept by later updates; 'none' drops it.",
 )
 @click.option(
     "--second-scope",

@@ -38,7 +38,13 @@ from openapi_rag.search.clauses import QueryLimits, check_query
 from openapi_rag.search.craft import CraftSearcher
 from openapi_rag.search.results import OperationHit, SearchResults
 from openapi_rag.search.settings import SearchSettings
-from openapi_rag.search.views import STATIC_DIR, ViewVectors
+from openapi_rag.search.views import (
+    NO_SECOND,
+    SECOND_EMBEDDER_WEIGHT,
+    STATIC_DIR,
+    ViewVectors,
+    default_second,
+)
 from openapi_rag.search.views import VIEWS as VIEWS_DIR
 from openapi_rag.spec.extract import extract_service
 from openapi_rag.store import FaissStore
@@ -128,7 +134,7 @@ class Index:
         cache: bool = True,
         show_progress: bool = False,
         settings: SearchSettings | None = None,
-        static: str | Embedder | None = None,
+        static: str | Embedder | None = "default",
     ) -> Index:
         """Chunk, embed and index `services` in memory (`save` writes it to disk).
 
@@ -143,12 +149,21 @@ class Index:
             cache: reuse and fill the on-disk embedding cache.
             show_progress: progress bars on stderr.
             settings: how the index is searched (defaults when None), recorded in the manifest.
-            static: a second embedder (`"wordllama"`) whose vectors of the chunks the hybrid
-                search reads as a third list when `settings.static_weight` > 0.
+            static: a second embedder (`"minilm-users"`, `"wordllama"`) whose vectors of the chunks
+                the hybrid search reads as a third list when `settings.static_weight` > 0;
+                "default": the default's (`views.DEFAULT_SECOND` beside MiniLM, read at
+                `SECOND_EMBEDDER_WEIGHT` unless `settings` give a weight), as a new index directory
+                gets; None or "none": no second list.
         """
         settings = settings or SearchSettings()
         services = list(services)
         model = embedder if isinstance(embedder, Embedder) else get_embedder(embedder or DEFAULT_EMBEDDER)
+        if static == "default":
+            static = default_second(model.model_id)
+            if static is not None and not settings.static_weight:
+                settings = settings.replace(static_weight=SECOND_EMBEDDER_WEIGHT)
+        if static == NO_SECOND:
+            static = None
         chunker = (
             strategy if isinstance(strategy, Strategy) else get_strategy(strategy, size=size, overlap=overlap)
         )
@@ -185,7 +200,7 @@ class Index:
             embedder=model,
             services={s.id: service_record(s) for s in services},
             views=ViewVectors.of_views(model, chunks, cache=cache),
-            static=ViewVectors.of_embedder(static, chunks) if static is not None else None,
+            static=ViewVectors.of_embedder(static, chunks, cache=cache) if static is not None else None,
         )
 
     # ---- persistence ------------------------------------------------------------------------

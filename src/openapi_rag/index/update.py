@@ -31,7 +31,7 @@ from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk, Service
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.settings import SearchSettings
-from openapi_rag.search.views import NO_SECOND, SECOND_EMBEDDER_WEIGHT, ViewVectors
+from openapi_rag.search.views import NO_SECOND, SECOND_EMBEDDER_WEIGHT, ViewVectors, default_second
 from openapi_rag.spec import load_service
 from openapi_rag.spec.discover import discover_entries
 from openapi_rag.spec.limits import ReadLimits
@@ -100,7 +100,9 @@ def build_index(
             `aliases`); None: an update keeps those the index recorded (`compact.OPTIONAL_PARAMS`).
         second_embedder: another embedder whose vectors of the chunks the hybrid search fuses as
             a third list (`search/views.py`; weight `SECOND_EMBEDDER_WEIGHT` unless `settings`
-            give one); "none" drops the index's; None keeps what the index has.
+            give one); "none" drops the index's; None keeps what the index has, and gives a new
+            index directory the default's (`views.DEFAULT_SECOND` beside MiniLM; a PostgreSQL
+            collection holds none).
         second_scope: which texts of a request the second list serves (`SearchSettings.static_scope`:
             "intents", "every", "whole", "one_intent"), recorded with the index; None keeps the
             recorded one.
@@ -175,6 +177,15 @@ def _build_locked(
     if second_scope is not None:
         settings = settings.replace(static_scope=second_scope)  # refused here if not a scope
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
+    if strategy_params is None and old is not None and old.strategy == strategy:
+        strategy_params = {k: v for k, v in old.strategy_params.items() if k in OPTIONAL_PARAMS}
+    chunker = get_strategy(strategy, size=size, overlap=overlap, **(strategy_params or {}))
+    if embedder is None and old is not None:
+        model = embedder_from_manifest(old.embedder, where=directory)  # remote only with consent
+    else:
+        model = get_embedder(embedder or DEFAULT_EMBEDDER)
+    if second_embedder is None and existing is None and not isinstance(directory, PgTarget):
+        second_embedder = default_second(model.model_id)  # a new directory: the default's second list
     had_model = _second_of(existing)  # its remote consent checked when the index was opened
     had = had_model.model_id if had_model is not None else None
     second_model = None if second_embedder == NO_SECOND else had_model
@@ -187,13 +198,6 @@ def _build_locked(
         settings = settings.replace(static_weight=0.0)
     elif not settings.static_weight:
         settings = settings.replace(static_weight=SECOND_EMBEDDER_WEIGHT)
-    if strategy_params is None and old is not None and old.strategy == strategy:
-        strategy_params = {k: v for k, v in old.strategy_params.items() if k in OPTIONAL_PARAMS}
-    chunker = get_strategy(strategy, size=size, overlap=overlap, **(strategy_params or {}))
-    if embedder is None and old is not None:
-        model = embedder_from_manifest(old.embedder, where=directory)  # remote only with consent
-    else:
-        model = get_embedder(embedder or DEFAULT_EMBEDDER)
     if old is not None:
         wanted = {
             "strategy": strategy,
