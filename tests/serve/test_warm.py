@@ -36,3 +36,13 @@ def test_the_screen_is_built_after_a_reload_but_not_before_a_fork(index_dir: Pat
     os.utime(manifest, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # a rebuilt index
     assert holder.poll()
     assert holder.current.index.store._screening[2] is not None  # built by the reload, not a request
+
+
+def test_a_worker_starts_the_second_embedder_too(index_dir: Path) -> None:
+    from openapi_rag.serve.service import warm_embedder
+
+    index = IndexHolder(index_dir).current.index
+    second = index.static.embedder  # a new index with the default embedder holds minilm-users' list
+    assert second._session is None  # not before a fork
+    warm_embedder(index)
+    assert second._session is not None  # each worker's own, before its first request

@@ -184,9 +184,13 @@ def warm(index: Any) -> None:
 
 
 def warm_embedder(index: Any) -> None:
-    """Start the embedder's session (after a fork: ONNX Runtime's threads do not survive one), and
+    """Start the embedders' sessions (after a fork: ONNX Runtime's threads do not survive one), the
+    second embedder's too (`search/views.py`: the first multi-clause request would load it), and
     build what the store builds on first use (a FAISS store's screen for multi-clause requests)."""
     index.embedder.embed("warm up")
+    second = getattr(getattr(index, "static", None), "embedder", None)
+    if second is not None:
+        second.embed("warm up")
     _warm_store(index)
 
 
