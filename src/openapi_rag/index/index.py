@@ -38,13 +38,7 @@ from openapi_rag.search.clauses import QueryLimits, check_query
 from openapi_rag.search.craft import CraftSearcher
 from openapi_rag.search.results import OperationHit, SearchResults
 from openapi_rag.search.settings import SearchSettings
-from openapi_rag.search.views import (
-    NO_SECOND,
-    SECOND_EMBEDDER_WEIGHT,
-    STATIC_DIR,
-    ViewVectors,
-    default_second,
-)
+from openapi_rag.search.views import NO_SECOND, STATIC_DIR, ViewVectors, default_second, with_second_weight
 from openapi_rag.search.views import VIEWS as VIEWS_DIR
 from openapi_rag.spec.extract import extract_service
 from openapi_rag.store import FaissStore
@@ -160,8 +154,8 @@ class Index:
         model = embedder if isinstance(embedder, Embedder) else get_embedder(embedder or DEFAULT_EMBEDDER)
         if static == "default":
             static = default_second(model.model_id)
-            if static is not None and not settings.static_weight:
-                settings = settings.replace(static_weight=SECOND_EMBEDDER_WEIGHT)
+            if static is not None:
+                settings = with_second_weight(settings)
         if static == NO_SECOND:
             static = None
         chunker = (

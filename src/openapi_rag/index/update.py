@@ -31,7 +31,7 @@ from openapi_rag.index.manifest import Manifest, Source, check_settings
 from openapi_rag.model import Chunk, Service
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.settings import SearchSettings
-from openapi_rag.search.views import NO_SECOND, SECOND_EMBEDDER_WEIGHT, ViewVectors, default_second
+from openapi_rag.search.views import NO_SECOND, ViewVectors, default_second, with_second_weight
 from openapi_rag.spec import load_service
 from openapi_rag.spec.discover import discover_entries
 from openapi_rag.spec.limits import ReadLimits
@@ -173,7 +173,8 @@ def _build_locked(
     old = existing.manifest if existing else None
     strategy = strategy or (old.strategy if old else DEFAULT_STRATEGY)
     clean = list(clean) if clean is not None else (list(old.clean) if old else list(DEFAULT_STEPS))
-    settings = settings or (SearchSettings.from_dict(old.search) if old else SearchSettings())
+    recorded = SearchSettings.from_dict(old.search) if old else None  # read once: it warns of unknown names
+    settings = settings or recorded or SearchSettings()
     if second_scope is not None:
         settings = settings.replace(static_scope=second_scope)  # refused here if not a scope
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
@@ -194,10 +195,7 @@ def _build_locked(
         if second_model.model_id == had:  # the index's own, kept as it is
             second_model = had_model
     second = second_model.model_id if second_model is not None else None
-    if second is None:
-        settings = settings.replace(static_weight=0.0)
-    elif not settings.static_weight:
-        settings = settings.replace(static_weight=SECOND_EMBEDDER_WEIGHT)
+    settings = with_second_weight(settings) if second is not None else settings.replace(static_weight=0.0)
     if old is not None:
         wanted = {
             "strategy": strategy,
@@ -291,7 +289,7 @@ def _build_locked(
     report.operations = sum(s.operations for s in sources.values())
     report.chunks = sum(len(s.chunks) for s in sources.values())
     report.chunks_new = len(new_chunks)
-    unchanged = second == had and settings == SearchSettings.from_dict(old.search if old else None)
+    unchanged = second == had and settings == recorded
     if existing is not None and unchanged and not (report.added or report.changed or report.removed or new_chunks):
         report.seconds = round(time.perf_counter() - start, 2)
         return report

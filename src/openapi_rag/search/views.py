@@ -27,6 +27,7 @@ from openapi_rag.embed import Embedder, EmbeddingCache, embed_with_cache, get_em
 from openapi_rag.embed.minilm import MODEL_ID as MINILM_ID
 from openapi_rag.errors import IndexDamaged
 from openapi_rag.model import Chunk
+from openapi_rag.search.settings import SearchSettings
 from openapi_rag.store.base import Ranked, rank
 from openapi_rag.store.integrity import read_json
 
@@ -56,6 +57,12 @@ MiniLM only."""
 def default_second(embedder_id: str) -> str | None:
     """The second embedder an index whose first embedder is `embedder_id` gets by default."""
     return DEFAULT_SECOND if embedder_id == MINILM_ID else None
+
+
+def with_second_weight(settings: SearchSettings) -> SearchSettings:
+    """`settings` for an index that gets a second embedder: its list read at
+    `SECOND_EMBEDDER_WEIGHT` unless the settings give a weight of their own."""
+    return settings if settings.static_weight else settings.replace(static_weight=SECOND_EMBEDDER_WEIGHT)
 
 
 class ViewVectors:
