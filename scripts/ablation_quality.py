@@ -17,7 +17,7 @@ default; for a "without X" row, "no" means X keeps its place.
     python scripts/ablation_quality.py [--data ../shared/data] [--rows default,without]
         [--realworld-index DIR] [--tasks benchmarks/realworld/tasks.jsonl] [--embedder minilm]
         [--long-tasks benchmarks/realworld/long_tasks.jsonl] [--realworld-data ../shared/data/realworld]
-        [--more]
+        [--more] [--second NAME] [--json OUT]
 
 Rows that chunk differently (`Row.chunking`) rebuild the realworld index in memory from
 `--realworld-data` (loaded with the default cleaning, as `openapi-rag index` does); without it
@@ -453,6 +453,10 @@ def main() -> None:
         "--embedder", default="minilm", help="embedder of every index (the realworld one: as it was built)"
     )
     parser.add_argument(
+        "--second", help="the second embedder of rows that have one (default: each row's own)"
+    )
+    parser.add_argument("--json", type=Path, help="also write every row's halves here, for comparing runs")
+    parser.add_argument(
         "--long-tasks",
         type=Path,
         default=repo / "benchmarks" / "realworld" / "long_tasks.jsonl",
@@ -486,10 +490,13 @@ def main() -> None:
     print(header)
     print("|" + "---|" * (2 + len(datasets) * len(HALVES) * len(METRICS)))
     base = None
+    results: dict[str, Any] = {}
     intervals: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}  # row -> dataset -> metric
     for name, row in ROWS.items():
         if wanted and name != "default" and not any(name.startswith(w) for w in wanted):
             continue
+        if args.second and row.static:
+            row = Row(row.search, row.strategy, row.chunking, row.synonyms, args.second)
         started = time.time()
         result = {}
         for d, groups in datasets.items():
@@ -502,6 +509,9 @@ def main() -> None:
         verdict = "" if result is base else ("yes" if adopted(result, base) else "no")
         print(f"| {name} | " + " | ".join(cells) + f" | {verdict} |", flush=True)
         print(f"  ({time.time() - started:.0f} s)", file=sys.stderr)
+        results[name] = result
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
     for name, by_dataset in intervals.items():
         print(f"\n{name}, reporting halves, 95% bootstrap intervals:")
         for d, by_metric in by_dataset.items():

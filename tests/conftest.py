@@ -31,9 +31,20 @@ def shared_data(*parts: str) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def shared_graphs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder of quantized model graphs (`embed/minilm_int8.py`) for the whole run: every test
+    gets a new home, and quantizing a model takes seconds."""
+    return tmp_path_factory.mktemp("graphs")
+
+
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def isolated_env(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, shared_graphs: Path
+) -> None:
     home = tmp_path_factory.mktemp("openapi-rag-home")
+    (home / "cache").mkdir()
+    (home / "cache" / "graphs").symlink_to(shared_graphs, target_is_directory=True)
     monkeypatch.setenv("OPENAPI_RAG_HOME", str(home))
     monkeypatch.setenv("OPENAPI_RAG_NO_PROGRESS", "1")
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):

@@ -21,7 +21,7 @@ from typing import Any
 
 from openapi_rag.errors import EmbedderError, MissingDependency
 
-__all__ = ["fused_minilm_graph"]
+__all__ = ["fused_minilm_graph", "fused_minilm_model"]
 
 HEADS = 12
 HIDDEN = 384
@@ -33,9 +33,17 @@ _MS = "com.microsoft"
 def fused_minilm_graph(path: str | Path) -> bytes:
     """The serialized fused graph of the int8 MiniLM export at `path` (input_ids, attention_mask,
     token_type_ids → last_hidden_state, as the export)."""
+    return fused_minilm_model(path).SerializeToString()
+
+
+def fused_minilm_model(path: str | Path, *, float_weights: bool = False) -> Any:
+    """The fused graph of the export at `path` as an `onnx.ModelProto`. `float_weights`: every
+    weight a float32 initializer, dequantized (and the packed QKV weights joined) here in numpy, not
+    by nodes of the graph; the form `onnxruntime.quantization` reads (`minilm_int8.py`)."""
     try:
+        import numpy as np
         import onnx
-        from onnx import TensorProto, helper
+        from onnx import TensorProto, helper, numpy_helper
     except ImportError:
         raise MissingDependency(
             "the fused MiniLM graph needs onnx: pip install 'openapi-rag[fused]'"
@@ -52,11 +60,23 @@ def fused_minilm_graph(path: str | Path) -> bytes:
             initializers[name] = weights["float"][name]
             return name
         quantized, scale = weights["int8"][name]
+        if float_weights:
+            values = numpy_helper.to_array(quantized).astype(np.float32) * numpy_helper.to_array(scale)
+            initializers[name] = numpy_helper.from_array(values.astype(np.float32), name)
+            return name
         initializers[quantized.name] = quantized
         initializers[scale.name] = scale
         nodes.append(helper.make_node("Cast", [quantized.name], [name + "_f"], to=TensorProto.FLOAT))
         nodes.append(helper.make_node("Mul", [name + "_f", scale.name], [name]))
         return name
+
+    def joined(name: str, parts: list[str], axis: int) -> None:
+        """`parts` concatenated along `axis` as `name`: by a node, or here when weights are floats."""
+        if not float_weights:
+            nodes.append(helper.make_node("Concat", parts, [name], axis=axis))
+            return
+        values = np.concatenate([numpy_helper.to_array(initializers.pop(part)) for part in parts], axis=axis)
+        initializers[name] = numpy_helper.from_array(values, name)
 
     prefix = "inner.embeddings."
     nodes.append(helper.make_node("Cast", ["input_ids"], ["ids32"], to=TensorProto.INT32))
@@ -85,19 +105,8 @@ def fused_minilm_graph(path: str | Path) -> bytes:
         hidden = f"hidden_{layer}"
         qkv_weight, qkv_bias = f"qkv_weight_{layer}", f"qkv_bias_{layer}"
         parts = ("query", "key", "value")
-        nodes.append(
-            helper.make_node(
-                "Concat",
-                [dequantized(weights["linear"][f"{p}attention.self.{x}"]) for x in parts],
-                [qkv_weight],
-                axis=1,
-            )
-        )
-        nodes.append(
-            helper.make_node(
-                "Concat", [dequantized(f"{p}attention.self.{x}.bias") for x in parts], [qkv_bias], axis=0
-            )
-        )
+        joined(qkv_weight, [dequantized(weights["linear"][f"{p}attention.self.{x}"]) for x in parts], 1)
+        joined(qkv_bias, [dequantized(f"{p}attention.self.{x}.bias") for x in parts], 0)
         nodes += [
             helper.make_node(
                 "Attention",
@@ -171,7 +180,7 @@ def fused_minilm_graph(path: str | Path) -> bytes:
         producer_name="openapi-rag",
     )
     model.ir_version = source.ir_version
-    return model.SerializeToString()
+    return model
 
 
 def _weights(source: Any, path: str | Path) -> dict[str, dict[str, Any]]:

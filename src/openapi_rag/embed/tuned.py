@@ -19,9 +19,10 @@ from pathlib import Path
 from openapi_rag.embed.minilm import MiniLMEmbedder
 from openapi_rag.errors import EmbedderError
 
-__all__ = ["TunedMiniLMEmbedder", "register_embedders", "tuned_model_path"]
+__all__ = ["TunedMiniLMEmbedder", "TunedMiniLMInt8Embedder", "register_embedders", "tuned_model_path"]
 
 MODEL_ID = "all-MiniLM-L6-v2-users-onnx-int8"
+INT8_MODEL_ID = "all-MiniLM-L6-v2-users-int8-arithmetic"
 _MODEL_DIR = Path(__file__).resolve().parent.parent / "data" / "models" / "minilm-users"
 
 
@@ -68,6 +69,13 @@ class TunedMiniLMEmbedder(MiniLMEmbedder):
         return f"{self.model_id}-{_digest(tuned_model_path())}"
 
 
+class TunedMiniLMInt8Embedder(TunedMiniLMEmbedder):
+    """`minilm-users` computing in int8, as `minilm-q8` is the default's (`embed/minilm_int8.py`)."""
+
+    model_id = INT8_MODEL_ID
+    int8_arithmetic = True
+
+
 @functools.cache
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
@@ -76,3 +84,4 @@ def _digest(path: Path) -> str:
 def register_embedders(register: Callable[..., None]) -> None:
     """Default plugin hook: the fine-tuned model under its short names."""
     register("minilm-users", TunedMiniLMEmbedder, aliases=("minilm-users-int8", MODEL_ID))
+    register("minilm-users-q8", TunedMiniLMInt8Embedder, aliases=(INT8_MODEL_ID,))

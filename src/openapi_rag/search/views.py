@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from openapi_rag.embed import Embedder, EmbeddingCache, embed_with_cache, get_embedder
+from openapi_rag.embed.minilm import INT8_MODEL_ID as MINILM_INT8_ID
 from openapi_rag.embed.minilm import MODEL_ID as MINILM_ID
 from openapi_rag.errors import IndexDamaged
 from openapi_rag.model import Chunk
@@ -54,9 +55,13 @@ fine-tuned embedder as a second list"). Other first embedders get none: it was m
 MiniLM only."""
 
 
+SECOND_OF = {MINILM_ID: DEFAULT_SECOND, MINILM_INT8_ID: "minilm-users-q8"}
+"""The second embedder each first embedder gets: the same arithmetic as the first's."""
+
+
 def default_second(embedder_id: str) -> str | None:
     """The second embedder an index whose first embedder is `embedder_id` gets by default."""
-    return DEFAULT_SECOND if embedder_id == MINILM_ID else None
+    return SECOND_OF.get(embedder_id)
 
 
 def with_second_weight(settings: SearchSettings) -> SearchSettings:
