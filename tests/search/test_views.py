@@ -57,3 +57,22 @@ def test_save_and_load_round_trip_and_damage(tmp_path):
     (tmp_path / "views" / "view.json").write_text('{"ids": ["a"', "utf-8")
     with pytest.raises(IndexDamaged, match="view.json is not valid JSON"):
         ViewVectors.load(tmp_path / "views", ["a", "b"], directory=tmp_path)
+
+
+def test_a_full_query_memo_starts_over_without_losing_the_texts_asked_for(monkeypatch):
+    # A request's texts are embedded together; when the memo fills, those already known must still
+    # be answered (a long-running server hit a KeyError here once the memo held QUERY_MEMO texts).
+    from openapi_rag.embed import Embedder
+
+    class Counting(Embedder):
+        model_id, dimensions, max_tokens = "counting", 2, 16
+
+        def _embed_batch(self, texts):
+            return np.asarray([[len(t), 1.0] for t in texts], dtype=np.float32)
+
+    monkeypatch.setattr("openapi_rag.search.views.QUERY_MEMO", 3)
+    views = ViewVectors(["c1"], np.asarray([[1.0, 0.0]], dtype=np.float32), embedder=Counting())
+    views.embed_queries(["a", "bb", "ccc"])  # the memo is full
+    vectors = views.embed_queries(["bb", "dddd"])  # one known, one new: the memo starts over
+    assert [float(v[0]) for v in vectors] == [2.0, 4.0]
+    assert set(views._queries) == {"bb", "dddd"}

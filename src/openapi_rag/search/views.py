@@ -98,7 +98,8 @@ class ViewVectors:
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
             fresh = dict(zip(missing, self.embedder.embed_many(missing), strict=True))
-            known = {**(known if len(known) + len(missing) <= QUERY_MEMO else {}), **fresh}
+            kept = known if len(known) + len(missing) <= QUERY_MEMO else {t: known[t] for t in texts if t in known}
+            known = {**kept, **fresh}  # when full, it starts over from this request's texts
             self._queries = known  # swapped in whole: a concurrent search reads the old one or this one
         return [known[t] for t in texts]
 
