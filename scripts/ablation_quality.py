@@ -73,6 +73,14 @@ ROWS: dict[str, Row] = {
     "shipped default (second list on clauses and focused intents, 1.25)": Row(
         dict(static_weight=1.25, static_scope="intents"), static="minilm-users"
     ),
+    # session 14: the second list on a one-sentence request's whole text too (where the realworld
+    # tasks' gain is), at its own weight
+    **{
+        f"second list on one-sentence requests too, whole at {w}": Row(
+            dict(static_weight=1.25, static_scope="sentences", static_whole_weight=w), static="minilm-users"
+        )
+        for w in (0.25, 0.5, 0.75, 1.25)
+    },
     "without compact text (thin)": Row(strategy="thin"),
     "without min-max fusion (RRF)": Row(dict(fusion="rrf")),
     "with fusion depth 20": Row(dict(fusion_depth=20, min_fetch=20)),

@@ -5,7 +5,9 @@ Three rows over one set of single-operation requests, each searched once:
 - `default`: the default index (no second list), `--index`;
 - `intents`: the index with the fine-tuned second list (`index --second-embedder minilm-users`),
   `--ens-index`, with `static_scope="intents"` (the scope chosen on long_tasks.jsonl);
-- `every`: the same index with `static_scope="every"` (the second list on every query text).
+- `every`: the same index with `static_scope="every"` (the second list on every query text);
+- `sentences W` (session 14): `static_scope="sentences"`, the clauses and focused intents as
+  `intents` and the whole text of a one-sentence request too, that one at weight W.
 
 R@1, R@5, R@10 and MRR (first relevant in the top 10), scored exactly as
 `scripts/ablation_quality.py` scores the long tasks, with 95% percentile bootstrap intervals of
@@ -58,7 +60,9 @@ def summary(rows: dict[str, list[dict[str, float]]], picks: list[int]) -> dict:
         for m in METRICS:
             values = [scores[i][m] for i in picks]
             out[name][m] = (statistics.fmean(values), *bootstrap_ci([values]))
-    for a, b in (("intents", "default"), ("every", "default"), ("intents", "every")):
+    pairs = [("intents", "default"), ("every", "default"), ("intents", "every")]
+    pairs += [(name, "intents") for name in rows if name.startswith("sentences")]
+    for a, b in pairs:
         out[f"{a}-{b}"] = {}
         for m in METRICS:
             diff = [rows[a][i][m] - rows[b][i][m] for i in picks]
@@ -103,9 +107,13 @@ def main() -> int:
     if ens.searcher.static is None:
         parser.error(f"{args.ens_index} has no second list (build it with --second-embedder)")
     rows = {
-        "default": run(Index.open(args.index), tasks),
+        "default": run(Index.open(args.index), tasks, static_weight=0.0),
         "intents": run(ens, tasks, static_scope="intents"),
         "every": run(ens, tasks, static_scope="every"),
+        **{
+            f"sentences {w}": run(ens, tasks, static_scope="sentences", static_whole_weight=w)
+            for w in (0.5, 0.75)
+        },
     }
     held = [i for i, s in enumerate(services) if held_out(s)]
     seen = [i for i in range(len(tasks)) if i not in held]

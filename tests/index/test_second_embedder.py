@@ -209,3 +209,42 @@ def test_intents_scope_serves_the_pieces_that_ask_for_one_action(demo, second_mo
         demo, ONE, seen, static_weight=0.0
     )
     assert seen == []
+
+
+def test_sentences_scope_adds_a_one_sentence_request_s_whole_text(demo, second_model_reads):
+    seen = second_model_reads
+    # One sentence, one intent: served whole (what `intents` leaves to dense and BM25).
+    one = _ranked(demo, ONE, seen, static_weight=1.25, static_scope="sentences")
+    assert seen == [ONE]
+    assert one == _ranked(demo, ONE, seen, static_scope="every")
+    # Clauses or a focused intent: served as by `intents`, never the whole request.
+    for query in (PLAN, FOCUSED):
+        served = _ranked(demo, query, seen, static_weight=1.25, static_scope="sentences")
+        pieces = list(seen)
+        assert served == _ranked(demo, query, seen, static_scope="intents") and seen == pieces
+        assert query not in pieces
+
+
+def test_the_whole_text_s_own_weight_leaves_the_pieces_alone(demo, second_model_reads):
+    seen = second_model_reads
+    full = _ranked(demo, ONE, seen, static_weight=1.25, static_scope="sentences")
+    half = _ranked(demo, ONE, seen, static_scope="sentences", static_whole_weight=0.5)
+    none = _ranked(demo, ONE, seen, static_weight=0.0)
+    assert half not in (full, none)  # the whole text's list, read at .5
+    assert _ranked(demo, ONE, seen, static_weight=1.25, static_whole_weight=0.0) == none
+    # Clauses are read at `static_weight` whatever the whole text's weight is.
+    assert _ranked(demo, PLAN, seen, static_scope="sentences", static_whole_weight=0.0) == _ranked(
+        demo, PLAN, seen, static_scope="intents"
+    )
+
+
+def test_scope_and_whole_weight_are_recorded_by_index(spotify, tmp_path):
+    target = tmp_path / "idx"
+    result = CliRunner().invoke(
+        cli,
+        ["index", str(spotify), "-i", str(target), "--second-embedder", "minilm-users",
+         "--second-scope", "sentences", "--second-whole-weight", "0.5"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    settings = Index.open(target).searcher.settings
+    assert (settings.static_scope, settings.static_whole_weight, settings.static_weight) == ("sentences", 0.5, 1.25)

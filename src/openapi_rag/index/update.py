@@ -82,6 +82,7 @@ def build_index(
     strategy_params: Mapping[str, Any] | None = None,
     second_embedder: str | None = None,
     second_scope: str | None = None,
+    second_whole_weight: float | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
@@ -104,8 +105,10 @@ def build_index(
             index directory the default's (`views.DEFAULT_SECOND` beside MiniLM; a PostgreSQL
             collection holds none).
         second_scope: which texts of a request the second list serves (`SearchSettings.static_scope`:
-            "intents", "every", "whole", "one_intent"), recorded with the index; None keeps the
-            recorded one.
+            "intents", "every", "whole", "one_intent", "sentences"), recorded with the index; None
+            keeps the recorded one.
+        second_whole_weight: the second list's weight on a whole request's text where the scope
+            serves it (`SearchSettings.static_whole_weight`), recorded; None keeps the recorded one.
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -141,6 +144,7 @@ def build_index(
             strategy_params=strategy_params,
             second_embedder=second_embedder,
             second_scope=second_scope,
+            second_whole_weight=second_whole_weight,
         )
 
 
@@ -161,6 +165,7 @@ def _build_locked(
     strategy_params: Mapping[str, Any] | None = None,
     second_embedder: str | None = None,
     second_scope: str | None = None,
+    second_whole_weight: float | None = None,
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -177,6 +182,8 @@ def _build_locked(
     settings = settings or recorded or SearchSettings()
     if second_scope is not None:
         settings = settings.replace(static_scope=second_scope)  # refused here if not a scope
+    if second_whole_weight is not None:
+        settings = settings.replace(static_whole_weight=second_whole_weight)
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
     if strategy_params is None and old is not None and old.strategy == strategy:
         strategy_params = {k: v for k, v in old.strategy_params.items() if k in OPTIONAL_PARAMS}

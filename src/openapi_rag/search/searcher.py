@@ -483,7 +483,15 @@ class Searcher:
                     dense_scores[chunk_id] = score
             with self._stage("fusion"):
                 extra = self._extra_lists(
-                    text, vector, view_hits, mode, max(fetch, len(dense)), threshold, allowed, i in second
+                    text,
+                    vector,
+                    view_hits,
+                    mode,
+                    max(fetch, len(dense)),
+                    threshold,
+                    allowed,
+                    i in second,
+                    whole=i == 0,
                 )
                 if i == 0:
                     whole_dense = dense
@@ -565,6 +573,8 @@ class Searcher:
         threshold: float | None,
         allowed: list[str] | None,
         second: bool,
+        *,
+        whole: bool = False,
     ) -> list[tuple[Ranked, float]]:
         """More ranked lists for the hybrid fusion, each with its weight: the short views'
         (`view_hits`, searched `fetch` deep) where the index has them and the settings weigh them,
@@ -577,7 +587,8 @@ class Searcher:
         if view_hits is not None and cfg.view_weight > 0:
             extra.append((view_hits, cfg.view_weight))
         if second and self.static is not None:
-            extra.append((self.static.search(fetch, text=text, allowed=allowed), cfg.static_weight))
+            weight = cfg.static_whole_weight if whole and cfg.static_whole_weight is not None else cfg.static_weight
+            extra.append((self.static.search(fetch, text=text, allowed=allowed), weight))
         return extra
 
     def _second_served(
@@ -597,6 +608,8 @@ class Searcher:
         if cfg.static_scope == "whole":
             return frozenset(i for i in dense_side if i == 0)
         if cfg.static_scope == "intents":  # texts[1:]: the clauses, or the focused intent
+            return frozenset(i for i in dense_side if i > 0)
+        if cfg.static_scope == "sentences" and len(texts) > 1:  # split, or one intent among context
             return frozenset(i for i in dense_side if i > 0)
         if cfg.static_scope == "one_intent" and len(texts) > 2:  # clauses come in twos or more
             return frozenset()

@@ -45,7 +45,7 @@ class SearchSettings(BaseModel):
     NAME`, which sets 1.25) as a third list in hybrid mode; 0: not read. Off by default: wordllama won
     no realworld tuning half; minilm-users wins every tuning half but loses RestBench's reporting
     half by .01 or more at .5, 1 and 1.25 (README "The fine-tuned embedder as a second list")."""
-    static_scope: Literal["every", "whole", "one_intent", "intents"] = "intents"
+    static_scope: Literal["every", "whole", "one_intent", "intents", "sentences"] = "intents"
     """Which texts of a request the second embedder's list serves (with `static_weight` > 0), the
     others fused from dense and BM25 alone; only the texts it serves are embedded by the second
     model. "every": every text with a dense side (the whole request and each clause); "whole": the
@@ -59,7 +59,18 @@ class SearchSettings(BaseModel):
     mean R@5 + MRR +.014 at 1.25; worst reporting change −.004; long requests' R@5 .757 → .892);
     "every", "whole" and "one_intent" fail at every weight tried: RestBench's losses are
     one-sentence requests needing several operations, which they serve (reporting R@1 −.010, R@10
-    −.013 to −.023). README "The fine-tuned embedder as a second list"."""
+    −.013 to −.023). "sentences" (session 14): as "intents", and the whole text of a request of
+    one sentence and one intent (no clause, no focus) too, where realworld's gain is; with
+    `static_whole_weight` .5 realworld reporting R@5 .488 → .547, MRR .379 → .414 and 40 fresh
+    one-sentence requests MRR +.029 [+.008, +.059], but RestBench's reporting R@1 .365 → .355 (one
+    request, `tmdb-034`, whose first place came from a tie) fails the rule by .0004: an option
+    (`index --second-scope sentences --second-whole-weight 0.5`). README "The fine-tuned embedder
+    as a second list"."""
+    static_whole_weight: float | None = Field(None, ge=0)
+    """Weight of the second embedder's list on a whole request's text where `static_scope` serves
+    it ("every", "whole", "one_intent", "sentences"); None: `static_weight`. With "sentences",
+    .25 / .5 / .75 / 1.25 gave realworld reporting R@5 .516 / .547 / .575 / .598 (.488 without)
+    and RestBench reporting R@10 .874 / .877 / .874 / .864 (.887 without)."""
     view_weight: float = Field(0.0, ge=0)
     """Weight of the short views' list (`views.py`, each chunk at its best view; an index built
     with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read. Off: at .5 it won
