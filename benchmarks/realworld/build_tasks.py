@@ -46,11 +46,12 @@ def main() -> int:
         help="a copy with one segment more must differ by a version segment (/v3) only",
     )
     args = parser.parse_args()
+    args.data = args.data.resolve()  # the default goes through "..": `relative_to` below needs it resolved
     corpus = load_services([args.data])
     ops: dict[str, tuple[str, str, str]] = {}  # qualified id -> (provider, method, path shape)
     by_provider_method: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
     for service in corpus.services:
-        provider = Path(service.file).relative_to(args.data.resolve()).parts[0]
+        provider = Path(service.file).relative_to(args.data).parts[0]
         for op in service.operations:
             shape = path_shape(op.path)
             ops[op.qualified_id] = (provider, op.method, shape)

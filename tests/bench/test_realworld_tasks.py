@@ -99,24 +99,33 @@ def test_every_gold_and_alternative_matches_an_operation_of_the_corpus() -> None
 CONFIRM_TASKS = REALWORLD_TASKS.with_name("confirm_long_tasks.jsonl")
 
 
-def test_confirmation_set_shape() -> None:
-    """The confirmation set of the second list's scope (benchmarks/realworld/README.md): 30 long
-    requests, one operation each, every entry qualified by service, 15 or more on held-out APIs."""
+CONFIRM_SHORT_TASKS = REALWORLD_TASKS.with_name("confirm_short_tasks.jsonl")
+
+
+@pytest.mark.parametrize(
+    ("path", "count", "prefix"),
+    [(CONFIRM_TASKS, 30, "confirm-"), (CONFIRM_SHORT_TASKS, 40, "confirm-short-")],
+)
+def test_confirmation_set_shape(path, count, prefix) -> None:
+    """The confirmation sets (benchmarks/realworld/README.md): 30 long requests (the second list's
+    scope) and 40 one-sentence ones (its `sentences` scope), one operation each, every entry
+    qualified by service, half or more on APIs held out of the fine-tuned embedder's training."""
     import zlib
 
-    tasks = [json.loads(line) for line in CONFIRM_TASKS.read_text(encoding="utf-8").splitlines() if line]
-    assert len(tasks) == 30 and len({t["id"] for t in tasks}) == 30
-    assert all(t["id"].startswith("confirm-") and len(t["expected"]) == 1 for t in tasks)
+    tasks = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    assert len(tasks) == count and len({t["id"] for t in tasks}) == count
+    assert all(t["id"].startswith(prefix) and len(t["expected"]) == 1 for t in tasks)
     for t in tasks:
         entries = t["expected"] + t["alternatives"]
         assert all(parse_endpoint(e) and parse_endpoint(e)[0] for e in entries), t["id"]
     # held out of the fine-tuned embedder's training as scripts/finetune_embedder.py chooses them
     held = [t for t in tasks if zlib.crc32(t["expected"][0].split(" ")[0].encode()) % 10 == 0]
-    assert len(held) >= 15
+    assert len(held) >= count // 2
 
 
 @pytest.mark.slow
-def test_confirmation_set_gold_matches_the_corpus() -> None:
-    ds = load_dataset("jsonl", shared_data("realworld"), CONFIRM_TASKS)
-    assert len(ds.queries) == 30 and not ds.unmatched()
+@pytest.mark.parametrize(("path", "count"), [(CONFIRM_TASKS, 30), (CONFIRM_SHORT_TASKS, 40)])
+def test_confirmation_set_gold_matches_the_corpus(path, count) -> None:
+    ds = load_dataset("jsonl", shared_data("realworld"), path)
+    assert len(ds.queries) == count and not ds.unmatched()
     assert not [i for i in ds.issues if i.kind == "unmatched-alternative"]
