@@ -112,6 +112,18 @@ def test_an_operation_without_a_summary_is_named_by_its_operation_id_in_words(mo
     assert lexical_text(SERVICE, bare) == "GET /movie/{movie_id}/credits The cast."
 
 
+def test_a_one_word_summary_is_put_in_words_or_named_by_the_operation_id_too() -> None:
+    # Trello's summaries are its operationIds as code; Lob's are one verb ("Create", "Cancel"):
+    # on their own they do not say what is created or cancelled.
+    coded = op(operation_id="updateCardsIdBoardByIdCard", summary="updateCardsIdBoardByIdCard()")
+    assert "GET /movie/{movie_id}/credits: update cards id board by id card" in compact_text(SERVICE, coded)
+    bare_verb = op(operation_id="postcard_create", summary="Create")
+    assert "GET /movie/{movie_id}/credits: Create: postcard create" in compact_text(SERVICE, bare_verb)
+    # A one-word summary the operationId adds nothing to, and a summary of several words, stay as written.
+    assert ": List." in compact_text(SERVICE, op(operation_id="list", summary="List", description="All."))
+    assert ": Get credits" in compact_text(SERVICE, op(operation_id="getMovieCredits", summary="Get credits"))
+
+
 def test_each_statement_is_a_short_view_of_its_own() -> None:
     from openapi_rag.chunking.compact import view_texts
 

@@ -20,6 +20,8 @@ from openapi_rag.model import Operation, Schema
 from openapi_rag.refs.inline import ref_name
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(`*\[])")
+_IDENTIFIER = re.compile(r"[A-Za-z]\w*(?:[a-z0-9][A-Z]|_)\w*(?:\(\))?|[A-Za-z]\w*\(\)")
+"""One token written as code: camelCase or snake_case, or ending in "()"."""
 _ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # also before markup: "Searches for issues. <p> ..."
 MAX_ENUM = 8  # enum values named before "…"
 MAX_NESTING = 6  # inline (non-$ref) objects nested deeper than this are elided
@@ -48,11 +50,22 @@ def humanise(text: str) -> str:
 
 def operation_summary(op: Operation) -> str:
     """`op`'s summary on one line; its operationId in words when it has none
-    (`OPERATION_ID_FOR_SUMMARY`)."""
+    (`OPERATION_ID_FOR_SUMMARY`). A summary of one word says little: an identifier there (Trello's
+    `updateBoardsClosedByIdBoard()`, its operationId copied) is put in words, and a bare word
+    (Lob's "Create", "List", "Cancel") is followed by the operationId's words where they say more
+    ("Create: postcard create")."""
     summary = collapse(op.summary)
-    if summary or not OPERATION_ID_FOR_SUMMARY:
+    if not OPERATION_ID_FOR_SUMMARY:
         return summary
-    return humanise(op.operation_id or "")
+    if not summary:
+        return humanise(op.operation_id or "")
+    if " " in summary:
+        return summary
+    if _IDENTIFIER.fullmatch(summary):
+        return humanise(summary)
+    named = humanise(op.operation_id or "")
+    more = [w for w in named.split() if w != summary.lower()]
+    return f"{summary}: {named}" if more else summary
 
 
 def short_description(op: Operation) -> str:
