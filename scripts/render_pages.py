@@ -292,9 +292,10 @@ def _render_in_chromium(
 
 def strip_page(dom: str, work: Path) -> str:
     """A dumped page less what a reader never sees: scripts (the harness carries the spec), styles,
-    icons, comments, and attributes other than links, ids and table spans (classes, ARIA and framework
-    attributes were half of the bytes; the crawler reads none of them); links back into the
-    harness folder (its path differs on every run) go too."""
+    icons, comments, and attributes other than links, ids, table spans and a text box's value (what it
+    shows; since issue 17's eighth round: Starlight shows each request URL in a read-only box) (classes,
+    ARIA and framework attributes were half of the bytes; the crawler reads none of them); links back
+    into the harness folder (its path differs on every run) go too."""
     import lxml.etree
     import lxml.html
 
@@ -309,7 +310,8 @@ def strip_page(dom: str, work: Path) -> str:
             continue
         for name in list(element.attrib):
             value = element.attrib[name]
-            if name not in _KEPT_ATTRIBUTES or any(form in value for form in forms):
+            shown = name == "value" and element.tag == "input"  # a text box shows its value
+            if (name not in _KEPT_ATTRIBUTES and not shown) or any(form in value for form in forms):
                 del element.attrib[name]
     _squeeze_whitespace(root)
     return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")

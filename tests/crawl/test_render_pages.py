@@ -52,6 +52,17 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
 
 
+def test_a_text_boxs_value_stays_on_the_page() -> None:
+    # Starlight shows each request URL in a read-only text box: what a reader sees there stays.
+    dom = (
+        '<html><body><label>Production server <input readonly type="text" class="x" '
+        'value="https://api.example.com/v1/pets"></label><option value="a">A</option></body></html>'
+    )
+    page = _render_pages().strip_page(dom, Path("/tmp/render-work-123"))
+    assert '<input value="https://api.example.com/v1/pets">' in page
+    assert "readonly" not in page and 'class="x"' not in page and 'value="a"' not in page
+
+
 def test_whitespace_runs_outside_pre_become_one_space() -> None:
     dom = (
         "<html><body><div>\n      <table>\n        <tr><td>  id\n  </td></tr></table>\n    </div>"
