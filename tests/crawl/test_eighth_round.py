@@ -175,3 +175,35 @@ def test_fields_under_a_heading_that_is_only_default_are_that_responses(tmp_path
     responses = _crawl(tmp_path, html)["paths"]["/pets"]["get"]["responses"]
     assert set(responses["200"]["content"]["application/json"]["schema"]["properties"]) == {"name"}
     assert set(responses["default"]["content"]["application/json"]["schema"]["properties"]) == {"code", "message"}
+
+
+def test_a_request_url_shown_without_its_scheme_names_the_server() -> None:
+    # Starlight over a Swagger 2 spec: host, base path and path, no scheme ("{scheme}://" for a
+    # server variable); the page's "Schemes" line says which, else https.
+    def servers(url: str, *before: str) -> list[str]:
+        runs = "".join(f"<p>{text}</p>" for text in before)
+        html = f"{runs}<label>Production server <input value='{url}'></label><p>Returns a pet.</p>"
+        return stated_servers(parse_html(html).blocks, {"/businesses/{id}", "/info/configuration{ext}"})
+
+    assert servers("api.yelp.com/v3/businesses/{id}") == ["https://api.yelp.com/v3"]
+    assert servers("api.bufferapp.com/1//info/configuration{ext}", "Schemes: http") == ["http://api.bufferapp.com/1"]
+    assert servers("{scheme}://developer.example.gov/ds-api/businesses/{id}") == [
+        "https://developer.example.gov/ds-api"
+    ]
+    assert servers("see docs.example.com/guide") == []  # no documented path at its end
+
+
+def test_a_caption_of_five_words_or_more_labels_nothing(tmp_path: Path) -> None:
+    # "An array of pull request objects" describes the 200 response; its "request" is no label.
+    html = _operation(
+        "GET",
+        "/pullrequests",
+        "<h2>Responses</h2><h3>200</h3><p>An array of pull request objects</p>"
+        "<div><label>Select media type <select><option>application/json</option></select></label></div>"
+        "<div>Array&lt;object&gt;</div><div>object</div><div><strong>id</strong></div><div>integer</div>"
+        "<div><strong>title</strong></div><div>string</div>",
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/pullrequests"]["get"]
+    assert "parameters" not in operation and "requestBody" not in operation
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema.get("items", schema)["properties"]) == {"id", "title"}

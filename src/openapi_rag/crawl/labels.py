@@ -101,6 +101,8 @@ def label_kind(label: str) -> str:
     for piece in label.split(" | "):
         if piece.endswith(".") and len(piece.split()) > 3:
             continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
+        if len(piece.split()) >= 5 and ":" not in piece and not re.match(r"[1-5]\d\d\b", piece):
+            continue  # so does a caption in five words or more ("An array of pull request objects")
         # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
         # is a response's.
         if re.search(

@@ -12,7 +12,13 @@ _BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
 _URL_THEN_WORDS = re.compile(r"^\s*(https?://[^\s/]+(?:/\S*)?)\s+[-–—]\s+[^/]{1,80}$")
 _URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
 # A request URL shown whole, alone or after a few words that name it ("Production server https://…").
-_WORDS_THEN_URL = re.compile(r"^\s*(?:[^\s/:][^/:]{0,60}\s)?(https?://\S+)\s*$")
+# The scheme may be left out ("api.example.com/v1/pets") or be a server variable ("{scheme}://…").
+_WORDS_THEN_URL = re.compile(
+    r"^\s*(?:[^\s/:][^/:]{0,60}\s)?((?:https?://|\{\w+\}://)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?::\d+)?/\S*"
+    r"|https?://\S+)\s*$",
+    re.I,
+)
+_SCHEME = re.compile(r"(?:https?|\{\w+\})://", re.I)
 _SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
 # A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional, or
 # only the base path ("Base URL: /v1, Version: 1.0", "BasePath:/v2" as Swagger 2 names it), which a
@@ -125,7 +131,10 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             counts[relative.group(1).rstrip("/")] = counts.get(relative.group(1).rstrip("/"), 0) + 1
             continue
         requested = _WORDS_THEN_URL.match(block.text) if len(block.text) < 300 else None
-        if requested and (url := _less_template(requested.group(1), templates, patterns)):
+        shown_url = requested.group(1) if requested else ""
+        if _SCHEME.match(shown_url) is None or shown_url.startswith("{"):  # as the page's "Schemes" line says
+            shown_url = f"{(schemes or ['https'])[0]}://{_SCHEME.sub('', shown_url, count=1)}"
+        if requested and (url := _less_template(shown_url, templates, patterns)):
             counts[url] = counts.get(url, 0) + 1  # "Production server https://host/v1/pets/{id}"
             continue
         shown = _URL_THEN_PATH.match(block.text)
