@@ -207,3 +207,31 @@ def test_a_caption_of_five_words_or_more_labels_nothing(tmp_path: Path) -> None:
     assert "parameters" not in operation and "requestBody" not in operation
     schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
     assert set(schema.get("items", schema)["properties"]) == {"id", "title"}
+
+
+def test_a_reason_phrase_under_a_status_heading_is_no_field(tmp_path: Path) -> None:
+    # healthcare.gov through Starlight: "200", "OK", then the body's type "object" and its fields.
+    html = _operation(
+        "GET",
+        "/api/states",
+        "<h2>Responses</h2><h3>200</h3><p>OK</p><div>object</div>"
+        "<div><strong>states</strong></div><div>Array&lt;string&gt;</div><h3>404</h3><p>Resource not found.</p>",
+    )
+    schema = _crawl(tmp_path, html)["paths"]["/api/states"]["get"]["responses"]["200"]["content"][
+        "application/json"
+    ]["schema"]
+    assert set(schema["properties"]) == {"states"}
+
+
+def test_a_status_heading_labels_what_its_caption_introduces(tmp_path: Path) -> None:
+    # "A pull request object" under "200": its "request" labels nothing, the status does.
+    html = _operation(
+        "GET",
+        "/pullrequests/{pid}",
+        "<h2>Responses</h2><h3>200</h3><p>A pull request object</p><div>object</div>"
+        "<div><strong>id</strong></div><div>integer</div><div><strong>title</strong></div><div>string</div>",
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/pullrequests/{pid}"]["get"]
+    assert [p["name"] for p in operation["parameters"]] == ["pid"]  # from the template, nothing else
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"id", "title"}

@@ -49,6 +49,9 @@ _FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "dou
     name: "string" for name in ("date-time", "date", "byte", "binary", "uuid")
 }
 _SCALARS = {"string", "integer", "number", "boolean"}
+# HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
+_REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
+_STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
@@ -155,6 +158,9 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
     named = _NAME_RUN.fullmatch(blocks[i].text)
     if named is None:
         return _typed_field_at(blocks, i)
+    if i and blocks[i - 1].kind == "heading" and _STATUS_HEADING.match(blocks[i - 1].text):
+        if blocks[i].text.lower() in _REASON_PHRASES:
+            return None  # "200", then "OK" and the body's type: the status's reason, not a field
     if named.group(1).endswith("."):
         return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
     if _TYPE_WORD.fullmatch(named.group(1)):
