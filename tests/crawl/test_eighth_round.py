@@ -235,3 +235,14 @@ def test_a_status_heading_labels_what_its_caption_introduces(tmp_path: Path) -> 
     assert [p["name"] for p in operation["parameters"]] == ["pid"]  # from the template, nothing else
     schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
     assert set(schema["properties"]) == {"id", "title"}
+
+
+def test_a_run_that_shows_a_url_is_no_description(tmp_path: Path) -> None:
+    html = _operation(
+        "GET",
+        "/cost-analysis",
+        "<label>Production server <input value='https://api.example.com/v1/cost-analysis'></label>"
+        "<p>Retrieve cost evaluations based on current energy consumption trends.</p>",
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/cost-analysis"]["get"]
+    assert operation["description"] == "Retrieve cost evaluations based on current energy consumption trends."

@@ -42,7 +42,7 @@ from openapi_rag.crawl.schema_sections import (
     schema_sections,
     term_ref,
 )
-from openapi_rag.crawl.servers import stated_servers
+from openapi_rag.crawl.servers import shows_url, stated_servers
 from openapi_rag.crawl.signatures import find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
     FieldRow,
@@ -164,6 +164,8 @@ def _is_prose(text: str) -> bool:
     if len(text) < 100 and _NAMED_TEMPLATE.search(text):
         return False
     if _ONE_NAME.fullmatch(text):  # "_update_data_put_request _update_data_put_request (required)"
+        return False
+    if shows_url(text):  # "Production server https://api.example.com/v1/pets": where, not what
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 

@@ -65,6 +65,11 @@ def template_start(path: str, template: str, pattern: re.Pattern[str] | None) ->
     return found.start() if found else None
 
 
+def shows_url(text: str) -> bool:
+    """Whether a run is a URL shown whole, alone or after a few words that name it."""
+    return len(text) < 300 and _WORDS_THEN_URL.match(text) is not None
+
+
 def _less_template(url: str, templates: set[str], patterns: dict[str, re.Pattern[str] | None]) -> str:
     """A request URL less the documented template that covers most of its end ("https://host/v1" of
     "https://host/v1/pets/{id}"), the literal one of two covering as much; "" when none does."""
