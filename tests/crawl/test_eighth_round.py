@@ -246,3 +246,24 @@ def test_a_run_that_shows_a_url_is_no_description(tmp_path: Path) -> None:
     )
     operation = _crawl(tmp_path, html)["paths"]["/cost-analysis"]["get"]
     assert operation["description"] == "Retrieve cost evaluations based on current energy consumption trends."
+
+
+def test_a_schemas_name_atop_a_body_is_no_field_and_its_example_is_the_bodys(tmp_path: Path) -> None:
+    # Twilio through Starlight: the body schema's name, then "object", then its properties; the body's
+    # example under an "Examples" heading and a picker ("Select example create").
+    body = (
+        "<h2>Request Body</h2><label>Select media type <select><option>application/x-www-form-urlencoded"
+        "</option></select></label><div>CreateTokenRequest</div><details><summary>object</summary>"
+        + _property("GrantType", "Grant type is a credential.", "string", required=True)
+        + _property("ClientId", "A 34 character string.", "string", required=True)
+        + "</details><h5>Examples</h5><label>Select example create</label>"
+        '<pre>{"GrantType": "client_credentials", "ClientId": "OQ7c"}</pre>'
+        "<h2>Responses</h2><h3>201</h3><p>Created</p><details><summary>object</summary>"
+        + _property("access_token", "Token which carries the information.", "string")
+        + '</details><h5>Examples</h5><label>Select example create</label><pre>{"access_token": "eyJh"}</pre>'
+    )
+    operation = _crawl(tmp_path, _operation("POST", "/v1/token", body))["paths"]["/v1/token"]["post"]
+    request = operation["requestBody"]["content"]
+    assert {name for media in request.values() for name in media["schema"]["properties"]} == {"GrantType", "ClientId"}
+    response = operation["responses"]["201"]["content"]["application/json"]["schema"]
+    assert set(response["properties"]) == {"access_token"}

@@ -49,7 +49,10 @@ def part_label(blocks: list[Block], index: int, label: str) -> str:
     "Body" and "Schema" headings, so the body and schema are the response's, not a request body. The
     nearest earlier short run or heading that names a request or a response says; else the label
     stands (bounded: 60 blocks back)."""
-    if not _PIECE.fullmatch(label.split(" | ")[0].strip()):
+    pieces = label.split(" | ")
+    # The piece label is the nearest words, or the heading above a picker ("Examples", then
+    # "Select example create").
+    if not _PIECE.fullmatch(pieces[0].strip()) and not (len(pieces) == 2 and _PIECE.fullmatch(pieces[1].strip())):
         return label
     for block in reversed(blocks[max(0, index - 60) : index]):
         if block.kind not in ("text", "heading") or len(block.text) > 80:

@@ -52,6 +52,8 @@ _SCALARS = {"string", "integer", "number", "boolean"}
 # HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
 _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
+# A schema's name as generators print it: two capitalised words run together ("CreateTokenRequest").
+_SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
@@ -174,6 +176,13 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
         type_, rest = type_ or _schema_lead_type(blocks[i + 1]), blocks[i + 1].text
     if location is None and type_ is None:
         return _described_field_at(blocks, i, named.group(1), mark, after_field=after_field)
+    if (
+        _SCHEMA_NAME.fullmatch(blocks[i].text)
+        and _STRUCTURED.fullmatch(blocks[i + 1].text.strip())
+        and not after_field
+        and not _closes_field(blocks, i - 1)
+    ):
+        return None  # "CreateTokenRequest", "object" atop a body: the schema's name, then its type
     return _field_from(blocks, i + 2, named.group(1), mark, location, type_, rest)
 
 
