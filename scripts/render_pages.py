@@ -77,6 +77,13 @@ untouched, before its pages were read):
   spec on one schema slip the other renderers pass over, so it reads a mended copy (`_schema_valid`,
   `_swagger_2_valid`: nothing an operation documents is dropped).
 
+One more joined in issue 17's eighth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `starlight`: Astro 5.18.2's Starlight 0.37.7 docs theme with the starlight-openapi 0.22.0 plugin (a
+  static docs site: an overview page and one page per operation, joined into one page here); pinned in a
+  tree of its own, renderers/starlight (see render_starlight). The last line of them that runs on Node 20.
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -94,6 +101,7 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
 
     cd benchmarks/crawl/renderers && npm ci --ignore-scripts   # once (node + npm; offline afterwards)
     cd benchmarks/crawl/renderers/openapi2html && npm ci --ignore-scripts   # once, its own tree
+    cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's)
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
@@ -108,6 +116,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -117,7 +126,7 @@ from functools import partial
 from html import escape as html_escape
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "crawl"
@@ -130,6 +139,7 @@ MODULES = RENDERERS / "node_modules"
 HARNESS = RENDERERS / "harness"
 OPENAPI2HTML = RENDERERS / "openapi2html"
 AGLIO = RENDERERS / "aglio"
+STARLIGHT = RENDERERS / "starlight"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -282,9 +292,10 @@ def _render_in_chromium(
 
 def strip_page(dom: str, work: Path) -> str:
     """A dumped page less what a reader never sees: scripts (the harness carries the spec), styles,
-    icons, comments, and attributes other than links, ids and table spans (classes, ARIA and framework
-    attributes were half of the bytes; the crawler reads none of them); links back into the
-    harness folder (its path differs on every run) go too."""
+    icons, comments, and attributes other than links, ids, table spans and a text box's value (what it
+    shows; since issue 17's eighth round: Starlight shows each request URL in a read-only box) (classes,
+    ARIA and framework attributes were half of the bytes; the crawler reads none of them); links back
+    into the harness folder (its path differs on every run) go too."""
     import lxml.etree
     import lxml.html
 
@@ -299,7 +310,8 @@ def strip_page(dom: str, work: Path) -> str:
             continue
         for name in list(element.attrib):
             value = element.attrib[name]
-            if name not in _KEPT_ATTRIBUTES or any(form in value for form in forms):
+            shown = name == "value" and element.tag == "input"  # a text box shows its value
+            if (name not in _KEPT_ATTRIBUTES and not shown) or any(form in value for form in forms):
                 del element.attrib[name]
     _squeeze_whitespace(root)
     return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
@@ -568,6 +580,80 @@ def render_mkdocs(spec: Path, out: Path, work: Path, mkdocs: Path = MKDOCS) -> N
     _write_site(work, out)
 
 
+_STARLIGHT_CONFIG = """import starlight from '@astrojs/starlight'
+import {{ defineConfig }} from 'astro/config'
+import starlightOpenAPI, {{ openAPISidebarGroups }} from 'starlight-openapi'
+
+export default defineConfig({{
+  integrations: [
+    starlight({{
+      plugins: [starlightOpenAPI([{{ base: 'api', schema: './{spec}' }}])],
+      sidebar: [...openAPISidebarGroups],
+      title: {title},
+    }}),
+  ],
+}})
+"""
+_STARLIGHT_CONTENT = """import {{ defineCollection }} from 'astro:content'
+import {{ docsLoader }} from '@astrojs/starlight/loaders'
+import {{ docsSchema }} from '@astrojs/starlight/schema'
+
+export const collections = {{ docs: defineCollection({{ loader: docsLoader(), schema: docsSchema() }}) }}
+"""
+
+
+def render_starlight(spec: Path, out: Path, work: Path) -> None:
+    """Astro 5.18.2's Starlight 0.37.7 documentation theme with the starlight-openapi 0.22.0 plugin (a
+    docs site built by Astro, static pages rendered at build time: an overview page and one page per
+    operation), pinned in a tree of their own, renderers/starlight. The site is built inside that tree
+    (Astro compiles the plugin's components only under the project that resolves them) and removed after.
+    Its pages are joined into one: each page's `main` (the sidebar, the same list of operations on every
+    page, and the search box are site chrome), the overview first, then the pages in the order the
+    overview links them. Added in issue 17's eighth round as a fresh held-out renderer."""
+    import lxml.html
+
+    data = _read_spec(spec)
+    with tempfile.TemporaryDirectory(dir=STARLIGHT, prefix="site-") as site_dir:
+        site = Path(site_dir)
+        (site / "src" / "content" / "docs").mkdir(parents=True)
+        # `x-` extensions dropped, as for Sphinx: Spotify's point at a file that is not there
+        (site / "spec.json").write_text(json.dumps(_without_extensions(data)), encoding="utf-8")
+        title = _spec_title(data, spec)
+        (site / "astro.config.mjs").write_text(
+            _STARLIGHT_CONFIG.format(spec="spec.json", title=json.dumps(title)), encoding="utf-8"
+        )
+        (site / "src" / "content.config.ts").write_text(_STARLIGHT_CONTENT.format(), encoding="utf-8")
+        (site / "src" / "content" / "docs" / "index.md").write_text(
+            f"---\ntitle: {json.dumps(title)}\n---\n", encoding="utf-8"
+        )
+        (site / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+        subprocess.run(
+            ["node", str(STARLIGHT / "node_modules" / "astro" / "astro.js"), "build"],
+            check=True,
+            capture_output=True,
+            timeout=CHROMIUM_TIMEOUT_S,
+            cwd=site,
+            env={**os.environ, "ASTRO_TELEMETRY_DISABLED": "1"},
+        )
+        api = site / "dist" / "api"
+        pages = [api / "index.html"]
+        overview = lxml.html.parse(str(pages[0])).getroot()
+        for href in overview.xpath("//a/@href"):
+            target = urljoin("/api/", href).split("#")[0].split("?")[0].strip("/")
+            page = (site / "dist" / target / "index.html").resolve()
+            if page.is_relative_to(api) and page.exists() and page not in pages:
+                pages.append(page)
+        pages += sorted(set(api.rglob("index.html")) - set(pages))
+        parts = []
+        for page in pages:
+            root = lxml.html.parse(str(page)).getroot()
+            main = root.find(".//main")
+            parts.append(lxml.html.tostring(main if main is not None else root.body, encoding="unicode"))
+    body = "\n".join(parts)
+    dom = _PAGE.format(title=html_escape(title), body=body)
+    out.write_text(strip_page(dom, work), encoding="utf-8")
+
+
 def _openapi_generator(generator: str, spec: Path, work: Path) -> None:
     """One openapi-generator generator over the spec into `work/site` (the spec is not validated first:
     several real specs would be refused for warnings a renderer can live with)."""
@@ -674,6 +760,7 @@ RENDER = {
     "spectacle": render_spectacle,
     "openapi2html": render_openapi2html,
     "aglio": render_aglio,
+    "starlight": render_starlight,
 }
 
 
@@ -711,6 +798,11 @@ NEEDS = {
         AGLIO / "node_modules" / ".bin" / "aglio",
         "node",
         f"{_NPM_CI}; cd benchmarks/crawl/renderers/aglio && npm ci",
+    ),
+    "starlight": Needs(
+        STARLIGHT / "node_modules" / "astro" / "astro.js",
+        "node",
+        "cd benchmarks/crawl/renderers/starlight && npm ci",
     ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }

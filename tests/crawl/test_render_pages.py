@@ -41,15 +41,26 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert set(module.RENDER) == set(module.NEEDS)
     assert {"swagger-ui", "scalar", "rapidoc"} <= set(module.RENDER)
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
-    assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html"} <= set(module.RENDER)
+    assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
                         ("openapi-generator", 38), ("openapi-generator-html", 38), ("asciidoc", 38),
                         ("mkdocs", 38), ("openapi-generator-markdown", 38), ("bootprint", 36),
-                        ("spectacle", 35), ("openapi2html", 36)):  # fmt: skip
+                        ("spectacle", 35), ("openapi2html", 36), ("starlight", 38)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
+
+
+def test_a_text_boxs_value_stays_on_the_page() -> None:
+    # Starlight shows each request URL in a read-only text box: what a reader sees there stays.
+    dom = (
+        '<html><body><label>Production server <input readonly type="text" class="x" '
+        'value="https://api.example.com/v1/pets"></label><option value="a">A</option></body></html>'
+    )
+    page = _render_pages().strip_page(dom, Path("/tmp/render-work-123"))
+    assert '<input value="https://api.example.com/v1/pets">' in page
+    assert "readonly" not in page and 'class="x"' not in page and 'value="a"' not in page
 
 
 def test_whitespace_runs_outside_pre_become_one_space() -> None:

@@ -11,6 +11,7 @@ from openapi_rag.crawl.samples import parse_json
 from openapi_rag.crawl.tables import is_status_table
 
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
+_STATUS_ONLY = re.compile(r"[1-5]\d\d(?:\s+[a-z'-]+){0,4}")  # "200", "404 not found"
 _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 # "Return type", "Returns", "Return value:" as a label of its own: what a successful call gives back.
 _RETURNS = re.compile(r"returns?(?:\s+(?:type|value))?:?")
@@ -48,7 +49,10 @@ def part_label(blocks: list[Block], index: int, label: str) -> str:
     "Body" and "Schema" headings, so the body and schema are the response's, not a request body. The
     nearest earlier short run or heading that names a request or a response says; else the label
     stands (bounded: 60 blocks back)."""
-    if not _PIECE.fullmatch(label.split(" | ")[0].strip()):
+    pieces = label.split(" | ")
+    # The piece label is the nearest words, or the heading above a picker ("Examples", then
+    # "Select example create").
+    if not _PIECE.fullmatch(pieces[0].strip()) and not (len(pieces) == 2 and _PIECE.fullmatch(pieces[1].strip())):
         return label
     for block in reversed(blocks[max(0, index - 60) : index]):
         if block.kind not in ("text", "heading") or len(block.text) > 80:
@@ -98,9 +102,16 @@ def panel_status(blocks: list[Block], index: int) -> str:
 
 def label_kind(label: str) -> str:
     """request | response | param | "" from an introducing label (its nearest words decide)."""
-    for piece in label.split(" | "):
+    pieces = label.split(" | ")
+    if len(pieces) > 1 and _STATUS_ONLY.fullmatch(pieces[-1].strip()):
+        # The runs between a status heading ("200") and what follows are its caption and pickers
+        # ("A pull request object", "Select media type …"): the status says.
+        return "response"
+    for piece in pieces:
         if piece.endswith(".") and len(piece.split()) > 3:
             continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
+        if len(piece.split()) >= 5 and ":" not in piece and not re.match(r"[1-5]\d\d\b", piece):
+            continue  # so does a caption in five words or more ("An array of pull request objects")
         # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")
         # is a response's.
         if re.search(

@@ -32,6 +32,8 @@ _BREAKS = {
 # What a `<wbr>` leaves in a run: the pieces of one word on either side join without a space.
 _GLUE = "\x00"
 _AROUND_GLUE = re.compile(r"\s*\x00\s*")
+# Text boxes whose value a reader sees (not hidden fields, buttons or boxes to tick).
+_TEXT_BOXES = {"text", "url", "search", "email", "tel", "number"}
 # Permalink anchors beside headings and terms ("GET /pets ¶"): marks, not words.
 _PERMALINKS = {"¶", "§", "#", "🔗", "⚓"}
 # A list item documenting one field: "name (type, required) – description", the dash optional.
@@ -174,6 +176,10 @@ class _Walker:
                 continue
             if _is_permalink(el, tag):
                 continue
+            if tag == "input":  # a text box shows its value ("Production server [https://host/v1/pets]")
+                if (value := el.get("value")) and (el.get("type") or "text").lower() in _TEXT_BOXES:  # type: ignore[attr-defined]
+                    self.run.append(value)
+                continue
             if tag in _HEADINGS:
                 self.flush()
                 self.add(Block("heading", _heading_text(el), level=_HEADINGS[tag]))
@@ -265,8 +271,24 @@ class _Walker:
 
 
 def _is_permalink(el: object, tag: str) -> bool:
-    """A heading's or term's own link mark ("¶"), which is not part of its text."""
-    return tag == "a" and el.text_content().strip() in _PERMALINKS  # type: ignore[attr-defined]
+    """A heading's or term's own link mark ("¶"), which is not part of its text; or a link right after
+    a heading to that heading's own id, whatever it says ("Section titled “Responses”", a label for
+    screen readers): the heading's permalink, not a run of the page's text."""
+    if tag != "a":
+        return False
+    if el.text_content().strip() in _PERMALINKS:  # type: ignore[attr-defined]
+        return True
+    href = el.get("href") or ""  # type: ignore[attr-defined]
+    before = el.getprevious()  # type: ignore[attr-defined]
+    while before is not None and not isinstance(before.tag, str):
+        before = before.getprevious()
+    return (
+        len(href) > 1
+        and href.startswith("#")
+        and before is not None
+        and before.tag.lower() in _HEADINGS
+        and before.get("id") == href[1:]
+    )
 
 
 def _container(dl: object) -> list[object]:

@@ -21,6 +21,9 @@ from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.tables import LOCATIONS, is_type_link, led_type, normalize_type
 
 MAX_FOLLOWING = 12  # runs read after a field's type run for "required" and its description
+MAX_BETWEEN = 8  # marks, a title and descriptions read between a field's name and a type run after them
+# A run that only marks a field: required, deprecated, nullable, read- or write-only.
+_MARK_RUN = re.compile(r"required|optional|deprecated|nullable|read[- ]?only|write[- ]?only", re.I)
 _NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\((?:optional|required)\))?", re.I)
 # A type run names the type first: "Type: integer", "Integer format: int32", "array of object",
 # "string · date-time". The word must be a type word, not any capitalised word ("Example").
@@ -46,6 +49,12 @@ _FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "dou
     name: "string" for name in ("date-time", "date", "byte", "binary", "uuid")
 }
 _SCALARS = {"string", "integer", "number", "boolean"}
+# HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
+_REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
+_STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
+# A schema's name as generators print it: two capitalised words run together ("CreateTokenRequest").
+_SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+_EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
     r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(?:\((path|query|header|cookie|body|form|formData)\)\s*)?"
@@ -74,8 +83,15 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         and (stated := _explicit_type(run.text)) in _SCALARS
     }
     i = 0
+    examples: list[Block] = []  # a field's own example between two fields: it follows the table
+    field_end = -1  # where the last field's runs ended
     while i < len(blocks):
-        field = _field_at(blocks, i)
+        field = _field_at(blocks, i, after_field=i == field_end)
+        if field is None and rows and (after := _field_example_end(blocks, i)) is not None:
+            if after < len(blocks) and _field_at(blocks, after, after_field=True) is not None:
+                examples.extend(blocks[i:after])
+                i = field_end = after
+                continue
         if field is None:
             if rows:
                 out.append(
@@ -87,10 +103,13 @@ def field_runs(blocks: list[Block]) -> list[Block]:
                     )
                 )
                 rows, links = [], [[""] * len(_HEADER)]
+                out.extend(examples)
+                examples = []
             out.append(blocks[i])
             i += 1
             continue
         start, (row, i) = i, field
+        field_end = i
         link = _type_link(blocks[start:i])
         if link in scalars:  # "Type image-path", a schema whose own section says "Type string"
             row[2], link = scalars[link], ""
@@ -102,9 +121,25 @@ def field_runs(blocks: list[Block]) -> list[Block]:
                 "table", rows=[_HEADER, *_bare_required(rows, marks_optional)], header=True, cell_links=links
             )
         )
+        out.extend(examples)
     for index, block in enumerate(out):
         block.position = index
     return out
+
+
+def _field_example_end(blocks: list[Block], i: int) -> int | None:
+    """The index after a field's own example that starts at i: a heading that only says "Example(s)",
+    at most two short runs (a picker, "Select example …") and its code; None where none starts."""
+    if blocks[i].kind != "heading" or not _EXAMPLE_HEADING.fullmatch(blocks[i].text):
+        return None
+    j = i + 1
+    while j < len(blocks) and j <= i + 2 and blocks[j].kind == "text" and len(blocks[j].text) <= 60:
+        j += 1
+    if j >= len(blocks) or blocks[j].kind != "code":
+        return None
+    while j < len(blocks) and blocks[j].kind == "code":
+        j += 1
+    return j
 
 
 def _bare_required(rows: list[list[str]], marks_optional: bool) -> list[list[str]]:
@@ -116,7 +151,7 @@ def _bare_required(rows: list[list[str]], marks_optional: bool) -> list[list[str
     return rows
 
 
-def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
+def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tuple[list[str], int] | None:
     """([name, in, type, required, description], the index after its runs) of a field starting at i."""
     if blocks[i].kind == "heading":
         return _heading_field_at(blocks, i)
@@ -125,6 +160,9 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     named = _NAME_RUN.fullmatch(blocks[i].text)
     if named is None:
         return _typed_field_at(blocks, i)
+    if i and blocks[i - 1].kind == "heading" and _STATUS_HEADING.match(blocks[i - 1].text):
+        if blocks[i].text.lower() in _REASON_PHRASES:
+            return None  # "200", then "OK" and the body's type: the status's reason, not a field
     if named.group(1).endswith("."):
         return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
     if _TYPE_WORD.fullmatch(named.group(1)):
@@ -137,8 +175,64 @@ def _field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
         type_ = led_type(blocks[i + 1].text, blocks[i + 1].links, field=bool(mark))
         type_, rest = type_ or _schema_lead_type(blocks[i + 1]), blocks[i + 1].text
     if location is None and type_ is None:
-        return None
+        return _described_field_at(blocks, i, named.group(1), mark, after_field=after_field)
+    if (
+        _SCHEMA_NAME.fullmatch(blocks[i].text)
+        and _STRUCTURED.fullmatch(blocks[i + 1].text.strip())
+        and not after_field
+        and not _closes_field(blocks, i - 1)
+    ):
+        return None  # "CreateTokenRequest", "object" atop a body: the schema's name, then its type
     return _field_from(blocks, i + 2, named.group(1), mark, location, type_, rest)
+
+
+def _described_field_at(
+    blocks: list[Block], i: int, name: str, mark: str, *, after_field: bool = False
+) -> tuple[list[str], int] | None:
+    """A field whose type run comes after its marks ("required") or its description, as schema trees
+    draw a property: "usagePatterns", "required", "Historical energy usage …", "Array<number>".
+    The runs between are marks, a title (the name in words) and descriptions, none a name. Under a
+    heading, or after a label, a name then prose alone is a caption or a value ("201", "Created",
+    "Select media type …", "object"; "Example", "ES", …): such a field shows a mark or a title, or
+    comes right after a field, a schema's type run or an example."""
+    if _MARK_RUN.fullmatch(blocks[i].text):
+        return None
+    marks: list[str] = []
+    described: list[str] = []
+    titled = False
+    j = i + 1
+    while j < len(blocks) and j <= i + MAX_BETWEEN and blocks[j].kind == "text":
+        text = blocks[j].text
+        if _MARK_RUN.fullmatch(text):
+            marks.append(text.lower())
+        elif (stated := _stated(text))[1] is not None:
+            if described and not marks and not titled and not after_field and not _closes_field(blocks, i - 1):
+                return None
+            mark = mark or ("(required)" if "required" in marks else "")
+            return _field_from(blocks, j + 1, name, mark, None, stated[1], max(described, key=len, default=""))
+        elif _title_of(text, blocks[i].text):
+            titled = True  # the field's title, its name in words ("limit", then "Limit")
+        elif _NAME_RUN.fullmatch(text) or stated[0] is not None or len(text.split()) < 2:
+            return None  # a name, a place, or one word ("application/json"): not a description
+        else:
+            described.append(text)
+        j += 1
+    return None
+
+
+def _closes_field(blocks: list[Block], k: int) -> bool:
+    """Whether block k ends a field or opens a schema: a code example, a type run, a mark."""
+    if k < 0:
+        return False
+    block = blocks[k]
+    return block.kind == "code" or (
+        block.kind == "text" and (_MARK_RUN.fullmatch(block.text) is not None or _stated(block.text)[1] is not None)
+    )
+
+
+def _title_of(text: str, name: str) -> bool:
+    """Whether a run repeats a field's name as a title: "Limit" for limit, "Album Id" for album_id."""
+    return re.sub(r"[\W_]", "", text).lower() == re.sub(r"[\W_]", "", name).lower()
 
 
 def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
@@ -281,6 +375,13 @@ def _field_from(
                 break  # the next field starts here
             if _typed_field_at(blocks, j) is not None or _marked_and_led(blocks, j):
                 break
+            if (
+                _NAME_RUN.fullmatch(blocks[j].text)
+                and not _MARK_RUN.fullmatch(blocks[j].text)
+                and not _TYPE_WORD.fullmatch(blocks[j].text)
+                and _described_field_at(blocks, j, "", "", after_field=True) is not None
+            ):
+                break  # the next field, its marks or description before its type
         text = blocks[j].text
         if text.lower() == "required":
             required = "true"

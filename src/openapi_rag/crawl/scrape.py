@@ -42,7 +42,7 @@ from openapi_rag.crawl.schema_sections import (
     schema_sections,
     term_ref,
 )
-from openapi_rag.crawl.servers import stated_servers
+from openapi_rag.crawl.servers import shows_url, stated_servers
 from openapi_rag.crawl.signatures import find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
     FieldRow,
@@ -165,6 +165,8 @@ def _is_prose(text: str) -> bool:
         return False
     if _ONE_NAME.fullmatch(text):  # "_update_data_put_request _update_data_put_request (required)"
         return False
+    if shows_url(text):  # "Production server https://api.example.com/v1/pets": where, not what
+        return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
 
@@ -192,6 +194,8 @@ def _enclosing(outline: list[Block]) -> tuple[str, str]:
     """(kind, status) the innermost heading that names one gives."""
     for heading in reversed(outline):
         words = heading.text.lower()
+        if words.strip() == "default":  # a heading that is only "default" documents that response
+            return "response", "default"
         if kind := label_kind(words):
             return kind, label_status(words)
     return "", ""
@@ -203,6 +207,12 @@ def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
         if block.kind == "heading" and (kind := label_kind(block.text.lower())):
             return kind, label_status(block.text.lower())
     return "", ""
+
+
+def _names_status(heading: Block) -> bool:
+    """A heading that names a response and its status ("302", "200 OK", "Response 201")."""
+    words = heading.text.lower()
+    return label_kind(words) == "response" and bool(label_status(words))
 
 
 def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
@@ -344,6 +354,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
             default_location = label_location(label)
+            if default_location == "header" and any(_names_status(h) for h in outline):
+                continue  # "Headers" under a status heading ("302", then "Headers"): the response's
             for row in rows:
                 location = row.location or default_location
                 if location in ("body", "formData", "form") or (location is None and kind == "request"):

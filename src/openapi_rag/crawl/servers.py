@@ -11,6 +11,14 @@ from openapi_rag.crawl.page import Block
 _BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
 _URL_THEN_WORDS = re.compile(r"^\s*(https?://[^\s/]+(?:/\S*)?)\s+[-–—]\s+[^/]{1,80}$")
 _URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
+# A request URL shown whole, alone or after a few words that name it ("Production server https://…").
+# The scheme may be left out ("api.example.com/v1/pets") or be a server variable ("{scheme}://…").
+_WORDS_THEN_URL = re.compile(
+    r"^\s*(?:[^\s/:][^/:]{0,60}\s)?((?:https?://|\{\w+\}://)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?::\d+)?/\S*"
+    r"|https?://\S+)\s*$",
+    re.I,
+)
+_SCHEME = re.compile(r"(?:https?|\{\w+\})://", re.I)
 _SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
 # A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional, or
 # only the base path ("Base URL: /v1, Version: 1.0", "BasePath:/v2" as Swagger 2 names it), which a
@@ -57,11 +65,34 @@ def template_start(path: str, template: str, pattern: re.Pattern[str] | None) ->
     return found.start() if found else None
 
 
+def shows_url(text: str) -> bool:
+    """Whether a run is a URL shown whole, alone or after a few words that name it."""
+    return len(text) < 300 and _WORDS_THEN_URL.match(text) is not None
+
+
+def _less_template(url: str, templates: set[str], patterns: dict[str, re.Pattern[str] | None]) -> str:
+    """A request URL less the documented template that covers most of its end ("https://host/v1" of
+    "https://host/v1/pets/{id}"), the literal one of two covering as much; "" when none does."""
+    found = re.match(r"(https?://[^/\s?#]+)(/[^\s?#]*)?", url)
+    if found is None:
+        return ""
+    origin, path = found.group(1), (found.group(2) or "/").rstrip("/") or "/"
+    ends = [
+        (start, not path.endswith(t), -len(t))
+        for t in templates  # a template of parameters alone ("/{page}{ext}") would match any URL
+        if re.search(r"\w", re.sub(r"{[^}]*}", "", t)) and (start := template_start(path, t, patterns[t])) is not None
+    ]
+    if not ends:
+        return ""
+    return (origin + path[: min(ends)[0]]).rstrip("/")
+
+
 def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
     """Base URLs a page states without a full request URL: a bare URL shown right before an operation's
     path (server + path displays), one after a "base URL" / "server" / "endpoint" label (in a run or
     alone in a code block) or in a servers table, or one the paths are said to be relative to."""
     counts: dict[str, int] = {}
+    patterns = {t: template_pattern(t) for t in templates}
     schemes = [m.group(1).lower() for b in blocks if b.kind == "text" and (m := _SCHEMES.match(b.text))]
     for i, block in enumerate(blocks[:-1]):
         labelled = _LABELLED_BASE.match(block.text) if len(block.text) < 300 else None
@@ -103,6 +134,13 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
         relative = _RELATIVE_TO.search(block.text) if len(block.text) < 300 else None
         if relative:  # "All URIs are relative to https://petstore.example/v2"
             counts[relative.group(1).rstrip("/")] = counts.get(relative.group(1).rstrip("/"), 0) + 1
+            continue
+        requested = _WORDS_THEN_URL.match(block.text) if len(block.text) < 300 else None
+        shown_url = requested.group(1) if requested else ""
+        if _SCHEME.match(shown_url) is None or shown_url.startswith("{"):  # as the page's "Schemes" line says
+            shown_url = f"{(schemes or ['https'])[0]}://{_SCHEME.sub('', shown_url, count=1)}"
+        if requested and (url := _less_template(shown_url, templates, patterns)):
+            counts[url] = counts.get(url, 0) + 1  # "Production server https://host/v1/pets/{id}"
             continue
         shown = _URL_THEN_PATH.match(block.text)
         if shown and shown.group(2) in templates:
