@@ -67,3 +67,23 @@ def test_an_int8_first_embedder_gets_the_int8_second_list():
     assert default_second(MiniLMInt8Embedder.model_id) == "minilm-users-q8"
     assert default_second(MiniLMEmbedder.model_id) == "minilm-users"
     assert default_second("text-embedding-3-small") is None
+
+
+def test_quantizing_leaves_the_user_s_logging_alone(tmp_path):
+    # onnxruntime.quantization calls logging.basicConfig on import: without care every library's
+    # records (bm25s' DEBUG lines) would print on the terminal of a CLI run. In a fresh process,
+    # where the root logger has no handler yet.
+    import subprocess
+    import sys
+
+    script = (
+        "import logging; from openapi_rag.embed.minilm import minilm_model_path;"
+        "from openapi_rag.embed.minilm_int8 import int8_minilm_graph;"
+        f"int8_minilm_graph(minilm_model_path(), cache_dir={str(tmp_path)!r});"
+        "root = logging.getLogger(); print(len(root.handlers), root.level);"
+        "logging.getLogger('some.library').warning('this must not print')"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", str(30)]  # no handler added, WARNING as Python starts it
+    assert "some.library" not in done.stderr  # Python's last resort prints the message alone

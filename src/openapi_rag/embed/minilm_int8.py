@@ -38,9 +38,8 @@ def int8_minilm_graph(path: str | Path, *, cache_dir: str | Path | None = None) 
     """The serialized int8-arithmetic graph of the MiniLM export at `path` (inputs and output as
     the export's), from the cache when it holds one."""
     try:
+        import onnx
         import onnxruntime
-        from onnx import TensorProto
-        from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError:
         raise MissingDependency(
             "the int8 MiniLM graph needs onnx: pip install 'openapi-rag[fused]'"
@@ -52,7 +51,10 @@ def int8_minilm_graph(path: str | Path, *, cache_dir: str | Path | None = None) 
     if target.is_file():
         return target.read_bytes()
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder) as scratch, _quiet_root_logger():
+    with tempfile.TemporaryDirectory(dir=folder) as scratch, _root_logger_kept():
+        # imported here: on import it configures the root logger (`_root_logger_kept` undoes that)
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
         written = Path(scratch) / "model.onnx"
         quantize_dynamic(
             fused_minilm_model(source, float_weights=True),
@@ -60,7 +62,7 @@ def int8_minilm_graph(path: str | Path, *, cache_dir: str | Path | None = None) 
             per_channel=True,  # the export's own layout: one scale per output column
             weight_type=QuantType.QInt8,
             # the fused operators are outside ONNX's shape inference; their outputs are float32
-            extra_options={"DefaultTensorType": TensorProto.FLOAT},
+            extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
         )
         graph = written.read_bytes()
         os.replace(written, target)  # atomic: a concurrent reader never sees half a file
@@ -68,13 +70,17 @@ def int8_minilm_graph(path: str | Path, *, cache_dir: str | Path | None = None) 
 
 
 @contextlib.contextmanager
-def _quiet_root_logger():
-    """The quantizer logs advice ("consider pre-processing") on the root logger, which would print
-    on the user's terminal: it is about its use in general, not about this graph."""
+def _root_logger_kept():
+    """The root logger as it was, after `onnxruntime.quantization`: importing it calls
+    `logging.basicConfig` (a handler on the root logger, so every library's records would print on
+    the user's terminal), and quantizing logs advice ("consider pre-processing") there."""
     root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
     advice = logging.Filter("openapi-rag: none")  # passes no record of the root logger's own
     root.addFilter(advice)
     try:
         yield
     finally:
         root.removeFilter(advice)
+        root.handlers[:] = handlers
+        root.setLevel(level)
