@@ -29,6 +29,7 @@ Embeddings go through the on-disk cache, so re-runs only pay for search.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -504,7 +505,7 @@ def main() -> None:
         if wanted and name != "default" and not any(name.startswith(w) for w in wanted):
             continue
         if args.second and row.static:
-            row = Row(row.search, row.strategy, row.chunking, row.synonyms, args.second)
+            row = dataclasses.replace(row, static=args.second)
         started = time.time()
         result = {}
         for d, groups in datasets.items():

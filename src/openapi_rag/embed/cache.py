@@ -7,6 +7,7 @@ interrupted run keeps every batch it finished and never leaves a half-written ve
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import sqlite3
@@ -20,7 +21,7 @@ from openapi_rag.embed.base import Embedder, progress_bar
 from openapi_rag.errors import EmbedderError
 from openapi_rag.paths import openapi_rag_home
 
-__all__ = ["EmbeddingCache", "default_cache_root", "embed_with_cache", "openapi_rag_home"]
+__all__ = ["EmbeddingCache", "default_cache_root", "embed_with_cache", "file_digest", "openapi_rag_home"]
 
 _FORMAT = "1"
 _SQL_VARS = 900  # stay under SQLite's oldest host-parameter limit (999)
@@ -33,6 +34,13 @@ def default_cache_root() -> Path:
 
 def _slug(model_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id).strip("._") or "model"
+
+
+@functools.cache
+def file_digest(path: Path) -> str:
+    """A model file's content in 16 hex digits (read once a process): what names the vectors or
+    graphs made from it, so that a retrained or replaced file is never served the old one's."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def _digest(text: str) -> bytes:

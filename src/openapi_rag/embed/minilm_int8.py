@@ -18,12 +18,12 @@ named by the source file's digest, this recipe and ONNX Runtime's version, and w
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import os
 import tempfile
 from pathlib import Path
 
+from openapi_rag.embed.cache import file_digest
 from openapi_rag.embed.minilm_graph import fused_minilm_model
 from openapi_rag.errors import MissingDependency
 from openapi_rag.paths import openapi_rag_home
@@ -45,7 +45,7 @@ def int8_minilm_graph(path: str | Path, *, cache_dir: str | Path | None = None) 
             "the int8 MiniLM graph needs onnx: pip install 'openapi-rag[fused]'"
         ) from None
     source = Path(path)
-    key = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    key = file_digest(source)
     folder = Path(cache_dir) if cache_dir is not None else openapi_rag_home() / "cache" / "graphs"
     target = folder / f"minilm-{key}-{RECIPE}-ort{onnxruntime.__version__}.onnx"
     if target.is_file():

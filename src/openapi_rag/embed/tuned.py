@@ -11,11 +11,10 @@ tokenizer, pooling and fused graph.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
+from openapi_rag.embed.cache import file_digest
 from openapi_rag.embed.minilm import MiniLMEmbedder
 from openapi_rag.errors import EmbedderError
 
@@ -66,7 +65,7 @@ class TunedMiniLMEmbedder(MiniLMEmbedder):
     @property
     def cache_key(self) -> str:
         # The weights' digest too: a retrained model must not be served the old model's cached vectors.
-        return f"{self.model_id}-{_digest(tuned_model_path())}"
+        return f"{self.model_id}-{file_digest(tuned_model_path())}"
 
 
 class TunedMiniLMInt8Embedder(TunedMiniLMEmbedder):
@@ -74,11 +73,6 @@ class TunedMiniLMInt8Embedder(TunedMiniLMEmbedder):
 
     model_id = INT8_MODEL_ID
     int8_arithmetic = True
-
-
-@functools.cache
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def register_embedders(register: Callable[..., None]) -> None:

@@ -607,9 +607,8 @@ class Searcher:
         dense_side = [i for i, (t, v) in enumerate(zip(texts, vectors, strict=True)) if t is not None and v is not None]
         if cfg.static_scope == "whole":
             return frozenset(i for i in dense_side if i == 0)
-        if cfg.static_scope == "intents":  # texts[1:]: the clauses, or the focused intent
-            return frozenset(i for i in dense_side if i > 0)
-        if cfg.static_scope == "sentences" and len(texts) > 1:  # split, or one intent among context
+        # texts[1:]: the clauses, or the focused intent; "sentences" serves a lone text whole (below)
+        if cfg.static_scope == "intents" or (cfg.static_scope == "sentences" and len(texts) > 1):
             return frozenset(i for i in dense_side if i > 0)
         if cfg.static_scope == "one_intent" and len(texts) > 2:  # clauses come in twos or more
             return frozenset()
