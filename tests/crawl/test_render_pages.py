@@ -131,9 +131,9 @@ def test_the_api_elements_parser_reads_a_mended_copy_that_keeps_every_operation(
 def test_an_operation_without_operation_id_or_summary_is_named_as_code_generators_name_it() -> None:
     # docusaurus-plugin-openapi-docs names each page after the operationId, else the summary: without
     # either, every such operation gets the same empty page name and the site fails to build.
-    spec = {"paths": {"/comics/{comicId}/info.0.json": {"get": {"description": "Fetch a comic"},
-                                                        "parameters": []},
-                      "/pets": {"get": {"summary": "List pets"}, "post": {"operationId": "addPet", "summary": " "}}}}  # fmt: skip
+    comic = {"get": {"description": "Fetch a comic"}, "parameters": []}
+    pets = {"get": {"summary": "List pets"}, "post": {"operationId": "addPet", "summary": " "}}
+    spec = {"paths": {"/comics/{comicId}/info.0.json": comic, "/pets": pets}}
     named = _render_pages()._operations_named(spec)
     assert named["paths"]["/comics/{comicId}/info.0.json"]["get"]["operationId"] == "getComicsComicIdInfo0Json"
     assert "operationId" not in named["paths"]["/pets"]["get"]
