@@ -77,10 +77,11 @@ def example_before(blocks: list[Block], index: int) -> int | None:
     return None
 
 
-def panel_status(blocks: list[Block], index: int) -> str:
+def panel_status(blocks: list[Block], index: int, *, first: bool = False) -> str:
     """The status of the k-th field table after a strip of status tabs ("200", "401", "404", then one
-    schema panel per tab): its k-th tab. "" for the first panel (the label's status holds) or when
-    no strip comes before. Bounded: 200 blocks back."""
+    schema panel per tab): its k-th tab. "" for the first panel (the label's status holds), unless
+    `first` (the strip's own last tab is the nearest label, "429", where its first panel is "200's"),
+    or when no strip comes before. Bounded: 200 blocks back."""
     panels = 0
     for back in range(index - 1, max(-1, index - 200), -1):
         block = blocks[back]
@@ -96,8 +97,17 @@ def panel_status(blocks: list[Block], index: int) -> str:
             strip.insert(0, tab.group(1))
             back -= 1
         if len(strip) >= 2:
-            return strip[panels] if 0 < panels < len(strip) else ""
+            return strip[panels] if (panels or first) and panels < len(strip) else ""
     return ""
+
+
+def example_panel(blocks: list[Block], index: int) -> int:
+    """Where to count a response example's panel from: an example right after a field table (nothing
+    between) shows what that table describes, so it is in the table's panel; else in the one it opens."""
+    before = blocks[index - 1] if index else None
+    if before is not None and before.kind == "table" and not is_status_table(before.rows, before.header):
+        return index - 1
+    return index
 
 
 def label_kind(label: str) -> str:

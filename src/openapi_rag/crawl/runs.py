@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from openapi_rag.crawl.inline_fields import inline_field
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.tables import LOCATIONS, is_type_link, led_type, normalize_type
 
@@ -155,6 +156,9 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
     """([name, in, type, required, description], the index after its runs) of a field starting at i."""
     if blocks[i].kind == "heading":
         return _heading_field_at(blocks, i)
+    if blocks[i].kind == "text" and (inline := inline_field(blocks[i].text)) is not None:
+        name, type_, marks = inline  # "name string required": the whole field in one run
+        return _field_from(blocks, i + 1, name, "(required)" if "required" in marks else "", None, type_, "")
     if i + 1 >= len(blocks) or blocks[i].kind != "text" or blocks[i + 1].kind != "text":
         return None
     named = _NAME_RUN.fullmatch(blocks[i].text)
@@ -370,6 +374,8 @@ def _field_from(
     following: list[str] = [rest] if rest else []
     j = start
     while j < len(blocks) and j < start + MAX_FOLLOWING and blocks[j].kind == "text":
+        if inline_field(blocks[j].text) is not None:
+            break  # the next field, drawn in one run
         if j + 1 < len(blocks) and blocks[j + 1].kind == "text":
             if _NAME_RUN.fullmatch(blocks[j].text) and _stated(blocks[j + 1].text) != (None, None, ""):
                 break  # the next field starts here
@@ -403,8 +409,8 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
     if placed is not None:
         word = placed.group(1).lower()
         return (word if word in LOCATIONS else "body"), None, placed.group(2).strip()
-    if len(text) > 200:
-        return None, None, ""
+    if len(text) > 200 or text.rstrip().endswith(("[", "{")):
+        return None, None, ""  # "Array [" opens a list drawn over the runs below; it types nothing
     typed = _TYPE_RUN.fullmatch(text)
     if typed is None or not _TYPE_WORD.fullmatch(typed.group(1)):
         return None, None, ""

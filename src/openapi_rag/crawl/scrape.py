@@ -16,6 +16,7 @@ from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
 from openapi_rag.crawl.labels import (
     credential_names,
     example_before,
+    example_panel,
     label_before,
     label_kind,
     label_location,
@@ -317,7 +318,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if label_kind(label) == "request":
                 evidence.request_examples.append(value)
             else:
-                evidence.response_examples.setdefault(label_status(label), []).append(value)
+                # In a strip's panels ("200", "default", then a schema and an example for each) the
+                # example's panel names its status, as a field table's does.
+                status = panel_status(blocks, example_panel(blocks, index), first=True) or label_status(label)
+                evidence.response_examples.setdefault(status, []).append(value)
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):
                 evidence.statuses.extend(status_rows(block.rows, block.header))
@@ -349,7 +353,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
-                status = panel_status(blocks, index) or status
+                status = panel_status(blocks, index, first=True) or status
                 if label_location(label) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue

@@ -1,0 +1,113 @@
+"""Issue 17's ninth round: general rules after Docusaurus' first contact (docusaurus-plugin-openapi-docs:
+each field one run, "name string required", under "Query Parameters" or "Body"; responses as a strip of
+status tabs, then one panel per tab, each a description, a schema tree and its example), each on a small
+fragment of the structure it draws (each fails without its rule), and the real Docusaurus pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openapi_rag.crawl import crawl_pages
+from openapi_rag.crawl.inline_fields import inline_field
+
+
+def _crawl(tmp_path: Path, html: str) -> dict:
+    page = tmp_path / "api.html"
+    page.write_text(html, encoding="utf-8")
+    return crawl_pages([page]).document
+
+
+def _field(name: str, type_: str, *marks: str, description: str = "") -> str:
+    """One field as the plugin's schema tree draws it: the name in bold, its type and marks beside it."""
+    shown = "".join(f"<span>{mark}</span>" for mark in marks)
+    about = f"<div><p>{description}</p></div>" if description else ""
+    return f"<div><span><strong>{name}</strong><span> {type_}</span>{shown}</span>{about}</div>"
+
+
+def _panel(description: str, fields: str, example: str) -> str:
+    """One status tab's panel: its description, media type, the Schema / Example tabs, fields, example."""
+    return (
+        f"<div><p>{description}</p></div><ul><li>application/json</li></ul>"
+        "<ul><li><span>Schema</span></li><li><span>Example (from schema)</span></li></ul>"
+        f"<details><summary><strong><p>Schema</p></strong></summary><ul>{fields}</ul></details>"
+        f"<pre><code>{example}</code></pre>"
+    )
+
+
+def _operation(method: str, path: str, request: str, statuses: list[str], panels: str) -> str:
+    tabs = "".join(f"<li>{status}</li>" for status in statuses)
+    return (
+        f"<article><h1>Call {path}</h1><pre><span>{method}</span> <h2>{path}</h2></pre>"
+        f"<p>Does what {path} does.</p><h2>Request</h2>{request}"
+        f"<h2>Responses</h2><ul>{tabs}</ul>{panels}</article>"
+    )
+
+
+def test_a_field_drawn_in_one_run_gives_its_name_type_and_marks(tmp_path: Path) -> None:
+    request = (
+        "<details><summary><h3></h3><p>Query Parameters</p></summary><ul>"
+        + _field("tags", "string[]", description="tags to filter by")
+        + _field("limit", "int32", "required", description="maximum number of results to return")
+        + "</ul></details>"
+    )
+    panels = _panel("pet response", _field("id", "int64", "required") + _field("name", "string"),
+                    '{"id": 1, "name": "Rex"}')  # fmt: skip
+    doc = _crawl(tmp_path, _operation("GET", "/pets", request, ["200"], panels))
+    operation = doc["paths"]["/pets"]["get"]
+    params = {p["name"]: p for p in operation["parameters"]}
+    assert params["tags"]["in"] == "query" and params["tags"]["schema"]["type"] == "array"
+    assert params["limit"]["schema"]["type"] == "integer" and params["limit"]["required"] is True
+    assert params["tags"]["description"] == "tags to filter by"
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["id"]["type"] == "integer"
+
+
+def test_a_body_drawn_in_one_run_fields_is_the_request_body(tmp_path: Path) -> None:
+    request = (
+        "<ul><li>application/json</li></ul><details><summary><h3></h3><p>Body</p><strong><p>required</p>"
+        "</strong></summary><div><p>Pet to add to the store</p></div><ul>"
+        + _field("name", "string", "required")
+        + _field("owner", "image-path (string)", "nullable")
+        + "</ul></details>"
+    )
+    doc = _crawl(tmp_path, _operation("POST", "/pets", request, ["201"], _panel("Created", "", "{}")))
+    schema = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"name", "owner"}
+    assert schema["properties"]["owner"]["type"] == "string" and schema["required"] == ["name"]
+
+
+def test_each_panel_after_a_strip_of_status_tabs_is_its_own_tabs(tmp_path: Path) -> None:
+    # "200", "429", then the 200 panel, then the 429 panel: the strip's last tab, the nearest status
+    # before the first panel, is not the first panel's status, and each example goes with its panel.
+    panels = _panel("An album", _field("album_type", "string") + _field("total_tracks", "integer"),
+                    '{"album_type": "single", "total_tracks": 9}')  # fmt: skip
+    panels += _panel("Too many requests", _field("message", "string"), '{"message": "slow down"}')
+    doc = _crawl(tmp_path, _operation("GET", "/albums/{id}", "", ["200", "429"], panels))
+    responses = doc["paths"]["/albums/{id}"]["get"]["responses"]
+    ok = responses["200"]["content"]["application/json"]["schema"]
+    assert set(ok["properties"]) == {"album_type", "total_tracks"}
+    limited = responses["429"]["content"]["application/json"]["schema"]
+    assert set(limited["properties"]) == {"message"}
+
+
+def test_a_run_that_opens_a_list_types_nothing(tmp_path: Path) -> None:
+    # "Schema" then "Array [": a label and the opening of a list drawn over the runs below, no field.
+    fields = "<li><div><p>Array [</p></div></li>" + _field("name", "string", "required") + "<li><p>]</p></li>"
+    panels = _panel("pet response", fields, '[{"name": "Rex"}]')
+    doc = _crawl(tmp_path, _operation("GET", "/pets", "", ["200"], panels))
+    schema = doc["paths"]["/pets"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    shown = schema.get("items", schema)
+    assert set(shown["properties"]) == {"name"}
+
+
+def test_which_runs_draw_a_field() -> None:
+    assert inline_field("name string required") == ("name", "string", ["required"])
+    assert inline_field("tags string[]") == ("tags", "array", [])
+    assert inline_field("owner image-path (string) nullable") == ("owner", "string", ["nullable"])
+    # A schema's title where the type would be: a field when it repeats the name or a mark follows.
+    assert inline_field("limit Limit") == ("limit", None, [])
+    assert inline_field("id Spotify Artist ID required") == ("id", None, ["required"])
+    # Prose, labels, a title, a name shown twice (a schema's name and its link): no field.
+    for text in ("Returns string values", "Type string", "Query string", "Spotify URI", "This field is required",
+                 "ListDayResponse ListDayResponse", "Array ["):  # fmt: skip
+        assert inline_field(text) is None, text
