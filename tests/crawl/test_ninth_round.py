@@ -9,6 +9,7 @@ from pathlib import Path
 
 from openapi_rag.crawl import crawl_pages
 from openapi_rag.crawl.inline_fields import inline_field
+from openapi_rag.crawl.samples import documented_colons
 
 
 def _crawl(tmp_path: Path, html: str) -> dict:
@@ -111,3 +112,34 @@ def test_which_runs_draw_a_field() -> None:
     for text in ("Returns string values", "Type string", "Query string", "Spotify URI", "This field is required",
                  "ListDayResponse ListDayResponse", "Array ["):  # fmt: skip
         assert inline_field(text) is None, text
+
+
+def test_a_caption_right_under_a_status_run_labels_that_response(tmp_path: Path) -> None:
+    # "200" (a strip of one tab), then "a pull request object": the caption says "request", the
+    # status before it says which part it is.
+    panels = _panel("a pull request object", _field("id", "integer") + _field("title", "string"),
+                    '{"id": 1, "title": "Fix"}')  # fmt: skip
+    doc = _crawl(tmp_path, _operation("GET", "/pullrequests/{pid}", "", ["200"], panels))
+    operation = doc["paths"]["/pullrequests/{pid}"]["get"]
+    assert "requestBody" not in operation
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"id", "title"}
+
+
+def test_a_colon_glued_inside_a_segment_is_a_template_where_a_path_parameter_says_so(tmp_path: Path) -> None:
+    # The plugin writes `{format}` as `:format`, glued to the segment ("/lists.:format").
+    request = (
+        "<details><summary><h3></h3><p>Path Parameters</p></summary><ul>"
+        + _field("format", "string", "required", description="The response format")
+        + "</ul></details>"
+    )
+    doc = _crawl(tmp_path, _operation("GET", "/lists.:format", request, ["200"], _panel("OK", "", "{}")))
+    assert list(doc["paths"]) == ["/lists.{format}"]
+    assert doc["paths"]["/lists.{format}"]["get"]["parameters"][0]["name"] == "format"
+
+
+def test_an_undocumented_colon_inside_a_segment_stays_part_of_the_path() -> None:
+    # Google-style custom methods: "/things/{id}:undelete" names no parameter "undelete".
+    assert documented_colons("/things/{id}:undelete", ["id"]) == "/things/{id}:undelete"
+    assert documented_colons("/info/configuration:ext", ["ext"]) == "/info/configuration{ext}"
+

@@ -54,11 +54,16 @@ def part_label(blocks: list[Block], index: int, label: str) -> str:
     # "Select example create").
     if not _PIECE.fullmatch(pieces[0].strip()) and not (len(pieces) == 2 and _PIECE.fullmatch(pieces[1].strip())):
         return label
-    for block in reversed(blocks[max(0, index - 60) : index]):
+    for back in range(index - 1, max(-1, index - 61), -1):
+        block = blocks[back]
         if block.kind not in ("text", "heading") or len(block.text) > 80:
             continue
         words = block.text.lower()
         if not _PIECE.fullmatch(words.strip()) and label_kind(words) in ("request", "response"):
+            # A caption right under a status ("200", then "a pull request object") is the status's.
+            before = blocks[back - 1] if back else None
+            if before is not None and before.kind in ("text", "heading") and _TAB.fullmatch(before.text.lower()):
+                return f"{words} | {before.text.lower()}"
             return words
     return label
 

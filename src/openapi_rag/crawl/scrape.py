@@ -30,6 +30,7 @@ from openapi_rag.crawl.regions import operation_regions
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
     RequestSample,
+    documented_colons,
     is_path,
     parse_http_response,
     parse_json,
@@ -144,6 +145,8 @@ def scrape(page: Page) -> Scraped:
         ]
     schemas = schema_sections(blocks, taken)
     for evidence in operations:
+        documented = [row.name for kind, row in evidence.params if kind == "param" and row.location == "path"]
+        evidence.path = documented_colons(evidence.path, documented)
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
         # section of the page is the response's schema, as a status table's "Schema" column is.
         for status, shown in evidence.lone_names:
