@@ -143,3 +143,29 @@ def test_an_undocumented_colon_inside_a_segment_stays_part_of_the_path() -> None
     assert documented_colons("/things/{id}:undelete", ["id"]) == "/things/{id}:undelete"
     assert documented_colons("/info/configuration:ext", ["ext"]) == "/info/configuration{ext}"
 
+
+def test_a_piece_label_over_a_scalar_type_is_no_field(tmp_path: Path) -> None:
+    # A response whose schema is a scalar: "Schema", then its type, as a tab's label over the tree.
+    scalar = (
+        "<div><p>OK</p></div><ul><li>application/json</li></ul><details><summary><strong><p>Schema</p>"
+        "</strong></summary><div><span>string</span></div></details><pre><code>\"X\"</code></pre>"
+    )
+    fields = _panel("Illegal coordinates", _field("message", "string"), '{"message": "no"}')
+    doc = _crawl(tmp_path, _operation("GET", "/board/{row}", "", ["200", "400"], scalar + fields))
+    responses = doc["paths"]["/board/{row}"]["get"]["responses"]
+    shown = responses.get("200", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    assert "Schema" not in shown.get("properties", {})
+
+
+def test_a_numeric_bound_or_default_types_a_field_that_states_no_type(tmp_path: Path) -> None:
+    # "limit Limit required": the schema's title where the type would be; its bounds say a number.
+    request = (
+        "<details><summary><h3></h3><p>Query Parameters</p></summary><ul>"
+        + _field("limit", "Limit", "required", description="Possible values: &gt;= 0 and &lt;= 50")
+        + _field("since", "Since", "required", description="Default value: 2023-01-01")
+        + "</ul></details>"
+    )
+    doc = _crawl(tmp_path, _operation("GET", "/me/tracks", request, ["200"], _panel("OK", "", "{}")))
+    params = {p["name"]: p for p in doc["paths"]["/me/tracks"]["get"]["parameters"]}
+    assert params["limit"]["schema"]["type"] == "integer"
+    assert params["since"]["schema"]["type"] == "string"  # a date is no number

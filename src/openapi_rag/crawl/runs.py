@@ -50,6 +50,11 @@ _FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "dou
     name: "string" for name in ("date-time", "date", "byte", "binary", "uuid")
 }
 _SCALARS = {"string", "integer", "number", "boolean"}
+# A bound or a default that is a number ("Possible values: >= 0 and <= 50", "Default value: 20",
+# "Minimum: 1") types a field that states no type (not a date, "Default value: 2023-01-01").
+_NUMERIC_VALUE = re.compile(
+    r"\b(?:default(?:\s+value)?|minimum|maximum|possible\s+values)\s*:\s*(?:[<>]=?\s*)?(-?\d+(?:\.\d+)?)(?![\d./:-])", re.I
+)
 # HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
 _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
@@ -169,6 +174,8 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
             return None  # "200", then "OK" and the body's type: the status's reason, not a field
     if named.group(1).endswith("."):
         return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
+    if named.group(1) in ("Schema", "Example", "Examples"):
+        return None  # a piece label over a scalar's type ("Schema", then "string"), not a field
     if _TYPE_WORD.fullmatch(named.group(1)):
         return None  # "string" then "object" are two types (an item's, a body's), not a field "string"
     if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
@@ -400,6 +407,8 @@ def _field_from(
     description = max(following, key=len, default="")
     if type_ is None and (formatted := _FORMAT.search(" ".join(following))):
         type_ = _FORMAT_TYPES[formatted.group(1).lower()]  # "… default: null format: int64": an integer
+    elif type_ is None and (bound := _NUMERIC_VALUE.search(" ".join(following))):
+        type_ = "number" if "." in bound.group(1) else "integer"  # "Possible values: >= 0 and <= 50"
     return [name, location or "", type_ or "", required, description], j
 
 
