@@ -169,3 +169,16 @@ def test_a_numeric_bound_or_default_types_a_field_that_states_no_type(tmp_path: 
     params = {p["name"]: p for p in doc["paths"]["/me/tracks"]["get"]["parameters"]}
     assert params["limit"]["schema"]["type"] == "integer"
     assert params["since"]["schema"]["type"] == "string"  # a date is no number
+
+
+def test_a_panel_with_no_fields_is_its_caption_alone(tmp_path: Path) -> None:
+    # "200", "401", "429": the 200 panel is only its caption ("Playlist updated"); the next panels show
+    # the same pickers before their fields, so the runs before those are captions, one per panel.
+    error = _field("message", "string") + _field("status", "integer")
+    panels = "<div><p>Playlist updated</p></div>"
+    panels += _panel("Bad or expired token", error, '{"message": "x", "status": 401}')
+    panels += _panel("The app has exceeded its rate limits", error, '{"message": "x", "status": 429}')
+    doc = _crawl(tmp_path, _operation("PUT", "/playlists/{id}", "", ["200", "401", "429"], panels))
+    responses = doc["paths"]["/playlists/{id}"]["put"]["responses"]
+    assert "content" not in responses.get("200", {})
+    assert set(responses["401"]["content"]["application/json"]["schema"]["properties"]) == {"message", "status"}

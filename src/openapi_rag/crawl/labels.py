@@ -96,14 +96,49 @@ def panel_status(blocks: list[Block], index: int, *, first: bool = False) -> str
             panels += block.kind == "table" and not is_status_table(block.rows, block.header)
             continue
         strip: list[str] = []
+        end = back + 1  # where the panels start, if a strip ends here
         while back > index - 200 and back >= 0 and blocks[back].kind == "text":
             if (tab := _TAB.fullmatch(blocks[back].text.lower())) is None:
                 break
             strip.insert(0, tab.group(1))
             back -= 1
         if len(strip) >= 2:
+            panels = _captioned_panel(blocks, end, index, panels)
             return strip[panels] if (panels or first) and panels < len(strip) else ""
     return ""
+
+
+def _captioned_panel(blocks: list[Block], start: int, index: int, counted: int) -> int:
+    """Which panel (from 0) after a strip of tabs the field table at or after block `index` is in.
+    Counted by tables, unless runs come before every table after the strip (its pickers:
+    "application/json", "Schema", "Example (from schema)"): then each run before a table's first picker
+    is one panel's caption, and a panel with no fields (a 204's "Playlist updated") is a caption alone,
+    so "Playlist updated", "Bad or expired token", then the pickers and a table: the second tab's."""
+    tables: list[tuple[int, list[str]]] = []
+    runs: list[str] = []
+    for at in range(start, min(len(blocks), start + 400)):
+        block = blocks[at]
+        if block.kind == "heading":
+            break
+        if block.kind == "table" and not is_status_table(block.rows, block.header):
+            tables.append((at, runs))
+            runs = []
+        elif block.kind == "code":
+            runs = []  # a panel's example ends it
+        elif block.kind == "text":
+            runs.append(block.text)
+    if len(tables) < 2:
+        return counted
+    shared = set.intersection(*(set(before) for _, before in tables))  # the pickers every panel shows
+    if not shared:
+        return counted
+    panel = -1
+    for at, before in tables:
+        # The runs before the first picker are captions, one per panel (at least this table's own).
+        panel += max(1, next((k for k, run in enumerate(before) if run in shared), len(before)))
+        if at >= index:
+            return panel
+    return counted
 
 
 def example_panel(blocks: list[Block], index: int) -> int:
