@@ -182,3 +182,17 @@ def test_a_panel_with_no_fields_is_its_caption_alone(tmp_path: Path) -> None:
     responses = doc["paths"]["/playlists/{id}"]["put"]["responses"]
     assert "content" not in responses.get("200", {})
     assert set(responses["401"]["content"]["application/json"]["schema"]["properties"]) == {"message", "status"}
+
+
+def test_a_dotted_name_under_a_scalar_is_a_name_of_its_own(tmp_path: Path) -> None:
+    # Query operators ("certification.lte") beside a scalar parameter of the stem's name: a string holds
+    # no fields, so the dotted name is its own parameter, not "lte" nested under it.
+    request = (
+        "<details><summary><h3></h3><p>Query Parameters</p></summary><ul>"
+        + _field("certification", "string", description="Filter by certification")
+        + _field("certification.lte", "string", description="At most this certification")
+        + "</ul></details>"
+    )
+    doc = _crawl(tmp_path, _operation("GET", "/discover/movie", request, ["200"], _panel("OK", "", "{}")))
+    names = {p["name"] for p in doc["paths"]["/discover/movie"]["get"]["parameters"]}
+    assert names == {"certification", "certification.lte"}
