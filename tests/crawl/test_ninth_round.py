@@ -108,9 +108,11 @@ def test_which_runs_draw_a_field() -> None:
     # A schema's title where the type would be: a field when it repeats the name or a mark follows.
     assert inline_field("limit Limit") == ("limit", None, [])
     assert inline_field("id Spotify Artist ID required") == ("id", None, ["required"])
+    shown = "include_groups Groups to include (single, album, appears_on) required"
+    assert inline_field(shown) == ("include_groups", None, ["required"])
     # Prose, labels, a title, a name shown twice (a schema's name and its link): no field.
     for text in ("Returns string values", "Type string", "Query string", "Spotify URI", "This field is required",
-                 "ListDayResponse ListDayResponse", "Array ["):  # fmt: skip
+                 "ListDayResponse ListDayResponse", "Array [", "Note that this is required"):  # fmt: skip
         assert inline_field(text) is None, text
 
 

@@ -6,7 +6,8 @@ one line (the name in bold, the type and the marks beside it):
 
 The type is a type word or an OpenAPI format, perhaps a list of them ("string[]", "array[]"), or a
 schema's own title with its type in parentheses ("image-path (string)"); a title alone ("Market",
-"Spotify Artist ID") states no type, so it counts only when it repeats the name or a mark follows.
+"Spotify Artist ID", "Groups to include (single, album)") states no type, so it counts only when it
+repeats the name or a mark follows.
 Anything else after a name ("Returns string values", "Query string") is prose.
 """
 
@@ -37,6 +38,8 @@ _TYPE = re.compile(
 _LABELS = {"Type", "Format", "Default", "Example", "Items", "Item", "Value", "Values", "Query", "Path", "Header",
            "Headers", "Body", "Form", "Request", "Response", "Return", "Returns", "Result"}  # fmt: skip
 _TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}")
+# A title in words, before a mark: a capital first, then words and a parenthesised list, no sentence.
+_LONG_TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[\w-]+){0,5}(?:\s+\([^()]{1,60}\))?")
 
 
 def inline_field(text: str) -> tuple[str, str | None, list[str]] | None:
@@ -54,6 +57,8 @@ def inline_field(text: str) -> tuple[str, str | None, list[str]] | None:
         return name, normalize_type(shown), marks
     if _TITLE.fullmatch(shown) and (marks or (_same_words(shown, name) and shown != name)):
         return name, None, marks  # the schema's title where its type would be ("Market", "Limit")
+    if marks and _LONG_TITLE.fullmatch(shown):
+        return name, None, marks  # "include_groups Groups to include (single, album) required"
     return None
 
 
