@@ -108,6 +108,9 @@ def test_which_runs_draw_a_field() -> None:
     # A schema's title where the type would be: a field when it repeats the name or a mark follows.
     assert inline_field("limit Limit") == ("limit", None, [])
     assert inline_field("id Spotify Artist ID required") == ("id", None, ["required"])
+    # A format may name a field; a JSON type then a format is a type run ("string date-time").
+    assert inline_field("date date-time required") == ("date", "string", ["required"])
+    assert inline_field("string date-time") is None and inline_field("integer int64") is None
     shown = "include_groups Groups to include (single, album, appears_on) required"
     assert inline_field(shown) == ("include_groups", None, ["required"])
     # Prose, labels, a title, a name shown twice (a schema's name and its link): no field.
@@ -198,3 +201,33 @@ def test_a_dotted_name_under_a_scalar_is_a_name_of_its_own(tmp_path: Path) -> No
     doc = _crawl(tmp_path, _operation("GET", "/discover/movie", request, ["200"], _panel("OK", "", "{}")))
     names = {p["name"] for p in doc["paths"]["/discover/movie"]["get"]["parameters"]}
     assert names == {"certification", "certification.lte"}
+
+
+def test_a_label_then_a_mark_then_fields_drawn_in_one_run_makes_no_field_of_the_label(tmp_path: Path) -> None:
+    # "Body", "required", then "name string", "type string": the label and its mark, then two fields;
+    # "type string" is a field named type, not the type run of a field "Body".
+    request = (
+        "<ul><li>application/json</li></ul><details><summary><h3></h3><p>Body</p><strong><p>required</p>"
+        "</strong></summary><ul>"
+        + _field("name", "string", description="The name of the material")
+        + _field("type", "string", description="The type of material (e.g., steel, concrete)")
+        + "</ul></details>"
+    )
+    doc = _crawl(tmp_path, _operation("POST", "/materials", request, ["201"], _panel("Created", "", "{}")))
+    schema = doc["paths"]["/materials"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"name", "type"}
+
+
+def test_a_mark_run_before_a_field_drawn_in_one_run_is_no_field(tmp_path: Path) -> None:
+    # "Body", "required", then "type string required": the mark belongs to the label; "type string"
+    # read as a type run had made a body field named "required".
+    request = (
+        "<ul><li>application/json</li></ul><details><summary><h3></h3><p>Body</p><strong><p>required</p>"
+        "</strong></summary><ul>"
+        + _field("type", "string", "required", description="Type of the detected threat")
+        + _field("severity", "string", "required")
+        + "</ul></details>"
+    )
+    doc = _crawl(tmp_path, _operation("POST", "/threats", request, ["201"], _panel("Logged", "", "{}")))
+    schema = doc["paths"]["/threats"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"type", "severity"}

@@ -37,6 +37,9 @@ _TYPE = re.compile(
 # Words that label a value in a capital ("Type string", "Default 1"), never a field drawn so.
 _LABELS = {"Type", "Format", "Default", "Example", "Items", "Item", "Value", "Values", "Query", "Path", "Header",
            "Headers", "Body", "Form", "Request", "Response", "Return", "Returns", "Result"}  # fmt: skip
+# A JSON type never names a field drawn so: "string date-time", "integer int64" state a type and its
+# format; a format may ("date date-time required": a field named date).
+_JSON_TYPE = re.compile(r"(?:string|integer|number|boolean|object|array)(?:\[\])*", re.I)
 _TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}")
 # A title in words, before a mark: a capital first, then words and a parenthesised list, no sentence.
 _LONG_TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[\w-]+){0,5}(?:\s+\([^()]{1,60}\))?")
@@ -51,8 +54,8 @@ def inline_field(text: str) -> tuple[str, str | None, list[str]] | None:
     if run is None:
         return None
     name, shown, marks = run.group(1), run.group(2).strip(), run.group(3).lower().split()
-    if name.endswith(".") or name in _LABELS or _TYPE.fullmatch(name) or re.fullmatch(_MARKS, name, re.I):
-        return None  # a sentence's last word, a label, a type word or a mark: never a field's name
+    if name.endswith(".") or name in _LABELS or _JSON_TYPE.fullmatch(name) or re.fullmatch(_MARKS, name, re.I):
+        return None  # a sentence's last word, a label, a JSON type ("string date-time": a type run) or a mark
     if _TYPE.fullmatch(shown):
         return name, normalize_type(shown), marks
     if _TITLE.fullmatch(shown) and (marks or (_same_words(shown, name) and shown != name)):

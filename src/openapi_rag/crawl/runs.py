@@ -176,6 +176,8 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
         return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
     if named.group(1) in ("Schema", "Example", "Examples"):
         return None  # a piece label over a scalar's type ("Schema", then "string"), not a field
+    if _MARK_RUN.fullmatch(blocks[i].text) or inline_field(blocks[i + 1].text) is not None:
+        return None  # a mark ("Body", "required"), or a name whose next run is a field of its own
     if _TYPE_WORD.fullmatch(named.group(1)):
         return None  # "string" then "object" are two types (an item's, a body's), not a field "string"
     if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
@@ -214,6 +216,8 @@ def _described_field_at(
     j = i + 1
     while j < len(blocks) and j <= i + MAX_BETWEEN and blocks[j].kind == "text":
         text = blocks[j].text
+        if inline_field(text) is not None:
+            return None  # the next field, drawn in one run ("type string" is a field "type", no type run)
         if _MARK_RUN.fullmatch(text):
             marks.append(text.lower())
         elif (stated := _stated(text))[1] is not None:
