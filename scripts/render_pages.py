@@ -84,6 +84,15 @@ untouched, before its pages were read):
   static docs site: an overview page and one page per operation, joined into one page here); pinned in a
   tree of its own, renderers/starlight (see render_starlight). The last line of them that runs on Node 20.
 
+One more joined in issue 17's ninth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `docusaurus`: Docusaurus 3.5.2 (classic preset) with docusaurus-plugin-openapi-docs 4.1.0 and its theme
+  (one MDX page per operation, rendered to static pages at build time; one site for all 38 specs, each
+  spec's pages joined into one benchmark page); pinned in a tree of its own, renderers/docusaurus (see
+  render_docusaurus). 4.1.0 is the last version whose parameter and schema components render at build
+  time: from 4.2.0 they are client-only, so a static page shows loading skeletons where they stand.
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -101,7 +110,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
 
     cd benchmarks/crawl/renderers && npm ci --ignore-scripts   # once (node + npm; offline afterwards)
     cd benchmarks/crawl/renderers/openapi2html && npm ci --ignore-scripts   # once, its own tree
-    cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's)
+    cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's,
+                                                                            # docusaurus')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
@@ -140,6 +150,7 @@ HARNESS = RENDERERS / "harness"
 OPENAPI2HTML = RENDERERS / "openapi2html"
 AGLIO = RENDERERS / "aglio"
 STARLIGHT = RENDERERS / "starlight"
+DOCUSAURUS = RENDERERS / "docusaurus"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -654,6 +665,113 @@ def render_starlight(spec: Path, out: Path, work: Path) -> None:
     out.write_text(strip_page(dom, work), encoding="utf-8")
 
 
+_DOCUSAURUS_CONFIG = """module.exports = {{
+  title: "API documentation",
+  url: "http://localhost",
+  baseUrl: "/",
+  onBrokenLinks: "ignore",
+  presets: [["classic", {{
+    docs: {{ sidebarPath: require.resolve("./sidebars.ts"), docItemComponent: "@theme/ApiItem" }},
+    blog: false,
+    pages: false,
+  }}]],
+  plugins: [["docusaurus-plugin-openapi-docs", {{
+    id: "openapi",
+    docsPluginId: "classic",
+    config: {apis},
+  }}]],
+  themes: ["docusaurus-theme-openapi-docs"],
+}};
+"""
+
+
+def render_docusaurus(jobs: list[tuple[Path, Path]], work: Path) -> list[str]:
+    """Docusaurus 3.5.2 (classic preset) with docusaurus-plugin-openapi-docs 4.1.0 and its theme: the plugin
+    writes one MDX page per operation (and an overview page) for each spec, Docusaurus renders them to
+    static pages at build time (no browser); pinned in a tree of their own, renderers/docusaurus. Each
+    (spec, page) job is one API of a single site (one webpack build for all: a build takes over a minute
+    however small the spec), in a folder and a sidebar of its own; the site is built inside the renderer's
+    tree (the theme's modules resolve only under it) and removed after. A spec's pages are joined into one
+    benchmark page: each page's `article` (the sidebar, the table of contents, the navigation bar and the
+    client-only "Send API Request" panel are site chrome), in the order its sidebar lists them (every
+    category open). Returns the failures. Added in issue 17's ninth round as a fresh held-out renderer."""
+    import lxml.html
+
+    docusaurus = ["node", str(DOCUSAURUS / "node_modules" / "@docusaurus" / "core" / "bin" / "docusaurus.mjs")]
+    env = {**os.environ, "DOCUSAURUS_TELEMETRY": "0"}
+    failures = []
+    with tempfile.TemporaryDirectory(dir=DOCUSAURUS, prefix="site-") as site_dir:
+        site = Path(site_dir)
+        (site / "docs").mkdir()
+        (site / "package.json").write_text('{"private": true}\n', encoding="utf-8")
+        apis, titles = {}, {}
+        for index, (spec, _) in enumerate(jobs):
+            data = _read_spec(spec)
+            # `x-` extensions dropped, as for Sphinx and Starlight: Spotify's point at a file that is not there
+            named = _operations_named(_without_extensions(data))
+            (site / f"s{index:02d}.json").write_text(json.dumps(named), encoding="utf-8")
+            apis[f"s{index:02d}"] = {
+                "specPath": f"s{index:02d}.json",
+                "outputDir": f"docs/s{index:02d}",
+                "sidebarOptions": {"groupPathsBy": "tag", "sidebarCollapsed": False},
+            }
+            titles[f"s{index:02d}"] = _spec_title(data, spec)
+        (site / "docusaurus.config.js").write_text(
+            _DOCUSAURUS_CONFIG.format(apis=json.dumps(apis, indent=2)), encoding="utf-8"
+        )
+        (site / "sidebars.ts").write_text("export default {};\n", encoding="utf-8")  # the config requires it
+        built = {}
+        for key, (_, page) in zip(apis, jobs, strict=True):
+            try:
+                subprocess.run(docusaurus + ["gen-api-docs", key], check=True, capture_output=True,
+                               timeout=CHROMIUM_TIMEOUT_S, cwd=site, env=env)  # fmt: skip
+                built[key] = page
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+                failures.append(f"{page.stem}: {(exc.stderr or b'').decode()[-300:]}")
+                shutil.rmtree(site / "docs" / key, ignore_errors=True)
+        # the plugin writes each API's sidebar as a TypeScript module; Docusaurus loads sidebars.ts itself
+        imports = "".join(f'import {key} from "./docs/{key}/sidebar";\n' for key in built)
+        (site / "sidebars.ts").write_text(f"{imports}\nexport default {{ {', '.join(built)} }};\n", encoding="utf-8")
+        subprocess.run(docusaurus + ["build", "--no-minify"], check=True, capture_output=True,
+                       timeout=3 * CHROMIUM_TIMEOUT_S, cwd=site, env=env)  # fmt: skip
+        for key, page in built.items():
+            folder = site / "build" / "docs" / key
+            found = sorted(folder.rglob("index.html"))
+            pages = []
+            for href in lxml.html.parse(str(found[0])).getroot().xpath("//nav//a/@href"):
+                target = urljoin(f"/docs/{key}/", href).split("#")[0].split("?")[0].strip("/")
+                path = (site / "build" / target / "index.html").resolve()
+                if path.is_relative_to(folder) and path.exists() and path not in pages:
+                    pages.append(path)
+            pages += [path for path in found if path not in pages]
+            parts = []
+            for path in pages:
+                root = lxml.html.parse(str(path)).getroot()
+                article = root.find(".//article")
+                parts.append(lxml.html.tostring(article if article is not None else root.body, encoding="unicode"))
+            dom = _PAGE.format(title=html_escape(titles[key]), body="\n".join(parts))
+            page.write_text(strip_page(dom, work), encoding="utf-8")
+    return failures
+
+
+def _operations_named(data: dict) -> dict:
+    """The spec with an operationId, made as code generators make one (the method, then the path's words:
+    `getComicsComicId`), on each operation that has neither an operationId nor a summary, and without
+    empty summaries (Twilio's `"summary": ""`, which show nothing): the plugin names each operation's page
+    and sidebar entry after its summary, else its operationId, so such operations (all of Buffer's,
+    healthcare.gov's, xkcd's and NYTimes movie reviews') would share one empty page name, and an empty
+    summary makes an empty sidebar label; either fails the build."""
+    for path, item in (data.get("paths") or {}).items():
+        for method, operation in (item or {}).items():
+            if method in _ITEM_KEYS and isinstance(operation, dict):
+                if not str(operation.get("summary") or "").strip():
+                    operation.pop("summary", None)
+                if not operation.get("operationId") and not operation.get("summary"):
+                    words = re.findall(r"[A-Za-z0-9]+", path)
+                    operation["operationId"] = method + "".join(word[:1].upper() + word[1:] for word in words)
+    return data
+
+
 def _openapi_generator(generator: str, spec: Path, work: Path) -> None:
     """One openapi-generator generator over the spec into `work/site` (the spec is not validated first:
     several real specs would be refused for warnings a renderer can live with)."""
@@ -762,6 +880,8 @@ RENDER = {
     "aglio": render_aglio,
     "starlight": render_starlight,
 }
+# renderers that build one site for every spec at once (a build's fixed cost is most of its time)
+RENDER_ALL = {"docusaurus": render_docusaurus}
 
 
 class Needs(NamedTuple):
@@ -804,6 +924,11 @@ NEEDS = {
         "node",
         "cd benchmarks/crawl/renderers/starlight && npm ci",
     ),
+    "docusaurus": Needs(
+        DOCUSAURUS / "node_modules" / "@docusaurus" / "core" / "bin" / "docusaurus.mjs",
+        "node",
+        "cd benchmarks/crawl/renderers/docusaurus && npm ci",
+    ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }
 
@@ -814,19 +939,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=BENCH)
-    parser.add_argument("--renderer", choices=sorted(RENDER), action="append")
+    parser.add_argument("--renderer", choices=sorted({*RENDER, *RENDER_ALL}), action="append")
     parser.add_argument("--sphinx-build", type=Path, default=SPHINX_BUILD,
                         help="sphinx-build of a venv with requirements-sphinx.txt installed")  # fmt: skip
     args = parser.parse_args(argv)
     render = {**RENDER, "sphinx": partial(render_sphinx, sphinx_build=args.sphinx_build)}
     needs = {**NEEDS, "sphinx": NEEDS["sphinx"]._replace(tool=args.sphinx_build)}
-    renderers = args.renderer or sorted(RENDER)
+    renderers = args.renderer or sorted({*RENDER, *RENDER_ALL})
     for name in renderers:
         tool, runtime, install = needs[name]
         if not tool.exists() or (runtime and shutil.which(runtime) is None):
             print(f"render_pages: {name} needs {tool.name} (pinned), {runtime}: {install}", file=sys.stderr)
             return 2
     failures = 0
+    jobs: dict[str, list[tuple[Path, Path]]] = {name: [] for name in renderers if name in RENDER_ALL}
     for spec_id, source in read_specs(BENCH / "specs.tsv"):
         spec = args.data / source
         truth = args.out / "truth" / f"{spec_id}{spec.suffix}"
@@ -835,6 +961,9 @@ def main(argv: list[str] | None = None) -> int:
         for name in renderers:
             page = args.out / "pages" / name / f"{spec_id}.html"
             page.parent.mkdir(parents=True, exist_ok=True)
+            if name in RENDER_ALL:
+                jobs[name].append((spec, page))
+                continue
             with tempfile.TemporaryDirectory() as work:
                 try:
                     render[name](spec, page, Path(work))
@@ -845,6 +974,19 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{name}: {page.relative_to(args.out)} ({page.stat().st_size // 1024} KiB)", file=sys.stderr
             )
+    for name, pairs in jobs.items():
+        with tempfile.TemporaryDirectory() as work:
+            try:
+                failed = RENDER_ALL[name](pairs, Path(work))
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+                failed = [f"every spec: {(exc.stderr or b'').decode()[-3000:]}"]
+        failures += len(failed)
+        for failure in failed:
+            print(f"{name} failed: {failure}", file=sys.stderr)
+        for _, page in pairs:
+            if page.exists():
+                size = page.stat().st_size // 1024
+                print(f"{name}: {page.relative_to(args.out)} ({size} KiB)", file=sys.stderr)
     return 1 if failures else 0
 
 

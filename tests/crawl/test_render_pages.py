@@ -38,15 +38,18 @@ def test_a_dumped_page_loses_its_scripts_styles_and_links_into_the_harness() -> 
 
 def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     module = _render_pages()
-    assert set(module.RENDER) == set(module.NEEDS)
+    assert set(module.RENDER) | set(module.RENDER_ALL) == set(module.NEEDS)
+    assert not set(module.RENDER) & set(module.RENDER_ALL)  # a renderer builds one spec at a time or all at once
     assert {"swagger-ui", "scalar", "rapidoc"} <= set(module.RENDER)
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
     assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
+    assert "docusaurus" in module.RENDER_ALL
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
                         ("openapi-generator", 38), ("openapi-generator-html", 38), ("asciidoc", 38),
                         ("mkdocs", 38), ("openapi-generator-markdown", 38), ("bootprint", 36),
-                        ("spectacle", 35), ("openapi2html", 36), ("starlight", 38)):  # fmt: skip
+                        ("spectacle", 35), ("openapi2html", 36), ("starlight", 38),
+                        ("docusaurus", 38)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -123,3 +126,15 @@ def test_the_api_elements_parser_reads_a_mended_copy_that_keeps_every_operation(
     assert query == {"name": "q", "in": "query", "type": "string"} and body["schema"] == {}
     response = fixed["paths"]["/a"]["get"]["responses"]["200"]
     assert response == {"description": "", "headers": {"X-Rate": {"type": "integer"}}}
+
+
+def test_an_operation_without_operation_id_or_summary_is_named_as_code_generators_name_it() -> None:
+    # docusaurus-plugin-openapi-docs names each page after the operationId, else the summary: without
+    # either, every such operation gets the same empty page name and the site fails to build.
+    comic = {"get": {"description": "Fetch a comic"}, "parameters": []}
+    pets = {"get": {"summary": "List pets"}, "post": {"operationId": "addPet", "summary": " "}}
+    spec = {"paths": {"/comics/{comicId}/info.0.json": comic, "/pets": pets}}
+    named = _render_pages()._operations_named(spec)
+    assert named["paths"]["/comics/{comicId}/info.0.json"]["get"]["operationId"] == "getComicsComicIdInfo0Json"
+    assert "operationId" not in named["paths"]["/pets"]["get"]
+    assert named["paths"]["/pets"]["post"] == {"operationId": "addPet"}  # an empty summary would be an empty label

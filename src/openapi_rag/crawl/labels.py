@@ -54,11 +54,16 @@ def part_label(blocks: list[Block], index: int, label: str) -> str:
     # "Select example create").
     if not _PIECE.fullmatch(pieces[0].strip()) and not (len(pieces) == 2 and _PIECE.fullmatch(pieces[1].strip())):
         return label
-    for block in reversed(blocks[max(0, index - 60) : index]):
+    for back in range(index - 1, max(-1, index - 61), -1):
+        block = blocks[back]
         if block.kind not in ("text", "heading") or len(block.text) > 80:
             continue
         words = block.text.lower()
         if not _PIECE.fullmatch(words.strip()) and label_kind(words) in ("request", "response"):
+            # A caption right under a status ("200", then "a pull request object") is the status's.
+            before = blocks[back - 1] if back else None
+            if before is not None and before.kind in ("text", "heading") and _TAB.fullmatch(before.text.lower()):
+                return f"{words} | {before.text.lower()}"
             return words
     return label
 
@@ -77,10 +82,11 @@ def example_before(blocks: list[Block], index: int) -> int | None:
     return None
 
 
-def panel_status(blocks: list[Block], index: int) -> str:
+def panel_status(blocks: list[Block], index: int, *, first: bool = False) -> str:
     """The status of the k-th field table after a strip of status tabs ("200", "401", "404", then one
-    schema panel per tab): its k-th tab. "" for the first panel (the label's status holds) or when
-    no strip comes before. Bounded: 200 blocks back."""
+    schema panel per tab): its k-th tab. "" for the first panel (the label's status holds), unless
+    `first` (the strip's own last tab is the nearest label, "429", where its first panel is "200's"),
+    or when no strip comes before. Bounded: 200 blocks back."""
     panels = 0
     for back in range(index - 1, max(-1, index - 200), -1):
         block = blocks[back]
@@ -90,14 +96,58 @@ def panel_status(blocks: list[Block], index: int) -> str:
             panels += block.kind == "table" and not is_status_table(block.rows, block.header)
             continue
         strip: list[str] = []
+        end = back + 1  # where the panels start, if a strip ends here
         while back > index - 200 and back >= 0 and blocks[back].kind == "text":
             if (tab := _TAB.fullmatch(blocks[back].text.lower())) is None:
                 break
             strip.insert(0, tab.group(1))
             back -= 1
         if len(strip) >= 2:
-            return strip[panels] if 0 < panels < len(strip) else ""
+            panels = _captioned_panel(blocks, end, index, panels)
+            return strip[panels] if (panels or first) and panels < len(strip) else ""
     return ""
+
+
+def _captioned_panel(blocks: list[Block], start: int, index: int, counted: int) -> int:
+    """Which panel (from 0) after a strip of tabs the field table at or after block `index` is in.
+    Counted by tables, unless runs come before every table after the strip (its pickers:
+    "application/json", "Schema", "Example (from schema)"): then each run before a table's first picker
+    is one panel's caption, and a panel with no fields (a 204's "Playlist updated") is a caption alone,
+    so "Playlist updated", "Bad or expired token", then the pickers and a table: the second tab's."""
+    tables: list[tuple[int, list[str]]] = []
+    runs: list[str] = []
+    for at in range(start, min(len(blocks), start + 400)):
+        block = blocks[at]
+        if block.kind == "heading":
+            break
+        if block.kind == "table" and not is_status_table(block.rows, block.header):
+            tables.append((at, runs))
+            runs = []
+        elif block.kind == "code":
+            runs = []  # a panel's example ends it
+        elif block.kind == "text":
+            runs.append(block.text)
+    if len(tables) < 2:
+        return counted
+    shared = set.intersection(*(set(before) for _, before in tables))  # the pickers every panel shows
+    if not shared:
+        return counted
+    panel = -1
+    for at, before in tables:
+        # The runs before the first picker are captions, one per panel (at least this table's own).
+        panel += max(1, next((k for k, run in enumerate(before) if run in shared), len(before)))
+        if at >= index:
+            return panel
+    return counted
+
+
+def example_panel(blocks: list[Block], index: int) -> int:
+    """Where to count a response example's panel from: an example right after a field table (nothing
+    between) shows what that table describes, so it is in the table's panel; else in the one it opens."""
+    before = blocks[index - 1] if index else None
+    if before is not None and before.kind == "table" and not is_status_table(before.rows, before.header):
+        return index - 1
+    return index
 
 
 def label_kind(label: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from openapi_rag.crawl.inline_fields import inline_field
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.tables import LOCATIONS, is_type_link, led_type, normalize_type
 
@@ -49,6 +50,11 @@ _FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "dou
     name: "string" for name in ("date-time", "date", "byte", "binary", "uuid")
 }
 _SCALARS = {"string", "integer", "number", "boolean"}
+# A bound or a default that is a number ("Possible values: >= 0 and <= 50", "Default value: 20",
+# "Minimum: 1") types a field that states no type (not a date, "Default value: 2023-01-01").
+_NUMERIC_VALUE = re.compile(
+    r"\b(?:default(?:\s+value)?|minimum|maximum|possible\s+values)\s*:\s*(?:[<>]=?\s*)?(-?\d+(?:\.\d+)?)(?![\d./:-])", re.I
+)
 # HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
 _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
@@ -155,6 +161,9 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
     """([name, in, type, required, description], the index after its runs) of a field starting at i."""
     if blocks[i].kind == "heading":
         return _heading_field_at(blocks, i)
+    if blocks[i].kind == "text" and (inline := inline_field(blocks[i].text)) is not None:
+        name, type_, marks = inline  # "name string required": the whole field in one run
+        return _field_from(blocks, i + 1, name, "(required)" if "required" in marks else "", None, type_, "")
     if i + 1 >= len(blocks) or blocks[i].kind != "text" or blocks[i + 1].kind != "text":
         return None
     named = _NAME_RUN.fullmatch(blocks[i].text)
@@ -165,6 +174,10 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
             return None  # "200", then "OK" and the body's type: the status's reason, not a field
     if named.group(1).endswith("."):
         return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
+    if named.group(1) in ("Schema", "Example", "Examples"):
+        return None  # a piece label over a scalar's type ("Schema", then "string"), not a field
+    if _MARK_RUN.fullmatch(blocks[i].text) or inline_field(blocks[i + 1].text) is not None:
+        return None  # a mark ("Body", "required"), or a name whose next run is a field of its own
     if _TYPE_WORD.fullmatch(named.group(1)):
         return None  # "string" then "object" are two types (an item's, a body's), not a field "string"
     if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
@@ -203,6 +216,8 @@ def _described_field_at(
     j = i + 1
     while j < len(blocks) and j <= i + MAX_BETWEEN and blocks[j].kind == "text":
         text = blocks[j].text
+        if inline_field(text) is not None:
+            return None  # the next field, drawn in one run ("type string" is a field "type", no type run)
         if _MARK_RUN.fullmatch(text):
             marks.append(text.lower())
         elif (stated := _stated(text))[1] is not None:
@@ -370,6 +385,8 @@ def _field_from(
     following: list[str] = [rest] if rest else []
     j = start
     while j < len(blocks) and j < start + MAX_FOLLOWING and blocks[j].kind == "text":
+        if inline_field(blocks[j].text) is not None:
+            break  # the next field, drawn in one run
         if j + 1 < len(blocks) and blocks[j + 1].kind == "text":
             if _NAME_RUN.fullmatch(blocks[j].text) and _stated(blocks[j + 1].text) != (None, None, ""):
                 break  # the next field starts here
@@ -394,6 +411,8 @@ def _field_from(
     description = max(following, key=len, default="")
     if type_ is None and (formatted := _FORMAT.search(" ".join(following))):
         type_ = _FORMAT_TYPES[formatted.group(1).lower()]  # "… default: null format: int64": an integer
+    elif type_ is None and (bound := _NUMERIC_VALUE.search(" ".join(following))):
+        type_ = "number" if "." in bound.group(1) else "integer"  # "Possible values: >= 0 and <= 50"
     return [name, location or "", type_ or "", required, description], j
 
 
@@ -403,8 +422,8 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
     if placed is not None:
         word = placed.group(1).lower()
         return (word if word in LOCATIONS else "body"), None, placed.group(2).strip()
-    if len(text) > 200:
-        return None, None, ""
+    if len(text) > 200 or text.rstrip().endswith(("[", "{")):
+        return None, None, ""  # "Array [" opens a list drawn over the runs below; it types nothing
     typed = _TYPE_RUN.fullmatch(text)
     if typed is None or not _TYPE_WORD.fullmatch(typed.group(1)):
         return None, None, ""

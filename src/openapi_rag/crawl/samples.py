@@ -70,6 +70,16 @@ def split_url(url: str) -> tuple[str, str, list[str]]:
     return server, path, query + [name for name in expanded if name and name not in query]
 
 
+def documented_colons(path: str, names: list[str]) -> str:
+    """The path with each `:name` inside a segment ("/lists.:format", "/configuration:extension") as
+    `{name}` where the operation documents a path parameter of that name: a renderer that writes
+    templates as `:name` glues it to the segment's text. Undocumented, such a colon is part of the path
+    (Google-style custom methods, "/v1/things/{id}:undelete")."""
+    for name in sorted(set(names), key=len, reverse=True):
+        path = re.sub(rf"(?<=[^/{{]):{re.escape(name)}(?![\w-])", "{" + name + "}", path)
+    return path
+
+
 def parse_signature(text: str) -> tuple[str, str] | None:
     """`("GET", "/pets/{id}")` for a run of text that is only a method and a path or URL."""
     if len(_QUERY_EXPANSION.sub("", text)) > 500:  # a long list of query names is no sentence

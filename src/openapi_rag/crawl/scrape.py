@@ -16,6 +16,7 @@ from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
 from openapi_rag.crawl.labels import (
     credential_names,
     example_before,
+    example_panel,
     label_before,
     label_kind,
     label_location,
@@ -29,6 +30,7 @@ from openapi_rag.crawl.regions import operation_regions
 from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
     RequestSample,
+    documented_colons,
     is_path,
     parse_http_response,
     parse_json,
@@ -143,6 +145,8 @@ def scrape(page: Page) -> Scraped:
         ]
     schemas = schema_sections(blocks, taken)
     for evidence in operations:
+        documented = [row.name for kind, row in evidence.params if kind == "param" and row.location == "path"]
+        evidence.path = documented_colons(evidence.path, documented)
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
         # section of the page is the response's schema, as a status table's "Schema" column is.
         for status, shown in evidence.lone_names:
@@ -317,7 +321,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if label_kind(label) == "request":
                 evidence.request_examples.append(value)
             else:
-                evidence.response_examples.setdefault(label_status(label), []).append(value)
+                # In a strip's panels ("200", "default", then a schema and an example for each) the
+                # example's panel names its status, as a field table's does.
+                status = panel_status(blocks, example_panel(blocks, index), first=True) or label_status(label)
+                evidence.response_examples.setdefault(status, []).append(value)
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):
                 evidence.statuses.extend(status_rows(block.rows, block.header))
@@ -349,7 +356,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
-                status = panel_status(blocks, index) or status
+                status = panel_status(blocks, index, first=True) or status
                 if label_location(label) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue

@@ -178,20 +178,24 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
 
 def _unflatten(rows: list[FieldRow]) -> list[FieldRow]:
     """Dotted paths ("crew[].credit_id", "media.name") as nesting: the last part is the name and each
-    part before it one level down, when the parent path is itself a row above (else it stays a name)."""
-    seen: set[str] = set()
+    part before it one level down, when the parent path is itself a row above (else it stays a name)
+    that can hold fields: under a scalar ("certification string", then "certification.lte string",
+    query operators) a dotted name is a name of its own."""
+    seen: dict[str, str | None] = {}
     for row in rows:
         path = row.name
         if row.name.endswith("[]"):
             row.name = row.name.rstrip("[]")  # "board[][]": a list of lists
             row.type = "array"  # "crew[] (object)": a list of what the type names
         parent, dot, leaf = row.name.rpartition(".")
-        if dot and leaf and row.depth == 0 and parent in seen:
+        if dot and leaf and row.depth == 0 and parent in seen and seen[parent] not in _SCALAR_TYPES:
             row.name = leaf
             row.depth = parent.replace("[]", "").count(".") + 1
-        seen.add(path.rstrip("[]"))
-        seen.add(path)
+        seen[path.rstrip("[]")] = seen[path] = row.type
     return rows
+
+
+_SCALAR_TYPES = {"string", "integer", "number", "boolean"}
 
 
 def _columns(header_row: list[str]) -> dict[str, int]:

@@ -1,0 +1,71 @@
+"""A field drawn as one run: its name, its type, then its marks, as schema trees lay out a property on
+one line (the name in bold, the type and the marks beside it):
+
+    name string required        tags string[]        limit int32
+    owner image-path (string) nullable                market Market required
+
+The type is a type word or an OpenAPI format, perhaps a list of them ("string[]", "array[]"), or a
+schema's own title with its type in parentheses ("image-path (string)"); a title alone ("Market",
+"Spotify Artist ID", "Groups to include (single, album)") states no type, so it counts only when it
+repeats the name or a mark follows.
+Anything else after a name ("Returns string values", "Query string") is prose.
+"""
+
+from __future__ import annotations
+
+import re
+
+from openapi_rag.crawl.tables import normalize_type
+
+MAX_RUN = 120
+_MARKS = r"required|nullable|deprecated|read[- ]?only|write[- ]?only"
+_RUN = re.compile(
+    r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s+(\S.{0,79}?)((?:\s+(?:" + _MARKS + r"))*)",
+    re.I | re.S,
+)
+_TYPE_WORD = (
+    r"string|integer|number|boolean|object|array|int32|int64|float|double|date|date-time|uri|url|"
+    r"uri-reference|email|uuid|byte|binary|password"
+)
+# "string", "int64", "string[]", "array[]": a type word or a format, perhaps a list; "image-path
+# (string)", "winner (string)": a schema's title, its type in parentheses; "undefined[]": a list
+# whose items state no type.
+# Case-sensitive: renderers print types in lower case, and "Spotify URI" is a title, not a field.
+_TYPE = re.compile(
+    r"(?:(?:" + _TYPE_WORD + r")(?:\[\])*|[a-z]\w*(?:\[\])+|[\w.-]{1,40}\s+\((?:" + _TYPE_WORD + r")(?:\[\])*\))"
+)
+# Words that label a value in a capital ("Type string", "Default 1"), never a field drawn so.
+_LABELS = {"Type", "Format", "Default", "Example", "Items", "Item", "Value", "Values", "Query", "Path", "Header",
+           "Headers", "Body", "Form", "Request", "Response", "Return", "Returns", "Result"}  # fmt: skip
+# A JSON type never names a field drawn so: "string date-time", "integer int64" state a type and its
+# format; a format may ("date date-time required": a field named date).
+_JSON_TYPE = re.compile(r"(?:string|integer|number|boolean|object|array)(?:\[\])*", re.I)
+_TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}")
+# A title in words, before a mark: a capital first, then words and a parenthesised list, no sentence.
+_LONG_TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[\w-]+){0,5}(?:\s+\([^()]{1,60}\))?")
+
+
+def inline_field(text: str) -> tuple[str, str | None, list[str]] | None:
+    """(name, type or None where only a title stands, marks) of a run that draws a field on one line;
+    None for any other run."""
+    if len(text) > MAX_RUN:
+        return None
+    run = _RUN.fullmatch(text.strip())
+    if run is None:
+        return None
+    name, shown, marks = run.group(1), run.group(2).strip(), run.group(3).lower().split()
+    if name.endswith(".") or name in _LABELS or _JSON_TYPE.fullmatch(name) or re.fullmatch(_MARKS, name, re.I):
+        return None  # a sentence's last word, a label, a JSON type ("string date-time": a type run) or a mark
+    if _TYPE.fullmatch(shown):
+        return name, normalize_type(shown), marks
+    if _TITLE.fullmatch(shown) and (marks or (_same_words(shown, name) and shown != name)):
+        return name, None, marks  # the schema's title where its type would be ("Market", "Limit")
+    if marks and _LONG_TITLE.fullmatch(shown):
+        return name, None, marks  # "include_groups Groups to include (single, album) required"
+    return None
+
+
+def _same_words(title: str, name: str) -> bool:
+    """Whether a title repeats a name in words: "Limit" for limit, "Album Id" for album_id (a name shown
+    twice as it is, "ListDayResponse ListDayResponse", is a schema's name and its link)."""
+    return re.sub(r"[\W_]", "", title).lower() == re.sub(r"[\W_]", "", name).lower()
