@@ -87,7 +87,12 @@ class ViewVectors:
     """
 
     def __init__(
-        self, ids: Sequence[str], vectors: np.ndarray, embedder: Embedder | None = None, *, stale: bool = False
+        self,
+        ids: Sequence[str],
+        vectors: np.ndarray,
+        embedder: Embedder | None = None,
+        *,
+        stale: bool = False,
     ):
         if len(ids) != len(vectors):
             raise ValueError(f"{len(ids)} ids for {len(vectors)} vectors")
