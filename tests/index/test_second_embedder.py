@@ -121,6 +121,8 @@ def test_a_second_list_made_by_other_weights_is_left_out_until_an_update_re_embe
     assert opened.static is not None and opened.static.stale
     assert opened.searcher.static is None  # never compared with this model's query vectors
     assert "another version of word-hash" in caplog.text and "re-embeds it" in caplog.text
+    opened.save(tmp_path / "copy")  # a copy still says which weights made the rows
+    assert Index.open(tmp_path / "copy").static.stale
     assert opened.search("list my playlists", k=3)  # the other lists still answer
 
     # An update with no spec change re-embeds it (the update's "nothing changed" is not taken).

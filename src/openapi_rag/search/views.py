@@ -81,9 +81,8 @@ class ViewVectors:
         vectors: L2-normalised rows, float32.
         embedder: embeds query texts when the rows come from another embedder than the store's
             (None: the caller passes the store embedder's query vector).
-        stale: the rows were made by another version of `embedder`'s weights (`load`): its query
-            vectors would be compared with another model's, so searches leave this list out
-            until an update re-embeds it.
+        made_by: the cache key of the embedder that made the rows, as recorded (`load`); None: the
+            rows are `embedder`'s own (just embedded, or an index written before it was recorded).
     """
 
     def __init__(
@@ -92,16 +91,23 @@ class ViewVectors:
         vectors: np.ndarray,
         embedder: Embedder | None = None,
         *,
-        stale: bool = False,
+        made_by: str | None = None,
     ):
         if len(ids) != len(vectors):
             raise ValueError(f"{len(ids)} ids for {len(vectors)} vectors")
         self.ids = np.asarray(list(ids), dtype=object)
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         self.embedder = embedder
-        self.stale = stale
+        self.made_by = made_by
         self._rows: dict[str, list[int]] | None = None
         self._queries: dict[str, np.ndarray] = {}  # this embedder's vectors of recent query texts
+
+    @property
+    def stale(self) -> bool:
+        """Whether the rows were made by other weights than `embedder` has now (a package upgrade
+        that ships a retrained model): its query vectors would be compared with another model's,
+        so searches leave this list out until an update re-embeds it."""
+        return self.embedder is not None and self.made_by is not None and self.made_by != self.embedder.cache_key
 
     def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
         """This embedder's vectors of `texts`, the new ones embedded in one batch and kept: a
@@ -200,7 +206,7 @@ class ViewVectors:
         if self.embedder is not None:
             # The name says which model; `vectors_of` (its cache key: the weights' digest where a
             # model has one) says which version of it made the rows, checked by `load`.
-            meta.update(embedder=self.embedder.model_id, vectors_of=self.embedder.cache_key)
+            meta.update(embedder=self.embedder.model_id, vectors_of=self.made_by or self.embedder.cache_key)
         (folder / META_JSON).write_text(json.dumps(meta), "utf-8")
 
     @classmethod
@@ -234,8 +240,8 @@ class ViewVectors:
 
         model = embedder_from_manifest(name, where=directory)  # remote: only if configured
         made_by = meta.get("vectors_of")  # absent in indexes written before it was recorded
-        stale = isinstance(made_by, str) and made_by != model.cache_key
-        if stale:
+        loaded = cls(ids, vectors, model, made_by=made_by if isinstance(made_by, str) else None)
+        if loaded.stale:
             logger.warning(
                 "%s: the second list was embedded by another version of %s (%s, now %s); searches leave "
                 "it out until `openapi-rag index SPECS --index %s` re-embeds it",
@@ -245,7 +251,7 @@ class ViewVectors:
                 model.cache_key,
                 directory,
             )
-        return cls(ids, vectors, model, stale=stale)
+        return loaded
 
 
 def pooled(dense: Ranked, views: Ranked) -> Ranked:
