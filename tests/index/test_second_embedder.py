@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -99,6 +100,49 @@ def test_an_index_naming_a_remote_second_embedder_is_refused(specs, tmp_path, mo
     meta.write_text(json.dumps(data), "utf-8")
     with pytest.raises(RemoteNotConfigured, match="openai:text-embedding-3-small"):
         Index.open(tmp_path / "idx")
+
+
+def test_a_second_list_made_by_other_weights_is_left_out_until_an_update_re_embeds_it(
+    specs, tmp_path, caplog
+):
+    target = tmp_path / "idx"
+    build_index([specs], target, embedder="word-hash", second_embedder="word-hash")
+    meta = target / STATIC_DIR / "view.json"
+    data = json.loads(meta.read_text("utf-8"))
+    model_key = data["vectors_of"]  # which weights made the rows: recorded at save
+    assert model_key == Index.open(target).static.embedder.cache_key
+    vectors = np.load(target / STATIC_DIR / "vectors.npy")
+    # As after a package upgrade that retrained the second model: the rows are another model's.
+    data["vectors_of"] = "word-hash-older-weights"
+    meta.write_text(json.dumps(data), "utf-8")
+    np.save(target / STATIC_DIR / "vectors.npy", np.roll(vectors, 1, axis=0))
+
+    opened = Index.open(target)
+    assert opened.static is not None and opened.static.stale
+    assert opened.searcher.static is None  # never compared with this model's query vectors
+    assert "another version of word-hash" in caplog.text and "re-embeds it" in caplog.text
+    opened.save(tmp_path / "copy")  # a copy still says which weights made the rows
+    assert Index.open(tmp_path / "copy").static.stale
+    assert opened.search("list my playlists", k=3)  # the other lists still answer
+
+    # An update with no spec change re-embeds it (the update's "nothing changed" is not taken).
+    report = build_index([specs], target)
+    assert report.written
+    fresh = Index.open(target)
+    assert not fresh.static.stale and fresh.searcher.static is fresh.static
+    assert json.loads(meta.read_text("utf-8"))["vectors_of"] == model_key
+    np.testing.assert_allclose(np.load(target / STATIC_DIR / "vectors.npy"), vectors, atol=1e-6)
+
+
+def test_an_index_written_before_the_weights_were_recorded_keeps_its_second_list(specs, tmp_path):
+    target = tmp_path / "idx"
+    build_index([specs], target, embedder="word-hash", second_embedder="word-hash")
+    meta = target / STATIC_DIR / "view.json"
+    data = json.loads(meta.read_text("utf-8"))
+    del data["vectors_of"]
+    meta.write_text(json.dumps(data), "utf-8")
+    opened = Index.open(target)
+    assert not opened.static.stale and opened.searcher.static is opened.static
 
 
 def test_a_postgresql_collection_refuses_it_before_connecting(specs):

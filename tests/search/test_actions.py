@@ -96,11 +96,15 @@ def test_add_a_supplier_finds_the_post_on_real_socbench_data() -> None:
     )
     index = Index.build(load_services([domain]).services)
     ranked = [op.id for op in index.search(query["query"], k=10, expand=False)]
-    index.searcher.configure(action_verbs=False)
+    # Without the verb and without the second list (since session 15 its model reads "add" right
+    # here too), the first embedder and BM25 prefer GET /suppliers/list for "add a supplier".
+    index.searcher.configure(action_verbs=False, static_weight=0.0)
     ranked_off = [op.id for op in index.search(query["query"], k=10, expand=False)]
     # text similarity prefers GET /suppliers/list for "add a supplier"; the verb asks for a POST
     assert ranked_off.index("GET /suppliers/list") < ranked_off.index("POST /supplier/add")
-    assert ranked.index("POST /supplier/add") < ranked.index("GET /suppliers/list")
+    after_all = len(ranked)  # not in the top 10
+    list_place = ranked.index("GET /suppliers/list") if "GET /suppliers/list" in ranked else after_all
+    assert ranked.index("POST /supplier/add") < list_place
 
 
 def test_the_verb_is_weighed_against_what_the_catalog_offers() -> None:

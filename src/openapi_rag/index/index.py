@@ -110,7 +110,14 @@ class Index:
         self.searcher: Searcher | CraftSearcher = (
             CraftSearcher(store, bm25, embed=embed, settings=settings)
             if manifest.strategy == "craft"
-            else Searcher(store, bm25, embed=embed, settings=settings, views=views, static=static)
+            else Searcher(
+                store,
+                bm25,
+                embed=embed,
+                settings=settings,
+                views=views,
+                static=None if static is not None and static.stale else static,  # kept for the update
+            )
         )
 
     # ---- building ---------------------------------------------------------------------------

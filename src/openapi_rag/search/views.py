@@ -18,6 +18,7 @@ Two uses, both computed when the index is built and stored beside the store's ve
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,6 +32,8 @@ from openapi_rag.model import Chunk
 from openapi_rag.search.settings import SearchSettings
 from openapi_rag.store.base import Ranked, rank
 from openapi_rag.store.integrity import read_json
+
+logger = logging.getLogger(__name__)
 
 VIEWS = "views"
 """`Chunk.metadata` key of a chunk's short views (texts), and the index folder of their vectors."""
@@ -78,16 +81,33 @@ class ViewVectors:
         vectors: L2-normalised rows, float32.
         embedder: embeds query texts when the rows come from another embedder than the store's
             (None: the caller passes the store embedder's query vector).
+        made_by: the cache key of the embedder that made the rows, as recorded (`load`); None: the
+            rows are `embedder`'s own (just embedded, or an index written before it was recorded).
     """
 
-    def __init__(self, ids: Sequence[str], vectors: np.ndarray, embedder: Embedder | None = None):
+    def __init__(
+        self,
+        ids: Sequence[str],
+        vectors: np.ndarray,
+        embedder: Embedder | None = None,
+        *,
+        made_by: str | None = None,
+    ):
         if len(ids) != len(vectors):
             raise ValueError(f"{len(ids)} ids for {len(vectors)} vectors")
         self.ids = np.asarray(list(ids), dtype=object)
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         self.embedder = embedder
+        self.made_by = made_by
         self._rows: dict[str, list[int]] | None = None
         self._queries: dict[str, np.ndarray] = {}  # this embedder's vectors of recent query texts
+
+    @property
+    def stale(self) -> bool:
+        """Whether the rows were made by other weights than `embedder` has now (a package upgrade
+        that ships a retrained model): its query vectors would be compared with another model's,
+        so searches leave this list out until an update re-embeds it."""
+        return self.embedder is not None and self.made_by is not None and self.made_by != self.embedder.cache_key
 
     def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
         """This embedder's vectors of `texts`, the new ones embedded in one batch and kept: a
@@ -182,12 +202,18 @@ class ViewVectors:
         """Write the vectors and their ids (and the embedder, when it is not the store's) to `folder`."""
         folder.mkdir(parents=True, exist_ok=True)
         np.save(folder / VECTORS_NPY, self.vectors)
-        embedder = self.embedder.model_id if self.embedder is not None else None
-        (folder / META_JSON).write_text(json.dumps({"embedder": embedder, "ids": list(self.ids)}), "utf-8")
+        meta: dict[str, object] = {"embedder": None, "ids": list(self.ids)}
+        if self.embedder is not None:
+            # The name says which model; `vectors_of` (its cache key: the weights' digest where a
+            # model has one) says which version of it made the rows, checked by `load`.
+            meta.update(embedder=self.embedder.model_id, vectors_of=self.made_by or self.embedder.cache_key)
+        (folder / META_JSON).write_text(json.dumps(meta), "utf-8")
 
     @classmethod
     def load(cls, folder: Path, chunk_ids: Sequence[str], *, directory: Path) -> ViewVectors | None:
-        """The vectors saved in `folder`, or None when there are none.
+        """The vectors saved in `folder`, or None when there are none; marked `stale` (with a
+        warning) when the embedder they name now has other weights than the ones that made them
+        (a package upgrade that ships a retrained `minilm-users`).
 
         Raises:
             IndexDamaged: the files disagree with each other or name chunks the index lacks.
@@ -212,7 +238,20 @@ class ViewVectors:
             return cls(ids, vectors, None)
         from openapi_rag.index.consent import embedder_from_manifest  # index imports this module
 
-        return cls(ids, vectors, embedder_from_manifest(name, where=directory))  # remote: only if configured
+        model = embedder_from_manifest(name, where=directory)  # remote: only if configured
+        made_by = meta.get("vectors_of")  # absent in indexes written before it was recorded
+        loaded = cls(ids, vectors, model, made_by=made_by if isinstance(made_by, str) else None)
+        if loaded.stale:
+            logger.warning(
+                "%s: the second list was embedded by another version of %s (%s, now %s); searches leave "
+                "it out until `openapi-rag index SPECS --index %s` re-embeds it",
+                folder,
+                name,
+                made_by,
+                model.cache_key,
+                directory,
+            )
+        return loaded
 
 
 def pooled(dense: Ranked, views: Ranked) -> Ranked:
