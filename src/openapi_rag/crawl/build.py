@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.convert.infer import merge_schemas
-from openapi_rag.crawl.example_schema import SCALARS, schema_from_example, stated_types
+from openapi_rag.crawl.example_schema import schema_from_example, stated_types
 from openapi_rag.crawl.page_words import PageWords
 from openapi_rag.crawl.row_schemas import schema_from_rows, with_references
 from openapi_rag.crawl.samples import split_url
 from openapi_rag.crawl.scrape import Evidence, Scraped
-from openapi_rag.crawl.tables import FieldRow
+from openapi_rag.crawl.tables import SCALARS, FieldRow
 
 _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent", "connection"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")

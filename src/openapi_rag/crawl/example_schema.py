@@ -12,9 +12,8 @@ import re
 from typing import Any
 
 from openapi_rag.convert.infer import infer_schema
-from openapi_rag.crawl.tables import FieldRow
+from openapi_rag.crawl.tables import SCALARS, FieldRow
 
-SCALARS = {"string", "integer", "number", "boolean"}
 _MAX_DEPTH = 16
 # A type name as a sketch writes it, a format in parentheses allowed: "string (date-time)".
 _TYPE_NAME = re.compile(r"(string|integer|number|boolean|object|array)(?:\s*\([\w.\- ]{1,30}\))?", re.I)

@@ -19,7 +19,7 @@ import re
 
 from openapi_rag.crawl.inline_fields import inline_field
 from openapi_rag.crawl.page import Block
-from openapi_rag.crawl.tables import LOCATIONS, is_type_link, led_type, normalize_type
+from openapi_rag.crawl.tables import LOCATIONS, SCALARS, is_type_link, led_type, normalize_type
 
 MAX_FOLLOWING = 12  # runs read after a field's type run for "required" and its description
 MAX_BETWEEN = 8  # marks, a title and descriptions read between a field's name and a type run after them
@@ -49,7 +49,6 @@ _FORMAT = re.compile(r"\bformat:\s*(int32|int64|float|double|date-time|date|byte
 _FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "double": "number"} | {
     name: "string" for name in ("date-time", "date", "byte", "binary", "uuid")
 }
-_SCALARS = {"string", "integer", "number", "boolean"}
 # A bound or a default that is a number ("Possible values: >= 0 and <= 50", "Default value: 20",
 # "Minimum: 1") types a field that states no type (not a date, "Default value: 2023-01-01").
 _NUMERIC_VALUE = re.compile(
@@ -86,7 +85,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         for heading, run in zip(blocks, blocks[1:], strict=False)
         if heading.kind == "heading"
         and run.kind == "text"
-        and (stated := _explicit_type(run.text)) in _SCALARS
+        and (stated := _explicit_type(run.text)) in SCALARS
     }
     i = 0
     examples: list[Block] = []  # a field's own example between two fields: it follows the table

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 
 LOCATIONS = ("path", "query", "header", "cookie", "body", "formData", "form")
+SCALARS = frozenset({"string", "integer", "number", "boolean"})
+"""JSON Schema's scalar types: a field of one holds no fields."""
 _NAME_HEADERS = {"name", "parameter", "parameters", "param", "field", "fields", "property", "attribute",
                  "key", "argument", "parameter name", "field name"}  # fmt: skip
 _IN_HEADERS = {"in", "location", "parameter type", "param type", "where", "located in"}
@@ -188,14 +190,11 @@ def _unflatten(rows: list[FieldRow]) -> list[FieldRow]:
             row.name = row.name.rstrip("[]")  # "board[][]": a list of lists
             row.type = "array"  # "crew[] (object)": a list of what the type names
         parent, dot, leaf = row.name.rpartition(".")
-        if dot and leaf and row.depth == 0 and parent in seen and seen[parent] not in _SCALAR_TYPES:
+        if dot and leaf and row.depth == 0 and parent in seen and seen[parent] not in SCALARS:
             row.name = leaf
             row.depth = parent.replace("[]", "").count(".") + 1
         seen[path.rstrip("[]")] = seen[path] = row.type
     return rows
-
-
-_SCALAR_TYPES = {"string", "integer", "number", "boolean"}
 
 
 def _columns(header_row: list[str]) -> dict[str, int]:

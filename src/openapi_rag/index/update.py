@@ -297,7 +297,7 @@ def _build_locked(
     report.chunks = sum(len(s.chunks) for s in sources.values())
     report.chunks_new = len(new_chunks)
     # a second list made by other weights of its model (`ViewVectors.load`) is re-embedded
-    stale_second = existing is not None and getattr(existing.static, "stale", False)
+    stale_second = existing is not None and existing.static is not None and existing.static.stale
     unchanged = second == had and settings == recorded and not stale_second
     if existing is not None and unchanged and not (report.added or report.changed or report.removed or new_chunks):
         report.seconds = round(time.perf_counter() - start, 2)
