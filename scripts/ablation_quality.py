@@ -82,6 +82,19 @@ ROWS: dict[str, Row] = {
         )
         for w in (0.25, 0.5, 0.75, 1.25)
     },
+    # session 16: what a create or update is sent, named in its text (`compact.TAKES`)
+    **{
+        f"shipped, with request body fields ({n})": Row(
+            dict(static_weight=1.25, static_scope="intents"), static="minilm-users", chunking=dict(takes=n)
+        )
+        for n in (5, 10)
+    },
+    **{
+        f"near-copies folded ({j}), the shipped default otherwise": Row(
+            dict(static_weight=1.25, static_scope="intents", fold_similarity=j), static="minilm-users"
+        )
+        for j in (0.9, 0.8, 0.7, 0.6, 0.5)
+    },
     "without compact text (thin)": Row(strategy="thin"),
     "without min-max fusion (RRF)": Row(dict(fusion="rrf")),
     "with fusion depth 20": Row(dict(fusion_depth=20, min_fetch=20)),

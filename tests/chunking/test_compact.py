@@ -153,3 +153,8 @@ def test_views_are_a_strategy_parameter_written_on_the_chunks(campaigns) -> None
     assert plain.params["views"] is False and get_strategy("compact", views=True).params["views"] is True
     assert all(VIEWS not in c.metadata for c in plain.chunk([campaigns]))
     assert [c.embed_text for c in plain.chunk([campaigns])] == [c.embed_text for c in chunks]
+
+
+def test_takes_is_recorded_with_the_index_only_when_on() -> None:
+    assert "takes" not in get_strategy("compact").params  # indexes built before it compare equal
+    assert get_strategy("compact", takes=10).params["takes"] == 10

@@ -106,3 +106,39 @@ def test_unwrap_names_an_envelope_s_payload_fields_and_leaves_other_responses_al
     assert response_fields(svc, wrapped, unwrap=True) == ["title", "close_date"]
     # `data` holding a string is a field like any other, not a payload
     assert response_fields(svc, plain, unwrap=True) == ["status", "data"]
+
+
+def test_request_fields_name_what_a_body_sends_without_read_only_ones() -> None:
+    from openapi_rag.chunking.response_fields import request_fields
+
+    svc = service(
+        {
+            "Card": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "readOnly": True},
+                    "name": {"type": "string"},
+                    "idList": {"type": "string"},
+                },
+            }
+        }
+    )
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Card"}}}}
+    op = Operation(service="s", method="POST", path="/cards", request_body=body)
+    assert request_fields(svc, op) == ["name", "idList"]
+    assert request_fields(svc, op, limit=1) == ["name"]
+    assert request_fields(svc, Operation(service="s", method="GET", path="/cards")) == []
+
+
+def test_a_real_swagger_2_body_parameter_gives_the_fields_a_create_takes() -> None:
+    from openapi_rag.chunking.compact import compact_text, lexical_text
+    from openapi_rag.spec import load_services
+    from tests.conftest import shared_data
+
+    trello = shared_data("realworld", "apis-guru-unofficial", "trello.com", "1.0", "swagger.yaml")
+    svc = load_services([trello]).services[0]
+    add = svc.operation("POST /cards")  # summarised "addCards()", its body `in: body` in Swagger 2
+    line = compact_text(svc, add, takes=10)
+    assert "Takes: " in line and "idList" in line and "desc" in line
+    assert "Takes" not in compact_text(svc, add)  # off by default (session 16: lost under the rule)
+    assert "idList" in lexical_text(svc, add, takes=10).split()

@@ -39,3 +39,38 @@ def test_one_api_indexed_from_two_identical_files_returns_each_operation_once() 
     assert all(h.service == "community-api" and h.also_in == ("community-api-2",) for h in hits)
     index.searcher.configure(fold_duplicates=False)
     assert len({h.id for h in index.search(query, k=4, expand=False)}) == 2
+
+
+NEAR = {  # Twilio's Chat v1 and the same API under its older name, IP Messaging
+    "chat:POST /v1/Services": "Twilio - Chat – ChatV1Service – POST /v1/Services: create service. Top level scope"
+    " for all chat resources Returns: sid, account_sid, friendly_name, limits, webhooks, url, links.",
+    "ipm:POST /v1/Services": "Twilio - Ip_messaging – IpMessagingV1Service – POST /v1/Services: create service"
+    " Returns: sid, account_sid, friendly_name, limits, webhooks, url, links.",
+    "other:POST /v1/Services": "Verify – POST /v1/Services: create a verification service Parameters: code_length."
+    " Returns: sid, code_length, lookup_enabled.",
+}
+
+
+def test_near_copies_fold_by_the_words_after_the_operation_and_other_apis_stay() -> None:
+    ranked = [hit(s, "POST /v1/Services", 1 - i / 10) for i, s in enumerate(("ipm", "other", "chat"))]
+    folded = fold_duplicates(ranked, NEAR.get, similarity=0.5)  # these two share 10 of 17 words
+    assert [(op.service, op.also_in) for op in folded] == [("ipm", ("chat",)), ("other", ())]
+    # word for word only (similarity 1): the renamed API's line differs, nothing folds
+    assert [op.service for op in fold_duplicates(ranked, NEAR.get)] == ["ipm", "other", "chat"]
+
+
+def test_a_renamed_copy_of_a_real_api_is_returned_once() -> None:
+    from openapi_rag.index import Index
+    from openapi_rag.spec import load_services
+    from tests.conftest import shared_data
+
+    specs = shared_data("realworld", "twilio", "spec", "json")
+    services = load_services([specs / "twilio_chat_v1.json", specs / "twilio_ip_messaging_v1.json"])
+    index = Index.build(services.services)
+    query = "send a message to a channel"
+    hits = index.search(query, k=10, expand=False)
+    pair = {"twilio-chat", "twilio-ip-messaging"}
+    folded = [h for h in hits if h.also_in and {h.service, *h.also_in} == pair]  # either may rank first
+    assert len(folded) >= 5
+    index.searcher.configure(fold_similarity=1.0)  # word for word only: the renamed copies come back
+    assert len({h.id for h in index.search(query, k=10, expand=False)}) < len({h.id for h in hits})

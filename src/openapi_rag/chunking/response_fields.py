@@ -13,7 +13,7 @@ from typing import Any
 
 from openapi_rag.model import SCHEMA_REF_PREFIX, Operation, Service
 
-__all__ = ["response_fields"]
+__all__ = ["request_fields", "response_fields"]
 
 MAX_DEPTH = 1
 """Object levels walked: 1 = the top-level properties (nested ones, depth 2, made RestBench and
@@ -50,24 +50,46 @@ def response_fields(
         For TMDB's `GET /tv/{tv_id}`: ["backdrop_path", "created_by", "episode_run_time",
         "first_air_date", "genres", ..., "number_of_seasons", ...].
     """
-    names: dict[str, None] = {}
-    level: list[Any] = []
-    for response in success_responses(op):
-        if not isinstance(response, dict):
-            continue
-        content = response.get("content")
-        for media in content.values() if isinstance(content, dict) else ():
-            if isinstance(media, dict):
-                level.append(media.get("schema"))
-    seen: set[str] = set()
+    level = [schema for response in success_responses(op) for schema in _media_schema(response)]
     if unwrap:
         level = [_payload(service, node) for node in level]
+    return _property_names(service, level, max_depth, limit)
+
+
+def request_fields(service: Service, op: Operation, *, limit: int = MAX_FIELDS) -> list[str]:
+    """Distinct top-level property names of `op`'s request body: what it *takes*.
+
+    A create or update names what it makes by the fields it is sent (Trello's `POST /cards`,
+    summarised "addCards()", takes `name, desc, due, idList`).
+    """
+    return _property_names(service, _media_schema(op.request_body), MAX_DEPTH, limit, sent=True)
+
+
+def _media_schema(holder: Any) -> list[Any]:
+    """The schemas of a response or request body object's media types."""
+    content = holder.get("content") if isinstance(holder, dict) else None
+    return (
+        [m.get("schema") for m in content.values() if isinstance(m, dict)]
+        if isinstance(content, dict)
+        else []
+    )
+
+
+def _property_names(
+    service: Service, level: list[Any], max_depth: int, limit: int, *, sent: bool = False
+) -> list[str]:
+    """Property names of the object schemas in `level` and below, breadth first; cycles end at a
+    schema's first repeat. `sent`: a request's, so `readOnly` properties (never sent) are left out."""
+    names: dict[str, None] = {}
+    seen: set[str] = set()
     for _ in range(max_depth):
         following: list[Any] = []
         for node in level:
             for schema in _objects(service, node, seen):
                 properties = schema.get("properties")
                 for name, child in properties.items() if isinstance(properties, dict) else ():
+                    if sent and isinstance(child, dict) and child.get("readOnly") is True:
+                        continue
                     names.setdefault(str(name), None)
                     following.append(child)
                     if len(names) >= limit:

@@ -106,6 +106,14 @@ from openapi_rag.store.pg_target import PgTarget
     help="The second list's weight on a whole request where --second-scope serves it (default: its "
     "weight elsewhere, 1.25); 'sentences' at 0.5 is the measured option (README); recorded.",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Processes that read the descriptions (default: one per usable core; 1: this process "
+    "only). The index is the same whatever N.",
+)
 @click.option("--json", "json_", is_flag=True, help="Print the report as JSON.")
 @allow_refs_option()
 @handle_errors
@@ -128,6 +136,7 @@ def index(
     second_embedder: str | None,
     second_scope: str | None,
     second_whole_weight: float | None,
+    workers: int | None,
     json_: bool,
     allow_refs: tuple[str, ...],
 ) -> None:
@@ -185,6 +194,7 @@ def index(
                 second_embedder=second_embedder,
                 second_scope=second_scope,
                 second_whole_weight=second_whole_weight,
+                workers=workers,
             )
     except NothingIndexed as exc:
         _print_failures(exc.failed)

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tqdm import tqdm
 
@@ -23,6 +23,7 @@ from openapi_rag.chunking.compact import OPTIONAL_PARAMS
 from openapi_rag.clean import DEFAULT_STEPS
 from openapi_rag.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
 from openapi_rag.embed.base import bar_shape
+from openapi_rag.embed.minilm import available_cores
 from openapi_rag.errors import IndexNotFound, NothingIndexed, SpecError
 from openapi_rag.index.consent import embedder_from_manifest
 from openapi_rag.index.fingerprint import fingerprint
@@ -36,9 +37,12 @@ from openapi_rag.spec import load_service
 from openapi_rag.spec.discover import discover_entries
 from openapi_rag.spec.limits import ReadLimits
 from openapi_rag.spec.load import default_service_id, unique_id
+from openapi_rag.spec.parallel import LoadFailed, load_many
 from openapi_rag.store import FaissStore
 from openapi_rag.store.lock import writer_lock
 from openapi_rag.store.pg_target import PgTarget
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -83,6 +87,7 @@ def build_index(
     second_embedder: str | None = None,
     second_scope: str | None = None,
     second_whole_weight: float | None = None,
+    workers: int | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
@@ -109,6 +114,8 @@ def build_index(
             keeps the recorded one.
         second_whole_weight: the second list's weight on a whole request's text where the scope
             serves it (`SearchSettings.static_whole_weight`), recorded; None keeps the recorded one.
+        workers: processes that read the descriptions (`spec/parallel.py`); None: one per usable
+            core. The index is the same whatever the number.
 
     Raises:
         IndexMismatch: the existing index was built with other settings (pass `rebuild=True`).
@@ -145,6 +152,7 @@ def build_index(
             second_embedder=second_embedder,
             second_scope=second_scope,
             second_whole_weight=second_whole_weight,
+            workers=workers,
         )
 
 
@@ -166,6 +174,7 @@ def _build_locked(
     second_embedder: str | None = None,
     second_scope: str | None = None,
     second_whole_weight: float | None = None,
+    workers: int | None = None,
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -223,22 +232,26 @@ def _build_locked(
     bases: dict[str, str] = {}
     kept_failed: set[str] = set()
 
-    for entry in _progress(entries, "loading", "spec", show_progress):
+    to_load = []
+    for entry in entries:
         previous = old_sources.get(entry)
         if previous is not None and previous.base_id and previous.fingerprint == fingerprint(previous.files):
             sources[entry] = previous
             bases[entry] = previous.base_id
-            continue
-        try:
-            service = load_service(entry, clean=clean, limits=limits)
-        except SpecError as exc:
-            report.failed.append({"file": entry, "error": exc.reason, "where": exc.where})
+        else:
+            to_load.append(entry)
+    cores = available_cores() if workers is None else workers
+    outcomes = load_many(to_load, clean=clean, limits=limits, workers=cores)
+    for entry, outcome in _progress(outcomes, "loading", "spec", show_progress, total=len(to_load)):
+        previous = old_sources.get(entry)
+        if isinstance(outcome, LoadFailed):
+            report.failed.append({"file": entry, "error": outcome.reason, "where": outcome.where})
             if previous is not None:  # keep the last good version rather than lose the service
                 sources[entry] = previous
                 kept_failed.add(entry)
             continue
-        loaded[entry] = service
-        bases[entry] = default_service_id(service.title, Path(entry))
+        loaded[entry] = outcome
+        bases[entry] = default_service_id(outcome.title, Path(entry))
 
     if not sources and not loaded:
         raise NothingIndexed(_nothing_message(paths, entries, report.failed), failed=report.failed)
@@ -377,10 +390,12 @@ def _nothing_message(paths: Iterable[str | Path], entries: list[str], failed: li
     return f"all {len(failed)} API descriptions under {given} failed to load (see above): nothing was indexed"
 
 
-def _progress(items: list[str], desc: str, unit: str, enabled: bool) -> Iterable[str]:
+def _progress(
+    items: Iterable[T], desc: str, unit: str, enabled: bool, total: int | None = None
+) -> Iterable[T]:
     if not enabled or os.environ.get("OPENAPI_RAG_NO_PROGRESS"):
         return items
-    return tqdm(items, desc=desc, unit=unit, leave=False, **bar_shape())
+    return tqdm(items, desc=desc, unit=unit, leave=False, total=total, **bar_shape())
 
 
 def _second_of(index: Index | None) -> Embedder | None:

@@ -799,7 +799,11 @@ class Searcher:
         """`operations` with word-for-word copies from other services folded (`fold_duplicates`)."""
         missing = [op.chunk_ids[0] for op in operations if op.chunk_ids and op.chunk_ids[0] not in chunks]
         known = {**chunks, **{c.id: c for c in read_heads(self.store, missing)}} if missing else chunks
-        return fold_duplicates(operations, lambda chunk_id: getattr(known.get(chunk_id), "embed_text", None))
+        return fold_duplicates(
+            operations,
+            lambda chunk_id: getattr(known.get(chunk_id), "embed_text", None),
+            self.settings.fold_similarity,
+        )
 
     def _needed_producers(self, ops: set[OpKey], scores: dict[OpKey, float], *, own: bool) -> set[OpKey]:
         """For each of `ops` and each entity it needs, the producer `propagate` would lift."""
