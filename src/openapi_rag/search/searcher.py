@@ -101,7 +101,7 @@ from openapi_rag.search.services import ApiEvidence
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.search.timing import StageTimes
 from openapi_rag.search.views import pooled
-from openapi_rag.store.base import Ranked, VectorStore, rank, read_heads
+from openapi_rag.store.base import Ranked, VectorStore, catalog_rows, rank, read_heads
 from openapi_rag.store.filters import ChunkFilter
 
 if TYPE_CHECKING:
@@ -124,6 +124,7 @@ class _Catalog:
     op_chunks: dict[OpKey, list[str]] = field(default_factory=dict)  # an operation's own chunks
     titles: set[str] = field(default_factory=set)  # the titles on all chunks
     service_titles: dict[str, str] = field(default_factory=dict)  # each service's first chunk's title
+    has_links: bool = False  # any schema, errors or security chunk to attach to results
 
 
 class Searcher:
@@ -624,16 +625,16 @@ class Searcher:
         store (which is not changed under a Searcher); settings do not enter it."""
         if self._catalog is None:
             catalog = _Catalog()
-            for chunk in self._all_heads():
-                title = str(chunk.metadata.get("title", ""))
-                catalog.titles.add(title)
-                catalog.service_titles.setdefault(chunk.service, title)
-                if chunk.kind in LINK_KINDS:
+            for row in catalog_rows(self.store):
+                catalog.titles.add(row.title)
+                catalog.service_titles.setdefault(row.service, row.title)
+                if row.kind in LINK_KINDS:
+                    catalog.has_links = True
                     continue
-                for op_id in chunk.operations:
-                    catalog.keys.append((chunk.service, op_id))
-                if len(chunk.operations) == 1:
-                    catalog.op_chunks.setdefault((chunk.service, chunk.operations[0]), []).append(chunk.id)
+                for op_id in row.operations:
+                    catalog.keys.append((row.service, op_id))
+                if len(row.operations) == 1:
+                    catalog.op_chunks.setdefault((row.service, row.operations[0]), []).append(row.id)
             self._catalog = catalog
         return self._catalog
 
@@ -847,6 +848,8 @@ class Searcher:
         return hits
 
     def _expand(self, operations: Sequence[OperationHit], hits: Sequence[Hit]) -> list[OperationHit]:
+        if not self._scan().has_links:  # a `compact` or `endpoint` index: nothing to attach
+            return list(operations)
         by_id = {hit.chunk_id: hit for hit in hits}
         cache: dict[str, Any] = {}
         expanded = []

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Protocol, Self, runtime_checkable
+from typing import NamedTuple, Protocol, Self, runtime_checkable
 
 import numpy as np
 
@@ -48,6 +48,31 @@ def read_heads(store: VectorStore, chunk_ids: Sequence[str]) -> list[Chunk]:
     for readers of ids, kinds, operations, summaries and texts, never the content."""
     heads = getattr(store, "heads", None)
     return heads(chunk_ids) if heads is not None else store.get(chunk_ids)
+
+
+class CatalogRow(NamedTuple):
+    """What a walk over the whole catalog reads of one chunk (`catalog_rows`)."""
+
+    id: str
+    service: str
+    kind: str
+    operations: tuple[str, ...]
+    title: str
+
+
+def catalog_rows(store: VectorStore, batch_size: int = 1000) -> Iterator[CatalogRow]:
+    """Id, service, kind, operations and title of every chunk, in the store's id order: from the
+    store's own projection where it has one (`FaissStore.catalog_rows`: SQLite reads five fields
+    instead of Python decoding every chunk), else from the chunk heads."""
+    fast = getattr(store, "catalog_rows", None)
+    if fast is not None:
+        yield from fast()
+        return
+    ids = store.ids()
+    for start in range(0, len(ids), batch_size):
+        for chunk in read_heads(store, ids[start : start + batch_size]):
+            title = str(chunk.metadata.get("title", ""))
+            yield CatalogRow(chunk.id, chunk.service, chunk.kind, tuple(chunk.operations), title)
 
 
 @runtime_checkable

@@ -105,6 +105,23 @@ class ChunkTable:
                 found[chunk_id] = Chunk.from_dict({**json.loads(data), **fill})
         return found
 
+    def catalog_fields(self) -> dict[str, tuple[str, str, tuple[str, ...], str]]:
+        """`id -> (service, kind, operations, title)` for every chunk: the catalog walk's fields,
+        picked out by SQLite (`store.base.catalog_rows`)."""
+        rows = self._conn.execute(
+            "SELECT id, service, kind, json_extract(data, '$.operations'), "
+            "json_extract(data, '$.metadata.title') FROM chunks"
+        )
+        return {
+            chunk_id: (
+                service,
+                kind,
+                tuple(json.loads(operations or "[]")),
+                "" if title is None else str(title),
+            )
+            for chunk_id, service, kind, operations, title in rows
+        }
+
     def filter_fields(self) -> dict[str, tuple[str, str, list[str]]]:
         """`id -> (service, kind, tags)` for every chunk, the input of filter postings."""
         rows = self._conn.execute("SELECT id, service, kind, tags FROM chunks")

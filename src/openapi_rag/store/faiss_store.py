@@ -34,7 +34,7 @@ from openapi_rag import __version__
 from openapi_rag.errors import IndexDamaged, IndexMismatch
 from openapi_rag.model import Chunk
 from openapi_rag.store.atomic import atomic_dir, resolve_dir
-from openapi_rag.store.base import Ranked, as_matrix, normalized, rank
+from openapi_rag.store.base import CatalogRow, Ranked, as_matrix, normalized, rank
 from openapi_rag.store.chunk_table import ChunkTable
 from openapi_rag.store.filters import ChunkFilter, Postings
 from openapi_rag.store.integrity import check_chunk_table, load_vectors, read_json, require_fields
@@ -305,6 +305,11 @@ class FaissStore:
         if missing:
             raise KeyError(f"unknown chunk ids: {', '.join(missing[:5])}")
         return [found[i] for i in chunk_ids]
+
+    def catalog_rows(self) -> Iterator[CatalogRow]:
+        """Every chunk's id, service, kind, operations and title, in id order (`catalog_rows`)."""
+        fields = self._table.catalog_fields()
+        return (CatalogRow(chunk_id, *fields[chunk_id]) for chunk_id in self._ids)
 
     def heads(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """The chunks in the order asked, without `content`, `file` or BM25 text (empty): all a
