@@ -36,8 +36,8 @@ from openapi_rag.spec.load import load_service
 logger = logging.getLogger(__name__)
 
 MIN_FILES = 4
-"""Fewer files than this load in the calling process: starting workers (~0.3 s each) would cost
-more than it saves."""
+"""Fewer files than this load in the calling process: a small update (one changed file, a test's
+folder) gains nothing from forking and pickling."""
 
 
 @dataclass(frozen=True)
