@@ -220,7 +220,9 @@ def _described_field_at(
         if _MARK_RUN.fullmatch(text):
             marks.append(text.lower())
         elif (stated := _stated(text))[1] is not None:
-            if described and not marks and not titled and not after_field and not _closes_field(blocks, i - 1):
+            # A type said as such ("Type: integer", a label's) is a field's, wherever it stands.
+            explicit = _EXPLICIT_TYPE.fullmatch(text) is not None
+            if described and not (marks or titled or after_field or explicit or _closes_field(blocks, i - 1)):
                 return None
             mark = mark or ("(required)" if "required" in marks else "")
             return _field_from(blocks, j + 1, name, mark, None, stated[1], max(described, key=len, default=""))

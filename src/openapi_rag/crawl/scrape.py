@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
+from openapi_rag.crawl.label_values import join_label_values
 from openapi_rag.crawl.labels import (
     credential_names,
     example_before,
@@ -101,7 +102,7 @@ class Scraped:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = field_runs([as_declarations(b) for b in join_json_runs(page.blocks)])
+    blocks = field_runs(join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)]))
     signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).

@@ -1,0 +1,64 @@
+"""Label/value runs: a field's attribute drawn as a label in a run of its own and its value in the
+next, as pages that lay attributes out in two cells or spans draw them:
+
+    limit *        Type         integer       Default      20
+                   Required     Format        "int32"      Maximum      50
+
+The label is one of JSON Schema's attribute names as pages print them ("Type", "Format", "Default",
+"Minimum", "Valid values", …), capitalised as a label is; the value is short and no label, mark or
+field of its own. Each pair becomes one run ("Type: integer"), the form other pages print in one
+piece, so the field-run rules read it as they read those. A label whose next run is no value stays
+as it is: a column header ("Name", "Type", "Description") is followed by another label.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from openapi_rag.crawl.page import Block
+
+_LABELS = re.compile(
+    r"(Type|Format|Default(?: value)?|Example|Pattern|Enum|Minimum|Maximum|Min(?:imum)? ?length|"
+    r"Max(?:imum)? ?length|Min(?:imum)? ?items|Max(?:imum)? ?items|(?:Valid|Allowed|Possible) values)\s*:?"
+)  # fmt: skip
+MAX_VALUE = 80  # a value is short: a type, a number, a quoted word or a few of them
+# A value that is a field of its own or a mark: "limit *", "required", "(optional)".
+_NOT_A_VALUE = re.compile(r"\S+\s*\*|\(?(?:required|optional|deprecated|nullable)\)?", re.I)
+# The other column headers of a field table drawn as runs ("Name", "Type", "Description").
+_COLUMN_LABEL = re.compile(r"name|description|in|location|schema|notes?|values?|parameters?|fields?|details", re.I)
+# What a type's value may be: a word, a list of one ("string[]"), generics ("Array<object>"),
+# a type with its format or item type ("array of string", "string (date-time)"); no sentence.
+_TYPE_VALUE = re.compile(r"[A-Za-z_][\w.<>\[\], -]{0,60}(?:\s*\([\w -]{1,30}\))?")
+
+
+def join_label_values(blocks: list[Block]) -> list[Block]:
+    """The blocks with each label run and its value run joined into one run ("Type: integer")."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        following = blocks[i + 1] if i + 1 < len(blocks) else None
+        if following is not None and _is_pair(block, following):
+            label = block.text.strip().rstrip(":").strip()
+            out.append(replace(block, text=f"{label}: {following.text.strip()}", links=block.links + following.links))
+            i += 2
+            continue
+        out.append(block)
+        i += 1
+    for index, block in enumerate(out):
+        block.position = index
+    return out
+
+
+def _is_pair(label: Block, value: Block) -> bool:
+    if label.kind != "text" or value.kind != "text" or _LABELS.fullmatch(label.text.strip()) is None:
+        return False
+    shown = value.text.strip()
+    if not shown or len(shown) > MAX_VALUE or _LABELS.fullmatch(shown) or _NOT_A_VALUE.fullmatch(shown):
+        return False
+    if _COLUMN_LABEL.fullmatch(shown.rstrip(":")):
+        return False
+    if label.text.strip().rstrip(":").strip() == "Type":
+        return _TYPE_VALUE.fullmatch(shown) is not None and not shown.rstrip().endswith(".")
+    return True
