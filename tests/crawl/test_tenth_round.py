@@ -96,3 +96,46 @@ def test_the_real_vitepress_pages_give_fields_and_servers() -> None:
     params = {p["name"]: p for p in doc["paths"]["/businesses/search"]["get"]["parameters"]}
     assert params["term"]["in"] == "query" and params["latitude"]["schema"]["type"] == "number"
     assert "Type" not in params
+
+
+def _json_lines(*lines: str) -> str:
+    """A JSON example as the theme's viewer draws it: one run per line, strings shown unescaped."""
+    return "".join(f"<div><span>{line}</span></div>" for line in lines)
+
+
+def _response(status: str, caption: str, example: str) -> str:
+    return (
+        f"<h2>Responses</h2><div><button>{status}</button></div><div><p>{caption}</p></div>"
+        "<div><label>Content-Type</label><span>application/json</span></div>"
+        f"<div><button>Schema</button></div><div><div>JSON</div><div>JSON</div>{example}</div>"
+    )
+
+
+def _page(method: str, path: str, body: str) -> str:
+    return (
+        f"<html><body><main><h1>People</h1><hr><div><h1>Call {path}</h1>"
+        f"<div><div>{method}</div><div><span><span>{path}</span></span></div></div>"
+        f"<p>Does what {path} does.</p>{body}</div></main></body></html>"
+    )
+
+
+def test_json_drawn_one_line_a_run_with_unescaped_quotes_is_read(tmp_path: Path) -> None:
+    example = _json_lines(
+        "{", '"id" : 287 ,', '"name" : "Petyr "Littlefinger" Baelish" ,', '"also_known_as" : [',
+        '"Brad "the actor" Pitt" ,', '"Бред Питт"', "] ,", '"adult" : false', "}",
+    )  # fmt: skip
+    doc = _crawl(tmp_path, _page("GET", "/person/{person_id}", _response("200", "A person", example)))
+    schema = doc["paths"]["/person/{person_id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"id", "name", "also_known_as", "adult"}
+    assert schema["properties"]["also_known_as"]["type"] == "array"
+
+
+def test_a_caption_right_under_a_status_is_the_responses_whatever_it_names(tmp_path: Path) -> None:
+    # "200", then "a pull request object" (naming a request), the media type and the pickers: the
+    # example after them is the 200 response's, not a request body.
+    example = '<pre><code>{"id": 1, "title": "Fix", "author": {"username": "ada"}}</code></pre>'
+    doc = _crawl(tmp_path, _page("GET", "/pullrequests/{pid}", _response("200", "a pull request object", example)))
+    operation = doc["paths"]["/pullrequests/{pid}"]["get"]
+    assert "requestBody" not in operation
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert {"id", "title", "author"} <= set(schema["properties"])
