@@ -10,7 +10,6 @@ from pathlib import Path
 from openapi_rag.crawl import crawl_pages
 from openapi_rag.crawl.label_values import join_label_values
 from openapi_rag.crawl.page import Block
-
 from tests.crawl.conftest import BENCH
 
 
@@ -61,7 +60,8 @@ def test_label_value_runs_give_a_fields_type_format_and_required(tmp_path: Path)
 
 
 def test_a_label_run_joins_only_a_value_not_a_column_label_or_a_field() -> None:
-    runs = ["Name", "Type", "Description", "Type", "integer", "Type", "limit *", "Default", "Required", "Type", "A sentence."]
+    runs = ["Name", "Type", "Description", "Type", "integer", "Type", "limit *", "Default", "Required",
+            "Type", "A sentence."]  # fmt: skip
     joined = [b.text for b in join_label_values([Block("text", text=t) for t in runs])]
     assert joined == ["Name", "Type", "Description", "Type: integer", "Type", "limit *", "Default", "Required",
                       "Type", "A sentence."]  # fmt: skip
@@ -139,3 +139,19 @@ def test_a_caption_right_under_a_status_is_the_responses_whatever_it_names(tmp_p
     assert "requestBody" not in operation
     schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
     assert {"id", "title", "author"} <= set(schema["properties"])
+
+
+def test_a_heading_that_names_a_part_of_the_documentation_is_no_operations_summary(tmp_path: Path) -> None:
+    # The operation's heading is its request line; the headings after it name parts of its
+    # documentation ("Authorizations", "Playground", "Samples"), never the operation.
+    html = (
+        "<html><body><main><h1>Repositories</h1><hr><div><h1>POST /repositories/{slug}/merge</h1>"
+        "<div><div>POST</div><div><span><span>/repositories/{slug}/merge</span></span></div></div>"
+        "<h2>Authorizations</h2><div><span>api_key</span></div><h2>Parameters</h2><h3>Path Parameters</h3>"
+        + _field("slug", ("Type", "string"), required=True)
+        + "<h2>Responses</h2><div><button>204</button></div><div><p>merged</p></div>"
+        "<h2>Playground</h2><div><button>Try it out</button></div><h2>Samples</h2></div></main></body></html>"
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/repositories/{slug}/merge"]["post"]
+    assert operation.get("summary", "") not in ("Authorizations", "Playground", "Samples")
+    assert [p["name"] for p in operation["parameters"]] == ["slug"]

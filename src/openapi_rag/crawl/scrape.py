@@ -68,6 +68,13 @@ _ONE_NAME = re.compile(r"(\S{1,100})(?:\s+\1(?:\s*\((?:required|optional)\))?|\s
 _LABEL_ONLY = re.compile(
     r"(?:request|query|path|header|form|body|response)?\s*(?:parameters?|body|headers?|responses?)", re.I
 )
+# Headings that name a part of an operation's documentation, never the operation: its security, its
+# samples, an interactive console ("Authorizations", "Code samples", "Playground", "Try it out").
+_PART_HEADING = re.compile(
+    r"(?:authori[sz]ations?|authentication|security|(?:code |request |response )?(?:samples?|examples?)|"
+    r"playground|try it(?: out)?|console)",
+    re.I,
+)
 
 
 @dataclass
@@ -247,6 +254,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 and parse_signature(block.text) is None
                 and not block.text.endswith(":")
                 and not _LABEL_ONLY.fullmatch(block.text)  # "Request Parameters" under an empty subtitle
+                and not _PART_HEADING.fullmatch(block.text)
             ):
                 named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
                 evidence.title = named[2] if named else block.text
