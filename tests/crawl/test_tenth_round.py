@@ -155,3 +155,30 @@ def test_a_heading_that_names_a_part_of_the_documentation_is_no_operations_summa
     operation = _crawl(tmp_path, html)["paths"]["/repositories/{slug}/merge"]["post"]
     assert operation.get("summary", "") not in ("Authorizations", "Playground", "Samples")
     assert [p["name"] for p in operation["parameters"]] == ["slug"]
+
+
+def test_keys_a_generator_writes_for_a_maps_entries_are_no_fields(tmp_path: Path) -> None:
+    # vitepress-openapi writes a map's entries as "additionalProperties": "string", Swagger UI as
+    # "additionalProp1"…: placeholders for any key, not fields the schema names.
+    example = _json_lines(
+        "{", '"name" : "string" ,', '"public" : true ,', '"labels" : {', '"additionalProp1" : "string"', "} ,",
+        '"additionalProperties" : "string"', "}",
+    )  # fmt: skip
+    body = f"<h2>Request Body</h2><div><span>application/json</span></div><div><button>Schema</button></div>{example}"
+    operation = _crawl(tmp_path, _page("POST", "/playlists", body))["paths"]["/playlists"]["post"]
+    schema = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"name", "public", "labels"}
+    assert not schema["properties"]["labels"].get("properties")
+
+
+def test_a_date_format_beside_a_field_is_a_note_not_a_field(tmp_path: Path) -> None:
+    body = (
+        "<h2>Parameters</h2><div><h3>Query Parameters</h3>"
+        + _field("list", ("Type", "string"), description="The name of the best-seller list.")
+        + "<div><div><div><span>bestsellers-date</span></div></div><div><p>YYYY-MM-DD</p>"
+        "<p>The week-ending date for the sales reflected on list-name.</p></div>"
+        + _attribute("Type", "string")
+        + "</div></div>"
+    )
+    operation = _crawl(tmp_path, _page("GET", "/lists.json", body))["paths"]["/lists.json"]["get"]
+    assert [p["name"] for p in operation["parameters"]] == ["list", "bestsellers-date"]

@@ -59,6 +59,8 @@ _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthoriz
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
 # A schema's name as generators print it: two capitalised words run together ("CreateTokenRequest").
 _SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+# A date or time format a page shows beside a field ("YYYY-MM-DD", "HH:mm:ss"): a note, never a name.
+_DATE_PATTERN = re.compile(r"[YMDTHhmsSZ]{1,4}(?:[-/:. ][YMDTHhmsSZ]{1,4})+")
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
@@ -168,6 +170,8 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
     named = _NAME_RUN.fullmatch(blocks[i].text)
     if named is None:
         return _typed_field_at(blocks, i)
+    if _DATE_PATTERN.fullmatch(blocks[i].text):
+        return None
     if i and blocks[i - 1].kind == "heading" and _STATUS_HEADING.match(blocks[i - 1].text):
         if blocks[i].text.lower() in _REASON_PHRASES:
             return None  # "200", then "OK" and the body's type: the status's reason, not a field
@@ -228,6 +232,8 @@ def _described_field_at(
             return _field_from(blocks, j + 1, name, mark, None, stated[1], max(described, key=len, default=""))
         elif _title_of(text, blocks[i].text):
             titled = True  # the field's title, its name in words ("limit", then "Limit")
+        elif _DATE_PATTERN.fullmatch(text):
+            pass  # the field's format ("bestsellers-date", then "YYYY-MM-DD"), before its description
         elif _NAME_RUN.fullmatch(text) or stated[0] is not None or len(text.split()) < 2:
             return None  # a name, a place, or one word ("application/json"): not a description
         else:
