@@ -182,3 +182,17 @@ def test_a_date_format_beside_a_field_is_a_note_not_a_field(tmp_path: Path) -> N
     )
     operation = _crawl(tmp_path, _page("GET", "/lists.json", body))["paths"]["/lists.json"]["get"]
     assert [p["name"] for p in operation["parameters"]] == ["list", "bestsellers-date"]
+
+
+def test_required_said_as_a_labels_value_yes_or_no(tmp_path: Path) -> None:
+    # "Required" alone marks a field; "Required", then "No" says it is not required.
+    body = (
+        "<h2>Parameters</h2><div><h3>Query Parameters</h3>"
+        + _field("q", ("Type", "string"), ("Required", "Yes"))
+        + _field("page", ("Type", "integer"), ("Required", "No"))
+        + "</div>"
+    )
+    operation = _crawl(tmp_path, _page("GET", "/search", body))["paths"]["/search"]["get"]
+    params = {p["name"]: p for p in operation["parameters"]}
+    assert params["q"]["required"] is True and not params["page"].get("required")
+    assert params["page"]["schema"]["type"] == "integer"

@@ -20,10 +20,11 @@ from openapi_rag.crawl.page import Block
 
 _LABELS = re.compile(
     r"(Type|Format|Default(?: value)?|Example|Pattern|Enum|Minimum|Maximum|Min(?:imum)? ?length|"
-    r"Max(?:imum)? ?length|Min(?:imum)? ?items|Max(?:imum)? ?items|(?:Valid|Allowed|Possible) values)\s*:?"
+    r"Max(?:imum)? ?length|Min(?:imum)? ?items|Max(?:imum)? ?items|(?:Valid|Allowed|Possible) values|Required)\s*:?"
 )  # fmt: skip
 MAX_VALUE = 80  # a value is short: a type, a number, a quoted word or a few of them
 # A value that is a field of its own or a mark: "limit *", "required", "(optional)".
+_YES_OR_NO = re.compile(r"yes|no|true|false", re.I)  # what "Required" may say
 _NOT_A_VALUE = re.compile(r"\S+\s*\*|\(?(?:required|optional|deprecated|nullable)\)?", re.I)
 # The other column headers of a field table drawn as runs ("Name", "Type", "Description").
 _COLUMN_LABEL = re.compile(r"name|description|in|location|schema|notes?|values?|parameters?|fields?|details", re.I)
@@ -59,6 +60,8 @@ def _is_pair(label: Block, value: Block) -> bool:
         return False
     if _COLUMN_LABEL.fullmatch(shown.rstrip(":")):
         return False
+    if label.text.strip().rstrip(":").strip() == "Required":
+        return _YES_OR_NO.fullmatch(shown) is not None  # "Required" alone marks a field; "Required", "No" does not
     if label.text.strip().rstrip(":").strip() == "Type":
         return _TYPE_VALUE.fullmatch(shown) is not None and not shown.rstrip().endswith(".")
     return True

@@ -59,6 +59,8 @@ _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthoriz
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
 # A schema's name as generators print it: two capitalised words run together ("CreateTokenRequest").
 _SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+# Whether a field is required, said as a label's value: "Required: Yes", "Required: false".
+_REQUIRED_SAID = re.compile(r"required\s*:\s*(yes|no|true|false)", re.I)
 # A date or time format a page shows beside a field ("YYYY-MM-DD", "HH:mm:ss"): a note, never a name.
 _DATE_PATTERN = re.compile(r"[YMDTHhmsSZ]{1,4}(?:[-/:. ][YMDTHhmsSZ]{1,4})+")
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
@@ -409,6 +411,8 @@ def _field_from(
         text = blocks[j].text
         if text.lower() == "required":
             required = "true"
+        elif said := _REQUIRED_SAID.fullmatch(text):  # "Required: No", a label's value (label_values)
+            required = "true" if said.group(1).lower() in ("yes", "true") else "false"
         elif type_ is None and (later := _stated(text))[1] is not None:
             type_ = later[1]  # "tags (optional)", "Query Parameter — …", then the type
         else:
