@@ -196,3 +196,16 @@ def test_required_said_as_a_labels_value_yes_or_no(tmp_path: Path) -> None:
     params = {p["name"]: p for p in operation["parameters"]}
     assert params["q"]["required"] is True and not params["page"].get("required")
     assert params["page"]["schema"]["type"] == "integer"
+
+
+def test_an_attributes_label_and_value_is_no_fields_description(tmp_path: Path) -> None:
+    body = (
+        "<h2>Parameters</h2><div><h3>Query Parameters</h3>"
+        + _field("latitude", ("Type", "number"), ("Format", '"double"'), required=True)
+        + _field("radius", ("Type", "integer"), ("Example", '"40000 metres, the most allowed"'), description="In metres.")
+        + "</div>"
+    )
+    operation = _crawl(tmp_path, _page("GET", "/businesses/search", body))["paths"]["/businesses/search"]["get"]
+    params = {p["name"]: p for p in operation["parameters"]}
+    assert "Format" not in params["latitude"].get("description", "")
+    assert params["radius"]["description"] == "In metres." and params["radius"]["schema"]["type"] == "integer"

@@ -65,3 +65,10 @@ def _is_pair(label: Block, value: Block) -> bool:
     if label.text.strip().rstrip(":").strip() == "Type":
         return _TYPE_VALUE.fullmatch(shown) is not None and not shown.rstrip().endswith(".")
     return True
+
+
+def is_attribute_run(text: str) -> bool:
+    """Whether a run states one attribute as a label and its value ("Format: \"double\"", "Default: 20"):
+    what describes a field's schema, not the field."""
+    label, colon, value = text.partition(":")
+    return bool(colon and value.strip()) and _LABELS.fullmatch(label.strip()) is not None

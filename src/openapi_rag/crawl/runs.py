@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from openapi_rag.crawl.inline_fields import inline_field
+from openapi_rag.crawl.label_values import is_attribute_run
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.tables import LOCATIONS, SCALARS, is_type_link, led_type, normalize_type
 
@@ -418,8 +419,9 @@ def _field_from(
         else:
             following.append(text)
         j += 1
-    # The longest of the runs after it describes it; the short ones are labels, values or buttons.
-    description = max(following, key=len, default="")
+    # The longest of the runs after it describes it; the short ones are labels, values or buttons, and
+    # an attribute's label and value ("Format: \"double\"", "Default: 20") states its schema, not what it is.
+    description = max((text for text in following if not is_attribute_run(text)), key=len, default="")
     if type_ is None and (formatted := _FORMAT.search(" ".join(following))):
         type_ = _FORMAT_TYPES[formatted.group(1).lower()]  # "… default: null format: int64": an integer
     elif type_ is None and (bound := _NUMERIC_VALUE.search(" ".join(following))):
