@@ -17,10 +17,10 @@ from openapi_rag.crawl.tables import SCALARS, FieldRow
 _MAX_DEPTH = 16
 # A type name as a sketch writes it, a format in parentheses allowed: "string (date-time)".
 _TYPE_NAME = re.compile(r"(string|integer|number|boolean|object|array)(?:\s*\([\w.\- ]{1,30}\))?", re.I)
-# What stands for each type name in a sketch, so that inference gives that type.
 # Keys an example generator writes for a map's entries (`additionalProperties` in the schema), no field:
 # "additionalProperties" itself, or Swagger UI's "additionalProp1", "additionalProp2", ….
 _MAP_PLACEHOLDER = re.compile(r"additionalProp(?:erties|\d+)")
+# What stands for each type name in a sketch, so that inference gives that type.
 _STAND_INS: dict[str, Any] = {
     "string": "",
     "integer": 0,

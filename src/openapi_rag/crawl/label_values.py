@@ -8,7 +8,8 @@ The label is one of JSON Schema's attribute names as pages print them ("Type", "
 "Minimum", "Valid values", …), capitalised as a label is; the value is short and no label, mark or
 field of its own. Each pair becomes one run ("Type: integer"), the form other pages print in one
 piece, so the field-run rules read it as they read those. A label whose next run is no value stays
-as it is: a column header ("Name", "Type", "Description") is followed by another label.
+as it is: a column header ("Name", "Type", "Description") is followed by another label. "Required"
+joins only a yes or a no ("Required", "No"): alone it marks the field.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ _LABELS = re.compile(
     r"Max(?:imum)? ?length|Min(?:imum)? ?items|Max(?:imum)? ?items|(?:Valid|Allowed|Possible) values|Required)\s*:?"
 )  # fmt: skip
 MAX_VALUE = 80  # a value is short: a type, a number, a quoted word or a few of them
-# A value that is a field of its own or a mark: "limit *", "required", "(optional)".
 _YES_OR_NO = re.compile(r"yes|no|true|false", re.I)  # what "Required" may say
+# A value that is a field of its own or a mark: "limit *", "required", "(optional)".
 _NOT_A_VALUE = re.compile(r"\S+\s*\*|\(?(?:required|optional|deprecated|nullable)\)?", re.I)
 # The other column headers of a field table drawn as runs ("Name", "Type", "Description").
 _COLUMN_LABEL = re.compile(r"name|description|in|location|schema|notes?|values?|parameters?|fields?|details", re.I)
@@ -53,6 +54,7 @@ def join_label_values(blocks: list[Block]) -> list[Block]:
 
 
 def _is_pair(label: Block, value: Block) -> bool:
+    """Whether `label` is an attribute's label and `value` its value."""
     if label.kind != "text" or value.kind != "text" or _LABELS.fullmatch(label.text.strip()) is None:
         return False
     shown = value.text.strip()
@@ -60,10 +62,11 @@ def _is_pair(label: Block, value: Block) -> bool:
         return False
     if _COLUMN_LABEL.fullmatch(shown.rstrip(":")):
         return False
-    if label.text.strip().rstrip(":").strip() == "Required":
-        return _YES_OR_NO.fullmatch(shown) is not None  # "Required" alone marks a field; "Required", "No" does not
-    if label.text.strip().rstrip(":").strip() == "Type":
-        return _TYPE_VALUE.fullmatch(shown) is not None and not shown.rstrip().endswith(".")
+    name = label.text.strip().rstrip(":").strip()
+    if name == "Required":  # "Required" alone marks a field required; "Required", then "No" does not
+        return _YES_OR_NO.fullmatch(shown) is not None
+    if name == "Type":
+        return _TYPE_VALUE.fullmatch(shown) is not None and not shown.endswith(".")
     return True
 
 

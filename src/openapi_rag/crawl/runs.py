@@ -174,7 +174,7 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
     if named is None:
         return _typed_field_at(blocks, i)
     if _DATE_PATTERN.fullmatch(blocks[i].text):
-        return None
+        return None  # "YYYY-MM-DD" under a field's name is its format, not the next field
     if i and blocks[i - 1].kind == "heading" and _STATUS_HEADING.match(blocks[i - 1].text):
         if blocks[i].text.lower() in _REASON_PHRASES:
             return None  # "200", then "OK" and the body's type: the status's reason, not a field
