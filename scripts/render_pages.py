@@ -93,6 +93,14 @@ untouched, before its pages were read):
   render_docusaurus). 4.1.0 is the last version whose parameter and schema components render at build
   time: from 4.2.0 they are client-only, so a static page shows loading skeletons where they stand.
 
+One more joined in issue 17's tenth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `vitepress`: VitePress 1.6.4 (Vue's static-site generator: pages rendered by Vue on the server at build
+  time, no browser) with the vitepress-openapi 0.2.1 theme (an `<OASpec :spec>` component on a page; one
+  site for all 38 specs, a page each); pinned in a tree of its own, renderers/vitepress, with
+  api-spec-converter 2.12.0 (vitepress-openapi reads OpenAPI 3 only; see render_vitepress).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -111,7 +119,7 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     cd benchmarks/crawl/renderers && npm ci --ignore-scripts   # once (node + npm; offline afterwards)
     cd benchmarks/crawl/renderers/openapi2html && npm ci --ignore-scripts   # once, its own tree
     cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's,
-                                                                            # docusaurus')
+                                                                            # docusaurus', vitepress')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
@@ -151,6 +159,7 @@ OPENAPI2HTML = RENDERERS / "openapi2html"
 AGLIO = RENDERERS / "aglio"
 STARLIGHT = RENDERERS / "starlight"
 DOCUSAURUS = RENDERERS / "docusaurus"
+VITEPRESS = RENDERERS / "vitepress"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -754,6 +763,81 @@ def render_docusaurus(jobs: list[tuple[Path, Path]], work: Path) -> list[str]:
     return failures
 
 
+_VITEPRESS_THEME = """import DefaultTheme from "vitepress/theme"
+import {{ theme }} from "vitepress-openapi/client"
+import "vitepress-openapi/dist/style.css"
+
+export default {{
+  extends: DefaultTheme,
+  enhanceApp({{ app }}) {{ theme.enhanceApp({{ app }}) }},
+}}
+"""
+_VITEPRESS_PAGE = """---
+aside: false
+outline: false
+---
+<script setup>
+import spec from "./{key}.json"
+</script>
+
+<OASpec :spec="spec" />
+"""
+
+
+def render_vitepress(jobs: list[tuple[Path, Path]], work: Path) -> list[str]:
+    """VitePress 1.6.4 (Vue's static-site generator; its default theme) with the vitepress-openapi 0.2.1
+    theme: a Markdown page holding `<OASpec :spec="spec" />`, rendered by Vue on the server at build time
+    (no browser), the component's defaults otherwise (info, servers, every operation grouped by tag);
+    pinned in a tree of its own, renderers/vitepress. One site for all 38 specs, a page each (one Vite
+    build: its fixed cost is most of the time), built inside the renderer's tree (the theme's modules
+    resolve only under it) and removed after. vitepress-openapi reads OpenAPI 3 only, so Swagger 2.0
+    specs go through api-spec-converter 2.12.0 (swagger_2 -> openapi_3) from the same tree first, as for
+    MkDocs. Each benchmark page is the built page's `main` (the navigation bar is site chrome). Added in
+    issue 17's tenth round as a fresh held-out renderer."""
+    import lxml.html
+
+    converter = VITEPRESS / "node_modules" / ".bin" / "api-spec-converter"
+    failures, built = [], {}
+    with tempfile.TemporaryDirectory(dir=VITEPRESS, prefix="site-") as site_dir:
+        site = Path(site_dir)
+        (site / ".vitepress" / "theme").mkdir(parents=True)
+        (site / ".vitepress" / "config.mjs").write_text('export default { title: "API documentation" };\n', encoding="utf-8")
+        (site / ".vitepress" / "theme" / "index.js").write_text(_VITEPRESS_THEME.format(), encoding="utf-8")
+        (site / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+        for index, (spec, page) in enumerate(jobs):
+            key = f"s{index:02d}"
+            data = _read_spec(spec)
+            try:
+                if "swagger" in data:
+                    done = subprocess.run(
+                        [str(converter), "--from=swagger_2", "--to=openapi_3", "--syntax=json", str(spec)],
+                        check=True,
+                        capture_output=True,
+                        timeout=CHROMIUM_TIMEOUT_S,
+                    )
+                    data = json.loads(done.stdout)
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+                failures.append(f"{page.stem}: {(exc.stderr or b'').decode()[-300:]}")
+                continue
+            # `x-` extensions dropped, as for Sphinx, Starlight and Docusaurus: Spotify's point at a missing file
+            (site / f"{key}.json").write_text(json.dumps(_without_extensions(data)), encoding="utf-8")
+            (site / f"{key}.md").write_text(_VITEPRESS_PAGE.format(key=key), encoding="utf-8")
+            built[key] = (page, _spec_title(_read_spec(spec), spec))
+        subprocess.run(
+            ["node", str(VITEPRESS / "node_modules" / "vitepress" / "bin" / "vitepress.js"), "build"],
+            check=True,
+            capture_output=True,
+            timeout=3 * CHROMIUM_TIMEOUT_S,
+            cwd=site,
+        )
+        for key, (page, title) in built.items():
+            root = lxml.html.parse(str(site / ".vitepress" / "dist" / f"{key}.html")).getroot()
+            main = root.find(".//main")
+            body = lxml.html.tostring(main if main is not None else root.body, encoding="unicode")
+            page.write_text(strip_page(_PAGE.format(title=html_escape(title), body=body), work), encoding="utf-8")
+    return failures
+
+
 def _operations_named(data: dict) -> dict:
     """The spec with an operationId, made as code generators make one (the method, then the path's words:
     `getComicsComicId`), on each operation that has neither an operationId nor a summary, and without
@@ -881,7 +965,7 @@ RENDER = {
     "starlight": render_starlight,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
-RENDER_ALL = {"docusaurus": render_docusaurus}
+RENDER_ALL = {"docusaurus": render_docusaurus, "vitepress": render_vitepress}
 
 
 class Needs(NamedTuple):
@@ -928,6 +1012,11 @@ NEEDS = {
         DOCUSAURUS / "node_modules" / "@docusaurus" / "core" / "bin" / "docusaurus.mjs",
         "node",
         "cd benchmarks/crawl/renderers/docusaurus && npm ci",
+    ),
+    "vitepress": Needs(
+        VITEPRESS / "node_modules" / "vitepress" / "bin" / "vitepress.js",
+        "node",
+        "cd benchmarks/crawl/renderers/vitepress && npm ci",
     ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }

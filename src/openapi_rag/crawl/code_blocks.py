@@ -4,11 +4,15 @@ declarations or a JSON Schema read as field tables."""
 
 from __future__ import annotations
 
+import re
+
 from openapi_rag.crawl.declarations import declaration_rows, declaration_runs, json_schema_rows
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.samples import parse_json
 
-MAX_JSON_RUN = 20_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
+MAX_JSON_RUN = 100_000  # text runs joined into one JSON sample (syntax highlighters split tokens)
+# One line of JSON as a viewer draws it, a string value last: `"key" : "value" ,` or `"item" ,`.
+_STRING_LINE = re.compile(r'(\s*(?:"[^"\\]*"\s*:\s*)?)"(.*)"(\s*,?\s*)', re.S)
 
 
 def as_declarations(block: Block) -> Block:
@@ -38,6 +42,12 @@ def join_json_runs(blocks: list[Block]) -> list[Block]:
                 if depth <= 0:
                     break
             value = parse_json(" ".join(parts)) if depth <= 0 else None
+            if value is None and depth <= 0 and len(parts) > 1:
+                # A viewer that draws each line as a run may show strings unescaped ("name" : "Petyr
+                # "Littlefinger" Baelish" ,): each line's inner quotes escaped, the JSON it stands for.
+                mended = [_escaped_inner_quotes(part) for part in parts]
+                if (value := parse_json(" ".join(mended))) is not None:
+                    parts = mended
             if value is not None:
                 out.append(Block("code", " ".join(parts), position=block.position))
                 i = j
@@ -54,3 +64,12 @@ def join_json_runs(blocks: list[Block]) -> list[Block]:
     for index, block in enumerate(out):
         block.position = index
     return out
+
+
+def _escaped_inner_quotes(line: str) -> str:
+    """A line of JSON whose last string shows quotes unescaped, with them escaped; others unchanged."""
+    shown = _STRING_LINE.fullmatch(line)
+    if shown is None or '"' not in shown.group(2):
+        return line
+    inner = shown.group(2).replace('\\"', '"').replace('"', '\\"')
+    return f'{shown.group(1)}"{inner}"{shown.group(3)}'

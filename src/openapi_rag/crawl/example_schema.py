@@ -17,6 +17,9 @@ from openapi_rag.crawl.tables import SCALARS, FieldRow
 _MAX_DEPTH = 16
 # A type name as a sketch writes it, a format in parentheses allowed: "string (date-time)".
 _TYPE_NAME = re.compile(r"(string|integer|number|boolean|object|array)(?:\s*\([\w.\- ]{1,30}\))?", re.I)
+# Keys an example generator writes for a map's entries (`additionalProperties` in the schema), no field:
+# "additionalProperties" itself, or Swagger UI's "additionalProp1", "additionalProp2", ….
+_MAP_PLACEHOLDER = re.compile(r"additionalProp(?:erties|\d+)")
 # What stands for each type name in a sketch, so that inference gives that type.
 _STAND_INS: dict[str, Any] = {
     "string": "",
@@ -41,6 +44,7 @@ def stated_types(named: dict[str, list[FieldRow]]) -> dict[str, str]:
 def schema_from_example(value: Any, stated: dict[str, str]) -> dict[str, Any]:
     """The schema an example shows, with the scalar types the page states for its fields: one literal
     cannot tell a number from an integer (`0`), and documentation often quotes numbers (`"300"`)."""
+    value = _without_placeholders(value)
     if _is_sketch(value):
         value = _stand_ins(value)
     schema = infer_schema(value)
@@ -94,4 +98,19 @@ def _stand_ins(value: Any) -> Any:
         named = _TYPE_NAME.fullmatch(value.strip())
         stand_in = _STAND_INS[named.group(1).lower()] if named else value
         return stand_in.copy() if isinstance(stand_in, (dict, list)) else stand_in
+    return value
+
+
+def _without_placeholders(value: Any, depth: int = 0) -> Any:
+    """The example less the keys a generator writes for a map's entries ("additionalProperties": "string")."""
+    if depth > _MAX_DEPTH:
+        return value
+    if isinstance(value, dict):
+        return {
+            key: _without_placeholders(child, depth + 1)
+            for key, child in value.items()
+            if not _MAP_PLACEHOLDER.fullmatch(str(key))
+        }
+    if isinstance(value, list):
+        return [_without_placeholders(child, depth + 1) for child in value]
     return value

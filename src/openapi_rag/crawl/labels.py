@@ -157,9 +157,13 @@ def label_kind(label: str) -> str:
         # The runs between a status heading ("200") and what follows are its caption and pickers
         # ("A pull request object", "Select media type …"): the status says.
         return "response"
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
         if piece.endswith(".") and len(piece.split()) > 3:
             continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
+        if index + 1 < len(pieces) and _STATUS_ONLY.fullmatch(pieces[index + 1].strip()):
+            # A caption right under a status ("200", "a pull request object", then the media type and
+            # pickers before the example) is the status's, whatever it names.
+            return "response"
         if len(piece.split()) >= 5 and ":" not in piece and not re.match(r"[1-5]\d\d\b", piece):
             continue  # so does a caption in five words or more ("An array of pull request objects")
         # A piece that starts with a status ("200", "Status: 200", "307 Temporary Redirect … Headers:")

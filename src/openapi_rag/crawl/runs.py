@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from openapi_rag.crawl.inline_fields import inline_field
+from openapi_rag.crawl.label_values import is_attribute_run
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.tables import LOCATIONS, SCALARS, is_type_link, led_type, normalize_type
 
@@ -59,6 +60,10 @@ _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthoriz
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
 # A schema's name as generators print it: two capitalised words run together ("CreateTokenRequest").
 _SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+# Whether a field is required, said as a label's value: "Required: Yes", "Required: false".
+_REQUIRED_SAID = re.compile(r"required\s*:\s*(yes|no|true|false)", re.I)
+# A date or time format a page shows beside a field ("YYYY-MM-DD", "HH:mm:ss"): a note, never a name.
+_DATE_PATTERN = re.compile(r"[YMDTHhmsSZ]{1,4}(?:[-/:. ][YMDTHhmsSZ]{1,4})+")
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
@@ -168,6 +173,8 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
     named = _NAME_RUN.fullmatch(blocks[i].text)
     if named is None:
         return _typed_field_at(blocks, i)
+    if _DATE_PATTERN.fullmatch(blocks[i].text):
+        return None  # "YYYY-MM-DD" under a field's name is its format, not the next field
     if i and blocks[i - 1].kind == "heading" and _STATUS_HEADING.match(blocks[i - 1].text):
         if blocks[i].text.lower() in _REASON_PHRASES:
             return None  # "200", then "OK" and the body's type: the status's reason, not a field
@@ -220,12 +227,16 @@ def _described_field_at(
         if _MARK_RUN.fullmatch(text):
             marks.append(text.lower())
         elif (stated := _stated(text))[1] is not None:
-            if described and not marks and not titled and not after_field and not _closes_field(blocks, i - 1):
+            # A type said as such ("Type: integer", a label's) is a field's, wherever it stands.
+            explicit = _EXPLICIT_TYPE.fullmatch(text) is not None
+            if described and not (marks or titled or after_field or explicit or _closes_field(blocks, i - 1)):
                 return None
             mark = mark or ("(required)" if "required" in marks else "")
             return _field_from(blocks, j + 1, name, mark, None, stated[1], max(described, key=len, default=""))
         elif _title_of(text, blocks[i].text):
             titled = True  # the field's title, its name in words ("limit", then "Limit")
+        elif _DATE_PATTERN.fullmatch(text):
+            pass  # the field's format ("bestsellers-date", then "YYYY-MM-DD"), before its description
         elif _NAME_RUN.fullmatch(text) or stated[0] is not None or len(text.split()) < 2:
             return None  # a name, a place, or one word ("application/json"): not a description
         else:
@@ -401,13 +412,16 @@ def _field_from(
         text = blocks[j].text
         if text.lower() == "required":
             required = "true"
+        elif said := _REQUIRED_SAID.fullmatch(text):  # "Required: No", a label's value (label_values)
+            required = "true" if said.group(1).lower() in ("yes", "true") else "false"
         elif type_ is None and (later := _stated(text))[1] is not None:
             type_ = later[1]  # "tags (optional)", "Query Parameter — …", then the type
         else:
             following.append(text)
         j += 1
-    # The longest of the runs after it describes it; the short ones are labels, values or buttons.
-    description = max(following, key=len, default="")
+    # The longest of the runs after it describes it; the short ones are labels, values or buttons, and
+    # an attribute's label and value ("Format: \"double\"", "Default: 20") states its schema, not what it is.
+    description = max((text for text in following if not is_attribute_run(text)), key=len, default="")
     if type_ is None and (formatted := _FORMAT.search(" ".join(following))):
         type_ = _FORMAT_TYPES[formatted.group(1).lower()]  # "… default: null format: int64": an integer
     elif type_ is None and (bound := _NUMERIC_VALUE.search(" ".join(following))):

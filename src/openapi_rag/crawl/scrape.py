@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
+from openapi_rag.crawl.label_values import join_label_values
 from openapi_rag.crawl.labels import (
     credential_names,
     example_before,
@@ -67,6 +68,13 @@ _ONE_NAME = re.compile(r"(\S{1,100})(?:\s+\1(?:\s*\((?:required|optional)\))?|\s
 _LABEL_ONLY = re.compile(
     r"(?:request|query|path|header|form|body|response)?\s*(?:parameters?|body|headers?|responses?)", re.I
 )
+# Headings that name a part of an operation's documentation, never the operation: its security, its
+# samples, an interactive console ("Authorizations", "Code samples", "Playground", "Try it out").
+_PART_HEADING = re.compile(
+    r"(?:authori[sz]ations?|authentication|security|(?:code |request |response )?(?:samples?|examples?)|"
+    r"playground|try it(?: out)?|console)",
+    re.I,
+)
 
 
 @dataclass
@@ -101,7 +109,7 @@ class Scraped:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = field_runs([as_declarations(b) for b in join_json_runs(page.blocks)])
+    blocks = field_runs(join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)]))
     signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
@@ -246,6 +254,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 and parse_signature(block.text) is None
                 and not block.text.endswith(":")
                 and not _LABEL_ONLY.fullmatch(block.text)  # "Request Parameters" under an empty subtitle
+                and not _PART_HEADING.fullmatch(block.text)
             ):
                 named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
                 evidence.title = named[2] if named else block.text

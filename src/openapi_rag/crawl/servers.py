@@ -19,6 +19,9 @@ _WORDS_THEN_URL = re.compile(
     re.I,
 )
 _SCHEME = re.compile(r"(?:https?|\{\w+\})://", re.I)
+# A server listed under a "Servers" label: its URL (the scheme may be a server variable, "{scheme}://"),
+# then a few words that describe it ("https://api.example.com/v1 Production server").
+_LISTED_SERVER = re.compile(r"^\s*((?:https?|\{\w+\})://[\w.-]+(?::\d+)?(?:/\S*)?)(?:\s+[^/:]{1,80})?\s*$", re.I)
 _SERVER_LABEL = re.compile(r"\b(base url|base urls|server|servers|endpoint|host|api url)\b")
 # A label and its base URL in one run ("[ Base URL: api.example.com/v1 ]"), the scheme optional, or
 # only the base path ("Base URL: /v1, Version: 1.0", "BasePath:/v2" as Swagger 2 names it), which a
@@ -147,6 +150,10 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             url = shown.group(1).rstrip("/")
             counts[url] = counts.get(url, 0) + 1
             continue
+        if (listed := _listed_server(blocks, i)) is not None:
+            url = listed if not listed.startswith("{") else _SCHEME.sub(f"{(schemes or ['https'])[0]}://", listed, 1)
+            counts[url] = counts.get(url, 0) + 1
+            continue
         described = _URL_THEN_WORDS.match(block.text)  # "https://api.example.com/v1 - Production"
         if not _BARE_URL.match(block.text) and not described:
             continue
@@ -155,3 +162,17 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
         if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
             counts[url] = counts.get(url, 0) + 1
     return sorted(counts, key=lambda u: (-counts[u], u))
+
+
+def _listed_server(blocks: list[Block], i: int) -> str | None:
+    """The server URL a run lists under a server label: the run is a URL, alone or with a few words
+    after it, and so is every run between it and the nearest heading, which names servers ("Servers")."""
+    listed = _LISTED_SERVER.match(blocks[i].text) if len(blocks[i].text) < 200 else None
+    if listed is None:
+        return None
+    k = i - 1
+    while k >= 0 and blocks[k].kind == "text" and _LISTED_SERVER.match(blocks[k].text) and i - k < 10:
+        k -= 1
+    if k < 0 or blocks[k].kind != "heading" or len(blocks[k].text) >= 80:
+        return None
+    return listed.group(1).rstrip("/") if _SERVER_LABEL.search(blocks[k].text.lower()) else None
