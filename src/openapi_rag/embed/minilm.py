@@ -7,6 +7,7 @@ model: WordPiece, at most 256 tokens, mean pooling over the attention mask, L2 n
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import os
 import threading
@@ -108,6 +109,14 @@ class MiniLMEmbedder(Embedder):
         self._session: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
+
+    def with_threads(self, threads: int) -> MiniLMEmbedder:
+        """The same model and options on `threads` intra-op threads, with a session of its own
+        (loaded on first use): its vectors are this one's bit for bit (MLAS splits a product's
+        rows between threads, never its sums), so it shares this one's cache key."""
+        twin = copy.copy(self)
+        twin._threads, twin._session, twin._tokenizer, twin._lock = threads, None, None, threading.Lock()
+        return twin
 
     def _load(self) -> None:
         with self._lock:

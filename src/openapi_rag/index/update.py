@@ -27,8 +27,9 @@ from openapi_rag.embed.minilm import available_cores
 from openapi_rag.errors import IndexNotFound, NothingIndexed, SpecError
 from openapi_rag.index.consent import embedder_from_manifest
 from openapi_rag.index.fingerprint import fingerprint
-from openapi_rag.index.index import DEFAULT_STRATEGY, Index, embed_chunks, service_record
+from openapi_rag.index.index import DEFAULT_STRATEGY, Index, service_record
 from openapi_rag.index.manifest import Manifest, Source, check_settings
+from openapi_rag.index.side_by_side import embed_new_chunks
 from openapi_rag.model import Chunk, Service
 from openapi_rag.search.bm25 import BM25Index
 from openapi_rag.search.settings import SearchSettings
@@ -316,7 +317,8 @@ def _build_locked(
         report.seconds = round(time.perf_counter() - start, 2)
         return report
 
-    vectors = embed_chunks(model, new_chunks, show_progress=show_progress)
+    # the second model's vectors of the new chunks are cached meanwhile, read back below
+    vectors = embed_new_chunks(model, second_model, new_chunks, show_progress=show_progress)
     manifest = Manifest(
         strategy=strategy,
         strategy_params=chunker.params,
