@@ -50,7 +50,7 @@ def response_fields(
         For TMDB's `GET /tv/{tv_id}`: ["backdrop_path", "created_by", "episode_run_time",
         "first_air_date", "genres", ..., "number_of_seasons", ...].
     """
-    level = [schema for response in success_responses(op) for schema in _media_schema(response)]
+    level = [schema for response in success_responses(op) for schema in _media_schemas(response)]
     if unwrap:
         level = [_payload(service, node) for node in level]
     return _property_names(service, level, max_depth, limit)
@@ -62,10 +62,10 @@ def request_fields(service: Service, op: Operation, *, limit: int = MAX_FIELDS) 
     A create or update names what it makes by the fields it is sent (Trello's `POST /cards`,
     summarised "addCards()", takes `name, desc, due, idList`).
     """
-    return _property_names(service, _media_schema(op.request_body), MAX_DEPTH, limit, sent=True)
+    return _property_names(service, _media_schemas(op.request_body), MAX_DEPTH, limit, sent=True)
 
 
-def _media_schema(holder: Any) -> list[Any]:
+def _media_schemas(holder: Any) -> list[Any]:
     """The schemas of a response or request body object's media types."""
     content = holder.get("content") if isinstance(holder, dict) else None
     return (

@@ -44,15 +44,13 @@ def embed_new_chunks(
         cores: cores to share between the two (None: `available_cores()`).
     """
     cores = available_cores() if cores is None else cores
-    side_by_side = (
+    if not (
         isinstance(model, MiniLMEmbedder)
         and isinstance(second, MiniLMEmbedder)
         and cores >= 2
         and len(chunks) >= MIN_CHUNKS
-    )
-    if not side_by_side:
+    ):
         return embed_chunks(model, chunks, show_progress=show_progress)
-    assert isinstance(model, MiniLMEmbedder) and isinstance(second, MiniLMEmbedder)
     first_half, second_half = model.with_threads(cores - cores // 2), second.with_threads(cores // 2)
     failed: list[BaseException] = []
 

@@ -69,7 +69,7 @@ Filters (`ChunkFilter`: service, tag, kind) apply inside each retriever, before 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -101,7 +101,7 @@ from openapi_rag.search.services import ApiEvidence
 from openapi_rag.search.settings import DEFAULT_SETTINGS, SearchSettings
 from openapi_rag.search.timing import StageTimes
 from openapi_rag.search.views import pooled
-from openapi_rag.store.base import Ranked, VectorStore, catalog_rows, rank, read_heads
+from openapi_rag.store.base import Ranked, VectorStore, all_heads, catalog_rows, rank, read_heads
 from openapi_rag.store.filters import ChunkFilter
 
 if TYPE_CHECKING:
@@ -615,11 +615,6 @@ class Searcher:
             return frozenset()
         return frozenset(dense_side)
 
-    def _all_heads(self, batch_size: int = 1000) -> Iterator[Chunk]:
-        ids = self.store.ids()
-        for start in range(0, len(ids), batch_size):
-            yield from read_heads(self.store, ids[start : start + batch_size])
-
     def _scan(self) -> _Catalog:
         """What the dependency graph and the API names read from every chunk, in one walk of the
         store (which is not changed under a Searcher); settings do not enter it."""
@@ -719,7 +714,7 @@ class Searcher:
                 texts[0],
                 cfg,
                 lexical={(op.service, op.id): op.bm25_score or 0.0 for op in operations},
-                chunks=self._all_heads,
+                chunks=lambda: all_heads(self.store),
                 embed=self.embed,
             )
         by_key = {(op.service, op.id): op for op in operations}
@@ -797,7 +792,8 @@ class Searcher:
         return sorted(scaled, key=lambda op: (-op.score, op.service, op.id))
 
     def _folded(self, operations: list[OperationHit], chunks: dict[str, Chunk]) -> list[OperationHit]:
-        """`operations` with word-for-word copies from other services folded (`fold_duplicates`)."""
+        """`operations` with copies from other services folded (`fold_duplicates`; near-copies too
+        below `fold_similarity` 1)."""
         missing = [op.chunk_ids[0] for op in operations if op.chunk_ids and op.chunk_ids[0] not in chunks]
         known = {**chunks, **{c.id: c for c in read_heads(self.store, missing)}} if missing else chunks
         return fold_duplicates(

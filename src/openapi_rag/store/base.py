@@ -60,6 +60,13 @@ class CatalogRow(NamedTuple):
     title: str
 
 
+def all_heads(store: VectorStore, batch_size: int = 1000) -> Iterator[Chunk]:
+    """Every chunk's head (`read_heads`), in the store's id order, read `batch_size` at a time."""
+    ids = store.ids()
+    for start in range(0, len(ids), batch_size):
+        yield from read_heads(store, ids[start : start + batch_size])
+
+
 def catalog_rows(store: VectorStore, batch_size: int = 1000) -> Iterator[CatalogRow]:
     """Id, service, kind, operations and title of every chunk, in the store's id order: from the
     store's own projection where it has one (`FaissStore.catalog_rows`: SQLite reads five fields
@@ -68,11 +75,9 @@ def catalog_rows(store: VectorStore, batch_size: int = 1000) -> Iterator[Catalog
     if fast is not None:
         yield from fast()
         return
-    ids = store.ids()
-    for start in range(0, len(ids), batch_size):
-        for chunk in read_heads(store, ids[start : start + batch_size]):
-            title = str(chunk.metadata.get("title", ""))
-            yield CatalogRow(chunk.id, chunk.service, chunk.kind, tuple(chunk.operations), title)
+    for chunk in all_heads(store, batch_size):
+        title = str(chunk.metadata.get("title", ""))
+        yield CatalogRow(chunk.id, chunk.service, chunk.kind, tuple(chunk.operations), title)
 
 
 @runtime_checkable
