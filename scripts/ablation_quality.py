@@ -95,6 +95,19 @@ ROWS: dict[str, Row] = {
         )
         for j in (0.9, 0.8, 0.7, 0.6, 0.5)
     },
+    # session 17: the users' words for the API terms an operation contains, from the lexicon of API
+    # jargon (`chunking/jargon.py`), read by BM25, and embedded too
+    **{
+        f"shipped, with API jargon in BM25 ({n})": Row(
+            dict(static_weight=1.25, static_scope="intents"), static="minilm-users", chunking=dict(jargon=n)
+        )
+        for n in (8, 16)
+    },
+    "shipped, with API jargon in BM25 and the embedded line (16)": Row(
+        dict(static_weight=1.25, static_scope="intents"),
+        static="minilm-users",
+        chunking=dict(jargon=16, jargon_embed=True),
+    ),
     "without compact text (thin)": Row(strategy="thin"),
     "without min-max fusion (RRF)": Row(dict(fusion="rrf")),
     "with fusion depth 20": Row(dict(fusion_depth=20, min_fetch=20)),

@@ -38,6 +38,7 @@ from openapi_rag.chunking.aliases import AliasSettings, AliasWriter
 from openapi_rag.chunking.context import operation_context, tag_sentence
 from openapi_rag.chunking.endpoint import EndpointStrategy, thin_operation
 from openapi_rag.chunking.expansion import ExpansionSettings, ExpansionWriter
+from openapi_rag.chunking.jargon import DOMAIN_TERMS, JargonWriter
 from openapi_rag.chunking.llm_views import ViewWriter
 from openapi_rag.chunking.render import collapse, leading_sentence, operation_summary, short_description
 from openapi_rag.chunking.response_fields import request_fields, response_fields
@@ -87,8 +88,14 @@ Off: README, issue 18 item 8."""
 EXPANSION = 0
 """Words per operation that SPLADE says it implies (`expansion.py`), on a line only BM25 reads; 0:
 none. Off: README, issue 18 item 8."""
+JARGON = 0
+"""User words per operation from the lexicon of API jargon (`jargon.py`), on a line only BM25 reads;
+0: none."""
 OPTIONAL_PARAMS = (
     "takes",
+    "jargon",
+    "jargon_embed",
+    "jargon_domain_terms",
     "aliases",
     "alias_senses",
     "alias_hypernyms",
@@ -129,7 +136,11 @@ def compact_text(
 
 
 def view_texts(
-    service: Service, op: Operation, *, embed_context: bool = EMBED_CONTEXT, embed_resource: bool = EMBED_RESOURCE
+    service: Service,
+    op: Operation,
+    *,
+    embed_context: bool = EMBED_CONTEXT,
+    embed_resource: bool = EMBED_RESOURCE,
 ) -> list[str]:
     """The short views of `op`: each statement of its embedded line on its own, named by the
     operation's tags and `METHOD /path` (`VIEWS`); one statement still gets its view, free of the
@@ -211,6 +222,11 @@ class CompactStrategy(EndpointStrategy):
         expansion_min_weight: the least SPLADE weight an implied word needs.
         expansion_source: what SPLADE reads: "line", the embedded line; "statements", only
             `METHOD /path` and what the operation does (no API title, parameters or response fields).
+        jargon: user words per operation from the lexicon of API jargon, for BM25 (`JARGON`,
+            `jargon.py`; 0: none).
+        jargon_embed: the embedded line also ends with those words' phrases ("Users say: ...").
+        jargon_domain_terms: distinct terms of a lexicon domain an API must name before that
+            domain's words are written for it (`jargon.DOMAIN_TERMS`; 0: every domain everywhere).
         Other arguments as `Strategy`.
     """
 
@@ -238,6 +254,9 @@ class CompactStrategy(EndpointStrategy):
         expansion: int = EXPANSION,
         expansion_min_weight: float = 1.0,
         expansion_source: str = "line",
+        jargon: int = JARGON,
+        jargon_embed: bool = False,
+        jargon_domain_terms: int = DOMAIN_TERMS,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
@@ -248,7 +267,9 @@ class CompactStrategy(EndpointStrategy):
         self.unwrap = unwrap
         self.headers = headers
         self.views = views
-        self.aliases = AliasSettings(limit=max(0, aliases), senses=max(1, alias_senses), hypernyms=alias_hypernyms)
+        self.aliases = AliasSettings(
+            limit=max(0, aliases), senses=max(1, alias_senses), hypernyms=alias_hypernyms
+        )
         self._alias_writer: AliasWriter | None = None
         self.views_llm = views_llm
         self.views_llm_bm25 = views_llm_bm25
@@ -257,6 +278,9 @@ class CompactStrategy(EndpointStrategy):
         if expansion_source not in ("line", "statements"):
             raise ValueError(f"expansion_source must be 'line' or 'statements', not {expansion_source!r}")
         self.expansion_source = expansion_source
+        self.jargon = JargonWriter(jargon, domain_terms=max(0, jargon_domain_terms)) if jargon > 0 else None
+        self.jargon_embed = jargon_embed and self.jargon is not None
+        self._jargon_of: tuple[Service, JargonWriter] | None = None  # the last service's writer
 
     @property
     def params(self) -> dict[str, Any]:
@@ -271,18 +295,47 @@ class CompactStrategy(EndpointStrategy):
             **(self._alias_params if self.aliases.limit else {}),
             **(self._views_llm_params if self.views_llm is not None else {}),
             **(self._expansion_params if self.expansion.limit else {}),
+            **(self._jargon_params if self.jargon else {}),
         }
+
+    @property
+    def _jargon_params(self) -> dict[str, Any]:
+        assert self.jargon is not None
+        # the lexicon's digest says which words were written: a later lexicon re-chunks on update
+        return {
+            "jargon": self.jargon.limit,
+            "jargon_embed": self.jargon_embed,
+            "jargon_domain_terms": self.jargon.domain_terms,
+            "jargon_lexicon": self.jargon.lexicon.digest,
+        }
+
+    def _jargon_writer(self, service: Service) -> JargonWriter:
+        """The lexicon's writer for the domains of `service` (`JargonWriter.for_service`), kept for
+        the service's next call."""
+        assert self.jargon is not None
+        if self._jargon_of is None or self._jargon_of[0] is not service:
+            self._jargon_of = (service, self.jargon.for_service(service.operations))
+        return self._jargon_of[1]
+
+    def jargon_line(self, service: Service, op: Operation) -> str:
+        """The lexicon's user words BM25 reads for `op` ("" when `jargon` is off)."""
+        return " ".join(self._jargon_writer(service).operation_phrases(op)[1]) if self.jargon else ""
 
     @property
     def _expansion_params(self) -> dict[str, Any]:
         params = {"expansion": self.expansion.limit, "expansion_min_weight": self.expansion.min_weight}
         # the source is recorded only when not the first one: manifests written before it compare
-        return params | ({"expansion_source": self.expansion_source} if self.expansion_source != "line" else {})
+        return params | (
+            {"expansion_source": self.expansion_source} if self.expansion_source != "line" else {}
+        )
 
     @property
     def _views_llm_params(self) -> dict[str, Any]:
         llm = self.views_llm
-        return {"views_llm": llm.model_id if isinstance(llm, LLM) else llm, "views_llm_bm25": self.views_llm_bm25}
+        return {
+            "views_llm": llm.model_id if isinstance(llm, LLM) else llm,
+            "views_llm_bm25": self.views_llm_bm25,
+        }
 
     @property
     def _alias_params(self) -> dict[str, Any]:
@@ -311,7 +364,16 @@ class CompactStrategy(EndpointStrategy):
         return {**self._embedded, "takes": self.takes}
 
     def embed_parts(self, service: Service, ops: list[Operation]) -> list[tuple[str, str]]:
-        return [(compact_text(service, op, self.returns, **self._line_params), "") for op in ops]
+        return [
+            (self._with_jargon(compact_text(service, op, self.returns, **self._line_params), service, op), "")
+            for op in ops
+        ]
+
+    def _with_jargon(self, line: str, service: Service, op: Operation) -> str:
+        if not self.jargon_embed:
+            return line
+        phrases = self._jargon_writer(service).operation_phrases(op)[0]
+        return f"{line} Users say: {', '.join(phrases)}." if phrases else line
 
     def contents(self, service: Service, ops: list[Operation]) -> list[str] | None:
         return [
@@ -334,6 +396,7 @@ class CompactStrategy(EndpointStrategy):
                 for part in (
                     own[op.id],
                     self.alias_line(op),
+                    self.jargon_line(service, op),
                     implied.get(op.id, ""),
                     " ".join(written.get(op.id, ())) if self.views_llm_bm25 else "",
                 )

@@ -82,6 +82,20 @@ from openapi_rag.store.pg_target import PgTarget
     help="The least SPLADE weight an implied word needs (with --expansion).",
 )
 @click.option(
+    "--jargon",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Users' words per operation for the API terms it contains, from the bundled lexicon of API "
+    "jargon (guild: server; dispute: chargeback), added to what BM25 reads (strategy compact; "
+    "0: none; see README 'A lexicon of API jargon').",
+)
+@click.option(
+    "--jargon-embed/--no-jargon-embed",
+    default=False,
+    help="With --jargon: the embedded line also ends with those words.",
+)
+@click.option(
     "--second-embedder",
     default=None,
     metavar="NAME",
@@ -133,6 +147,8 @@ def index(
     views_llm: str | None,
     expansion: int | None,
     expansion_min_weight: float,
+    jargon: int | None,
+    jargon_embed: bool,
     second_embedder: str | None,
     second_scope: str | None,
     second_whole_weight: float | None,
@@ -156,6 +172,7 @@ def index(
       openapi-rag index specs/ --index idx/ --db schema.sql    # + table chunks for sql/ask
       openapi-rag index specs/ --index idx/ --views-llm openai:gpt-4o-mini
       openapi-rag index specs/ --index idx/ --expansion 8
+      openapi-rag index specs/ --index idx/ --jargon 16
       openapi-rag index specs/ --index idx/ --second-embedder minilm-users [--second-scope every]
     """
     from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
@@ -163,7 +180,9 @@ def index(
     from openapi_rag.index import build_index
 
     if db and isinstance(index_dir, PgTarget):  # refused before anything is written
-        raise click.UsageError("--db stores table chunks in an index directory; it does not apply with --store")
+        raise click.UsageError(
+            "--db stores table chunks in an index directory; it does not apply with --store"
+        )
     if llm_name is not None and strategy is not None and not is_llm_strategy(strategy):
         raise click.UsageError(
             f"--llm applies to the LLM strategies (summary, query, craft), not {strategy!r}"
@@ -172,9 +191,13 @@ def index(
         raise click.UsageError(f"--views-llm applies to the compact strategy, not {strategy!r}")
     if expansion is not None and (strategy or "compact") != "compact":
         raise click.UsageError(f"--expansion applies to the compact strategy, not {strategy!r}")
+    if jargon is not None and (strategy or "compact") != "compact":
+        raise click.UsageError(f"--jargon applies to the compact strategy, not {strategy!r}")
     params: dict[str, object] = {"views_llm": views_llm} if views_llm else {}
     if expansion is not None:  # 0 turns a recorded expansion off
         params |= {"expansion": expansion, "expansion_min_weight": expansion_min_weight}
+    if jargon is not None:  # 0 turns recorded jargon off
+        params |= {"jargon": jargon, "jargon_embed": jargon_embed}
     try:
         with default_llm(llm_name):  # recorded in the manifest with the strategy's parameters
             report = build_index(
