@@ -182,3 +182,19 @@ def test_a_name_alone_among_typed_items_is_a_field_and_an_empty_item_is_passed_o
         ["tags", "object"],
     ]
     assert len(tables) == 1  # a list of names alone ("nullable") is a list of marks, not of fields
+
+
+def test_an_array_whose_items_type_is_left_out_and_a_lone_value_still_type_their_fields() -> None:
+    listing = (
+        "<html><body><ul>"
+        + _field("results", "array of ", required=True)
+        + _field("format", ".json", "Omitting it returns HTML.", required=True)
+        + _field("id", "integer")
+        + "</ul></body></html>"
+    )
+    tables = [b for b in parse_html(listing).blocks if b.kind == "table"]
+    assert [row[:3] for row in tables[0].rows[1:]] == [
+        ["results", "array of", "required"],
+        ["format", ".json", "required"],
+        ["id", "integer", ""],
+    ]

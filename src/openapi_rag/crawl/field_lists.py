@@ -27,11 +27,12 @@ _ITEM = re.compile(
     r"(" + _NAME + r")\s*:\s*((?:(?:required|optional)\s+)*)\(([^()]{1,400})\)\s*(.*)", re.S | re.I
 )
 # What the parentheses hold when they state a type: a type word (RAML's too: "datetime", "date-only",
-# "file", "any", "nil"), an enumeration ("one of a, b"), a list ("array of Pet") or a schema's name.
+# "file", "any", "nil"), an enumeration ("one of a, b"), a list ("array of Pet", "array of " where the
+# items' type is left out), a schema's name, or one word (a lone allowed value, "(.json)"); no phrase.
 _TYPED = re.compile(
-    r"(?:array of \S+|one of\b.*|[A-Z][\w.-]*(?:\[\])?|"
+    r"(?:array of\s*\S*|one of\b.*|[A-Z][\w.-]*(?:\[\])?|"
     r"(?:string|integer|number|boolean|object|array|date|date-only|time-only|datetime|datetime-only|"
-    r"date-time|file|any|nil)(?:\[\])?(?:\s+-\s+.*)?)",
+    r"date-time|file|any|nil)(?:\[\])?(?:\s+-\s+.*)?|[^\s,]{1,40})",
     re.I | re.S,
 )
 _BARE_NAME = re.compile(_NAME)
