@@ -198,3 +198,12 @@ def test_an_array_whose_items_type_is_left_out_and_a_lone_value_still_type_their
         ["format", ".json", "required"],
         ["id", "integer", ""],
     ]
+
+
+def test_an_operation_titles_part_ends_at_the_next_operations_summary_panel(tmp_path: Path) -> None:
+    operations = _operation("post", "/pets", _body(_field("name", "string")), "") + _operation(
+        "get", "/pets/{id}", "", _body(_field("id", "integer"))
+    )
+    post = _crawl(tmp_path, _page(("/pets", operations)))["paths"]["/pets"]["post"]
+    words = post.get("summary", "") + post.get("description", "")
+    assert "Does post on /pets." in words and "/pets/{id}" not in words  # not the next one's description

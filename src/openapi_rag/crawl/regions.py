@@ -108,7 +108,8 @@ def _over_shallower_labels(
 ) -> tuple[int, int] | None:
     """The part of an operation whose request line is a heading drawn deeper than the label headings
     under it (a dialog's title, h4 "post /pets", over h3 "Body" and h2 "HTTP status code 201"): from the
-    line to the next operation or to a heading that names a path (a resource group), when the heading
+    line to the next operation, a heading that names a path (a resource group) or a sibling of the line
+    that labels nothing (the next operation's summary panel), when the heading
     right after the line is shallower than it and a label heading is among the shallower ones before
     that end (`positions`: the headings' positions, in order). None for any other line."""
     if pos not in level:
@@ -116,7 +117,16 @@ def _over_shallower_labels(
     after = positions[bisect.bisect_right(positions, pos) : bisect.bisect_left(positions, nxt)]
     if not after or level[after[0]] >= level[pos]:
         return None
-    stop = next((p for p in after if is_path(blocks[p].text)), nxt)
+    # It ends at a heading that names a path (a resource group), or at one as deep as the line that
+    # labels nothing (the next operation's summary panel, "/pets/{id} get", a sibling of the line).
+    stop = next(
+        (
+            p
+            for p in after
+            if is_path(blocks[p].text) or (level[p] >= level[pos] and not label_kind(blocks[p].text.lower()))
+        ),
+        nxt,
+    )
     shallower = [p for p in after if p < stop and level[p] < level[pos]]
     if not any(label_kind(blocks[p].text.lower()) for p in shallower):
         return None

@@ -82,9 +82,9 @@ _PIECE_HEADING = re.compile(r"(?:body|schema|payload|content)s?\s*:?", re.I)
 # A heading over an operation's metadata (RAML's annotations, OpenAPI's vendor extensions): the
 # values shown under it, JSON among them, describe the documentation, not a request or a response.
 _METADATA_HEADING = re.compile(r"(?:annotations?|(?:vendor |specification )?extensions?)\s*:?", re.I)
-# A heading over what a security scheme takes ("Secured by api_key", "Security"): its query or header
-# parameters are the credential, not the operation's.
-_SECURITY_HEADING = re.compile(r"secur(?:ed|ity)\b", re.I)
+# A heading over what a security scheme takes ("Secured by api_key", "Security schemes"): its query or
+# header parameters are the credential, not the operation's. Not "Security" alone: a tag may be named so.
+_SECURITY_HEADING = re.compile(r"secured by\b.*|security schemes?:?", re.I | re.S)
 
 
 @dataclass
@@ -394,9 +394,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 continue
             default_location = label_location(label)
             if default_location in ("query", "header") and any(
-                _SECURITY_HEADING.match(h.text) for h in outline
+                _SECURITY_HEADING.fullmatch(h.text.strip()) for h in outline
             ):
-                continue
+                continue  # "Secured by api_key", then "Query Parameters": the scheme's key, no parameter
             if default_location == "header" and any(_names_status(h) for h in outline):
                 continue  # "Headers" under a status heading ("302", then "Headers"): the response's
             for row in rows:
