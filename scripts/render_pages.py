@@ -101,6 +101,14 @@ untouched, before its pages were read):
   site for all 38 specs, a page each); pinned in a tree of its own, renderers/vitepress, with
   api-spec-converter 2.12.0 (vitepress-openapi reads OpenAPI 3 only; see render_vitepress).
 
+One more joined in issue 17's eleventh round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `raml2html`: raml2html 7.8.0 (its default theme: Nunjucks templates over Bootstrap, a static page) over
+  the RAML 1.0 that MuleSoft's oas-raml-converter 1.1.43 writes from Swagger 2.0 (OpenAPI 3 specs through
+  api-spec-converter 2.12.0 first, mended as for aglio); a description language of its own, as API
+  Blueprint is aglio's; pinned in a tree of its own, renderers/raml2html (see render_raml2html).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -119,7 +127,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     cd benchmarks/crawl/renderers && npm ci --ignore-scripts   # once (node + npm; offline afterwards)
     cd benchmarks/crawl/renderers/openapi2html && npm ci --ignore-scripts   # once, its own tree
     cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's,
-                                                                            # docusaurus', vitepress')
+                                                                            # docusaurus', vitepress',
+                                                                            # raml2html')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
@@ -160,6 +169,7 @@ AGLIO = RENDERERS / "aglio"
 STARLIGHT = RENDERERS / "starlight"
 DOCUSAURUS = RENDERERS / "docusaurus"
 VITEPRESS = RENDERERS / "vitepress"
+RAML2HTML = RENDERERS / "raml2html"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -490,13 +500,13 @@ def _swagger_2_valid(data: dict) -> dict:
     return data
 
 
-def _swagger_2(spec: Path, work: Path) -> Path:
+def _swagger_2(spec: Path, work: Path, converter: Path = BIN / "api-spec-converter") -> Path:
     """The spec as Swagger 2.0: itself, or converted by api-spec-converter 2.12.0 (openapi_3 → swagger_2)
     into `work`; the truth stays the unconverted spec, and what the conversion loses is the page's loss."""
     if "swagger" in _read_spec(spec):
         return spec
     done = subprocess.run(
-        [str(BIN / "api-spec-converter"), "--from=openapi_3", "--to=swagger_2", "--syntax=json", str(spec)],
+        [str(converter), "--from=openapi_3", "--to=swagger_2", "--syntax=json", str(spec)],
         check=True,
         capture_output=True,
     )
@@ -672,6 +682,38 @@ def render_starlight(spec: Path, out: Path, work: Path) -> None:
     body = "\n".join(parts)
     dom = _PAGE.format(title=html_escape(title), body=body)
     out.write_text(strip_page(dom, work), encoding="utf-8")
+
+
+def render_raml2html(spec: Path, out: Path, work: Path) -> None:
+    """raml2html 7.8.0 (its default theme: Nunjucks templates over Bootstrap, a static page) over the RAML
+    1.0 that MuleSoft's oas-raml-converter 1.1.43 writes from Swagger 2.0 (OpenAPI 3 specs through
+    api-spec-converter first, as for bootprint); the pages of sites written in RAML look so. A description
+    language of its own, like aglio's API Blueprint. Pinned in a tree of its own, renderers/raml2html.
+    Added in issue 17's eleventh round as a fresh held-out renderer (measured once with the rules
+    untouched, before its pages were read)."""
+    modules = RAML2HTML / "node_modules"
+    cleaned = work / "cleaned.json"  # Spotify's `x-` refs point at a file that is not there
+    cleaned.write_text(json.dumps(_renderable(_read_spec(spec))), encoding="utf-8")
+    converted = _swagger_2(cleaned, work, converter=modules / ".bin" / "api-spec-converter")
+    swagger = work / "swagger-valid.json"  # the converter throws on a body parameter with no schema
+    swagger.write_text(json.dumps(_swagger_2_valid(_read_spec(converted))), encoding="utf-8")
+    converter = modules / "oas-raml-converter" / "lib" / "bin" / "converter.js"  # its shebang wants `node --harmony`
+    done = subprocess.run(
+        ["node", str(converter), "--from", "OAS20", "--to", "RAML", str(swagger)],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    raml = work / "api.raml"
+    raml.write_bytes(done.stdout)
+    (work / "site").mkdir()
+    subprocess.run(
+        [str(modules / ".bin" / "raml2html"), "-i", str(raml), "-o", str(work / "site" / "index.html")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    _write_site(work, out)
 
 
 _DOCUSAURUS_CONFIG = """module.exports = {{
@@ -963,6 +1005,7 @@ RENDER = {
     "openapi2html": render_openapi2html,
     "aglio": render_aglio,
     "starlight": render_starlight,
+    "raml2html": render_raml2html,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {"docusaurus": render_docusaurus, "vitepress": render_vitepress}
@@ -1017,6 +1060,11 @@ NEEDS = {
         VITEPRESS / "node_modules" / "vitepress" / "bin" / "vitepress.js",
         "node",
         "cd benchmarks/crawl/renderers/vitepress && npm ci",
+    ),
+    "raml2html": Needs(
+        RAML2HTML / "node_modules" / ".bin" / "raml2html",
+        "node",
+        "cd benchmarks/crawl/renderers/raml2html && npm ci",
     ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }

@@ -41,7 +41,7 @@ def label_before(blocks: list[Block], index: int) -> str:
 
 
 # A label that names only a piece of a request or a response ("Body", "Schema"), not which one.
-_PIECE = re.compile(r"(?:body|schema|example)s?:?")
+_PIECE = re.compile(r"(?:body|schema|example)s?\s*:?")  # "Example :" where a bold label meets its colon
 
 
 def part_label(blocks: list[Block], index: int, label: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openapi_rag.crawl.elements import MAX_ITEM_ELEMENTS, in_head, is_container, owner_table, row_span
+from openapi_rag.crawl.field_lists import colon_field_rows
 from openapi_rag.crawl.links import first_link, link_target
 from openapi_rag.errors import ConvertError, MissingDependency
 
@@ -307,7 +308,10 @@ def _container(dl: object) -> list[object]:
 
 def _list_rows(ul: object) -> list[list[str]] | None:
     """A list whose every item documents one field ("id (integer, required) – the pet's id") or one
-    status ("200 OK – pet response") as a table with a header row; None for any other list."""
+    status ("200 OK – pet response") as a table with a header row; None for any other list. Fields
+    drawn "name: required (type) …", their own fields in lists inside them, are `colon_field_rows`'."""
+    if (rows := colon_field_rows(ul)) is not None:
+        return rows
     items = [c for c in ul if isinstance(c.tag, str) and c.tag.lower() == "li"]  # type: ignore[attr-defined]
     if not items or len(items) > MAX_TABLE_ROWS:
         return None

@@ -6,9 +6,12 @@ Moved out of scrape.py unchanged.
 
 from __future__ import annotations
 
+import bisect
 import re
 
+from openapi_rag.crawl.labels import label_kind
 from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.samples import is_path
 from openapi_rag.crawl.signatures import Signature
 
 _WORD_AND_PATH = re.compile(r"[A-Za-z]{2,20}\s+/\S{0,300}")  # "PARAMETERS /pets/{id}"
@@ -29,12 +32,19 @@ def operation_regions(
     listed = _listed(positions)
     out: dict[tuple[str, str], list[tuple[int, int]]] = {}
     span_at: dict[int, tuple[int, int]] = {}
+    heading_positions = [p for p, _ in headings]  # in page order
+    titled: list[tuple[int, int]] = []  # parts of operations whose heading stands over shallower labels
     for number, (pos, key) in enumerate(positions):
         if pos in listed:  # a line of a list of operations names one; what follows the list is not its
             out.setdefault(key, []).append((pos, pos + 1))
             continue
         span = None
         nxt = next((p for p, k in positions[number + 1 :] if k != key), len(blocks))
+        if titled_span := _over_shallower_labels(blocks, pos, nxt, level, heading_positions):
+            span_at[pos] = titled_span
+            titled.append(titled_span)
+            out.setdefault(key, []).append(titled_span)
+            continue
         cut = False
         prev = max((p for p, k in positions[:number] if k != key), default=-1)
         # The levels of the label headings inside the previous operation's part ("Responses").
@@ -44,7 +54,9 @@ def operation_regions(
             if not start <= pos < end:
                 continue
             others = {k for p, k in positions if start <= p < end and k != key}
-            if others:
+            # A section whose heading lies in an earlier operation's part is that part's ("201" over
+            # the next operation's heading, drawn at a shallower rank): never this operation's.
+            if others or any(a <= start < b and start < pos for a, b in titled):
                 break
             # The section ends at a heading that heads no request of its own, before the next operation,
             # at a level the operations' label headings have (a sibling of the section, or a shallower
@@ -89,3 +101,33 @@ def _listed(positions: list[tuple[int, tuple[str, str]]]) -> set[int]:
         if nxt == pos + 1 and other != key:
             listed |= {pos, nxt}
     return listed
+
+
+def _over_shallower_labels(
+    blocks: list[Block], pos: int, nxt: int, level: dict[int, int], positions: list[int]
+) -> tuple[int, int] | None:
+    """The part of an operation whose request line is a heading drawn deeper than the label headings
+    under it (a dialog's title, h4 "post /pets", over h3 "Body" and h2 "HTTP status code 201"): from the
+    line to the next operation, a heading that names a path (a resource group) or a sibling of the line
+    that labels nothing (the next operation's summary panel), when the heading
+    right after the line is shallower than it and a label heading is among the shallower ones before
+    that end (`positions`: the headings' positions, in order). None for any other line."""
+    if pos not in level:
+        return None
+    after = positions[bisect.bisect_right(positions, pos) : bisect.bisect_left(positions, nxt)]
+    if not after or level[after[0]] >= level[pos]:
+        return None
+    # It ends at a heading that names a path (a resource group), or at one as deep as the line that
+    # labels nothing (the next operation's summary panel, "/pets/{id} get", a sibling of the line).
+    stop = next(
+        (
+            p
+            for p in after
+            if is_path(blocks[p].text) or (level[p] >= level[pos] and not label_kind(blocks[p].text.lower()))
+        ),
+        nxt,
+    )
+    shallower = [p for p in after if p < stop and level[p] < level[pos]]
+    if not any(label_kind(blocks[p].text.lower()) for p in shallower):
+        return None
+    return pos, stop

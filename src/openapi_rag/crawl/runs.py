@@ -65,6 +65,9 @@ _REQUIRED_SAID = re.compile(r"required\s*:\s*(yes|no|true|false)", re.I)
 # A date or time format a page shows beside a field ("YYYY-MM-DD", "HH:mm:ss"): a note, never a name.
 _DATE_PATTERN = re.compile(r"[YMDTHhmsSZ]{1,4}(?:[-/:. ][YMDTHhmsSZ]{1,4})+")
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
+# A run that only states a media type ("Media type: application/json", "application/json"): what
+# a body is sent as, which a field never states so.
+_MEDIA_TYPE_RUN = re.compile(r"(?:(?:media|content)[ -]type\s*:?\s*)?[a-z]+/[\w.+-]+", re.I)
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
     r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(?:\((path|query|header|cookie|body|form|formData)\)\s*)?"
@@ -278,6 +281,8 @@ def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
     if end < len(blocks) and blocks[end].kind == "heading" and blocks[end].level > blocks[i].level:
         return None
     runs = [block.text for block in blocks[i + 1 : end]]
+    if any(_MEDIA_TYPE_RUN.fullmatch(text) for text in runs):
+        return None  # "Body", then "Media type: application/json" and "Type: object": a body's section
     # The type said as such ("Type integer"): a type word alone ("string") may be a value or a
     # body's own type, and runs that draw fields of their own ("id", "Type: integer") are theirs.
     # "Type" alone (a type the page left out) only as the field's last run, never a column label

@@ -77,6 +77,16 @@ _PART_HEADING = re.compile(
 )
 
 
+# A heading that names only a piece of a request or a response, not which one.
+_PIECE_HEADING = re.compile(r"(?:body|schema|payload|content)s?\s*:?", re.I)
+# A heading over an operation's metadata (RAML's annotations, OpenAPI's vendor extensions): the
+# values shown under it, JSON among them, describe the documentation, not a request or a response.
+_METADATA_HEADING = re.compile(r"(?:annotations?|(?:vendor |specification )?extensions?)\s*:?", re.I)
+# A heading over what a security scheme takes ("Secured by api_key", "Security schemes"): its query or
+# header parameters are the credential, not the operation's. Not "Security" alone: a tag may be named so.
+_SECURITY_HEADING = re.compile(r"secured by\b.*|security schemes?:?", re.I | re.S)
+
+
 @dataclass
 class Evidence:
     """What a page says about one operation."""
@@ -213,6 +223,15 @@ def _enclosing(outline: list[Block]) -> tuple[str, str]:
     return "", ""
 
 
+def _piece_under_response(outline: list[Block]) -> str:
+    """The status of the response a piece heading ("Body", "Schema") sits under ("HTTP status code 201",
+    a heading further out): a body there is that response's, not the request's. "" elsewhere."""
+    if not outline or not _PIECE_HEADING.fullmatch(outline[-1].text.strip()):
+        return ""
+    kind, status = _enclosing(outline[:-1])
+    return (status or "default") if kind == "response" else ""
+
+
 def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
     """(kind, status) of the nearest heading before block `index` that names one (bounded: 200 back)."""
     for block in reversed(blocks[max(0, index - 200) : index]):
@@ -320,6 +339,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # One link in a short run under a request-body label ("NewPet NewPet (required)" under
                 # "Request body"): what it points to is the body's schema, when a section of the page.
                 evidence.lone_names.append(("request", block.links[0]))
+        elif block.kind == "code" and outline and _METADATA_HEADING.fullmatch(outline[-1].text.strip()):
+            continue  # an annotation's value ("oas-tags", then '["Pets"]'): metadata, no example
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
@@ -346,6 +367,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if not rows:
                 continue
             status = label_status(label)
+            if kind == "request" and (under := _piece_under_response(outline)):
+                kind, status = "response", under  # "HTTP status code 201", then "Body": the response's
             if not kind and (example := example_before(blocks, index)) is not None:
                 # A schema drawn right after an example describes what the example shows.
                 label = label_before(blocks, example)
@@ -370,6 +393,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
             default_location = label_location(label)
+            if default_location in ("query", "header") and any(
+                _SECURITY_HEADING.fullmatch(h.text.strip()) for h in outline
+            ):
+                continue  # "Secured by api_key", then "Query Parameters": the scheme's key, no parameter
             if default_location == "header" and any(_names_status(h) for h in outline):
                 continue  # "Headers" under a status heading ("302", then "Headers"): the response's
             for row in rows:

@@ -97,6 +97,9 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
     counts: dict[str, int] = {}
     patterns = {t: template_pattern(t) for t in templates}
     schemes = [m.group(1).lower() for b in blocks if b.kind == "text" and (m := _SCHEMES.match(b.text))]
+    # The page's title: the first heading, when it is the top one (h1).
+    title = next((k for k, b in enumerate(blocks) if b.kind == "heading"), -1)
+    title = title if title >= 0 and blocks[title].level == 1 else -1
     for i, block in enumerate(blocks[:-1]):
         labelled = _LABELLED_BASE.match(block.text) if len(block.text) < 300 else None
         if labelled:
@@ -159,7 +162,9 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             continue
         url = (described.group(1) if described else block.text).strip().rstrip("/")
         after = blocks[i + 1].text.strip() if blocks[i + 1].kind == "text" else ""
-        if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80):
+        # A URL alone right under the page's title (the API's name, then where it lives) is its base URI.
+        under_title = i - 1 == title and not described
+        if after in templates or (_SERVER_LABEL.search(before) and len(before) < 80) or under_title:
             counts[url] = counts.get(url, 0) + 1
     return sorted(counts, key=lambda u: (-counts[u], u))
 
