@@ -108,6 +108,16 @@ ROWS: dict[str, Row] = {
         static="minilm-users",
         chunking=dict(jargon=16, jargon_embed=True),
     ),
+    # ... and on a text of their own, searched as a list of its own (their own BM25: the main
+    # BM25's word weights stay as they are)
+    **{
+        f"shipped, with API jargon as a list of its own ({w})": Row(
+            dict(static_weight=1.25, static_scope="intents", jargon_weight=w),
+            static="minilm-users",
+            chunking=dict(jargon=16, jargon_list=True),
+        )
+        for w in (0.25, 0.35, 0.5, 1.0)
+    },
     "without compact text (thin)": Row(strategy="thin"),
     "without min-max fusion (RRF)": Row(dict(fusion="rrf")),
     "with fusion depth 20": Row(dict(fusion_depth=20, min_fetch=20)),

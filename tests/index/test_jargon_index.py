@@ -41,3 +41,37 @@ def test_index_jargon_on_the_cli(tmp_path) -> None:
     assert recorded["jargon"] == 8 and recorded["jargon_embed"] is True
     other = CliRunner().invoke(cli, [*args[:-3], "--strategy", "thin", "--jargon", "8"])
     assert other.exit_code == 2 and "--jargon applies to the compact strategy" in other.output
+
+
+def test_the_words_as_a_list_of_their_own_leave_the_main_bm25_as_it_is(tmp_path) -> None:
+    specs = _spotify(tmp_path)
+    build_index([specs], tmp_path / "plain", embedder="word-hash")
+    params = {"jargon": 16, "jargon_list": True}
+    build_index([specs], tmp_path / "idx", embedder="word-hash", strategy_params=params)
+    plain, index = Index.open(tmp_path / "plain"), Index.open(tmp_path / "idx")
+    chunks = {c.id: c for c in index.store.chunks()}
+    playlist = next(c for c in chunks.values() if c.operations[0] == "GET /playlists/{playlist_id}")
+    assert "mixtape" in playlist.metadata["jargon_text"].split()
+    assert "mixtape" not in playlist.metadata["bm25_text"]
+    query = "show the tracks of my mixtape"
+    assert index.search(query, k=10, mode="bm25") == plain.search(query, k=10, mode="bm25")
+    index.searcher.configure(jargon_weight=0.0)
+    without = [hit.path for hit in index.search(query, k=5)]
+    index.searcher.configure(jargon_weight=1.0)
+    with_list = [hit.path for hit in index.search(query, k=5)]
+    assert with_list[0].startswith("/playlists") and with_list != without
+
+
+def test_index_jargon_weight_on_the_cli_records_the_list_and_its_weight(tmp_path) -> None:
+    specs = _spotify(tmp_path)
+    idx = str(tmp_path / "idx")
+    args = ["index", str(specs), "--index", idx, "--embedder", "word-hash", "--jargon", "16"]
+    result = CliRunner().invoke(cli, [*args, "--jargon-weight", "0.25"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    opened = Index.open(idx)
+    assert opened.manifest.strategy_params["jargon_list"] is True
+    assert opened.searcher.settings.jargon_weight == 0.25
+    chunks = list(opened.store.chunks())
+    assert any("jargon_text" in c.metadata for c in chunks)
+    alone = CliRunner().invoke(cli, [*args[:-2], "--jargon-weight", "0.25"])
+    assert alone.exit_code == 2 and "--jargon-weight applies with --jargon" in alone.output

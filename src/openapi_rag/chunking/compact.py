@@ -44,7 +44,7 @@ from openapi_rag.chunking.render import collapse, leading_sentence, operation_su
 from openapi_rag.chunking.response_fields import request_fields, response_fields
 from openapi_rag.llm.base import LLM
 from openapi_rag.model import Chunk, Operation, Service
-from openapi_rag.search.bm25 import BM25_TEXT
+from openapi_rag.search.bm25 import BM25_TEXT, JARGON_TEXT
 from openapi_rag.search.views import VIEWS as VIEWS_KEY
 from openapi_rag.tokens import Tokenizer
 
@@ -96,6 +96,7 @@ OPTIONAL_PARAMS = (
     "jargon",
     "jargon_embed",
     "jargon_domain_terms",
+    "jargon_list",
     "aliases",
     "alias_senses",
     "alias_hypernyms",
@@ -225,6 +226,9 @@ class CompactStrategy(EndpointStrategy):
         jargon: user words per operation from the lexicon of API jargon, for BM25 (`JARGON`,
             `jargon.py`; 0: none).
         jargon_embed: the embedded line also ends with those words' phrases ("Users say: ...").
+        jargon_list: the words go on a text of their own (`metadata["jargon_text"]`), searched as a
+            list of its own at `SearchSettings.jargon_weight`, instead of on the line BM25 reads
+            (words added there change BM25's weight of every other word).
         jargon_domain_terms: distinct terms of a lexicon domain an API must name before that
             domain's words are written for it (`jargon.DOMAIN_TERMS`; 0: every domain everywhere).
         Other arguments as `Strategy`.
@@ -257,6 +261,7 @@ class CompactStrategy(EndpointStrategy):
         jargon: int = JARGON,
         jargon_embed: bool = False,
         jargon_domain_terms: int = DOMAIN_TERMS,
+        jargon_list: bool = False,
     ) -> None:
         super().__init__(size=size, overlap=overlap, tokenizer=tokenizer)
         self.returns = max(0, returns)
@@ -281,6 +286,7 @@ class CompactStrategy(EndpointStrategy):
         self.jargon = JargonWriter(jargon, domain_terms=max(0, jargon_domain_terms)) if jargon > 0 else None
         self.jargon_embed = jargon_embed and self.jargon is not None
         self._jargon_of: tuple[Service, JargonWriter] | None = None  # the last service's writer
+        self.jargon_list = jargon_list and self.jargon is not None
 
     @property
     def params(self) -> dict[str, Any]:
@@ -306,6 +312,7 @@ class CompactStrategy(EndpointStrategy):
             "jargon": self.jargon.limit,
             "jargon_embed": self.jargon_embed,
             "jargon_domain_terms": self.jargon.domain_terms,
+            **({"jargon_list": True} if self.jargon_list else {}),
             "jargon_lexicon": self.jargon.lexicon.digest,
         }
 
@@ -396,7 +403,7 @@ class CompactStrategy(EndpointStrategy):
                 for part in (
                     own[op.id],
                     self.alias_line(op),
-                    self.jargon_line(service, op),
+                    "" if self.jargon_list else self.jargon_line(service, op),
                     implied.get(op.id, ""),
                     " ".join(written.get(op.id, ())) if self.views_llm_bm25 else "",
                 )
@@ -404,6 +411,9 @@ class CompactStrategy(EndpointStrategy):
             )
             for op in service.operations
         }
+        jargon_texts = (
+            {op.id: self.jargon_line(service, op) for op in service.operations} if self.jargon_list else {}
+        )
         embedded = {"embed_context": self.embed_context, "embed_resource": self.embed_resource}
         views = {
             op.id: [*(view_texts(service, op, **embedded) if self.views else ()), *written.get(op.id, ())]
@@ -411,6 +421,8 @@ class CompactStrategy(EndpointStrategy):
         }
         for chunk in chunks:
             chunk.metadata[BM25_TEXT] = lexical[chunk.operations[0]]
+            if jargon_texts.get(chunk.operations[0]):
+                chunk.metadata[JARGON_TEXT] = jargon_texts[chunk.operations[0]]
             if views.get(chunk.operations[0]):
                 chunk.metadata[VIEWS_KEY] = views[chunk.operations[0]]
         return chunks

@@ -96,6 +96,15 @@ from openapi_rag.store.pg_target import PgTarget
     help="With --jargon: the embedded line also ends with those words.",
 )
 @click.option(
+    "--jargon-weight",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="W",
+    help="With --jargon: the words go on a text of their own, searched as a list of its own at this "
+    "weight in hybrid mode, and BM25's own text is left as it is (0.25 passed the tuning rule by a "
+    "hair; README); recorded.",
+)
+@click.option(
     "--second-embedder",
     default=None,
     metavar="NAME",
@@ -149,6 +158,7 @@ def index(
     expansion_min_weight: float,
     jargon: int | None,
     jargon_embed: bool,
+    jargon_weight: float | None,
     second_embedder: str | None,
     second_scope: str | None,
     second_whole_weight: float | None,
@@ -172,7 +182,7 @@ def index(
       openapi-rag index specs/ --index idx/ --db schema.sql    # + table chunks for sql/ask
       openapi-rag index specs/ --index idx/ --views-llm openai:gpt-4o-mini
       openapi-rag index specs/ --index idx/ --expansion 8
-      openapi-rag index specs/ --index idx/ --jargon 16
+      openapi-rag index specs/ --index idx/ --jargon 16 [--jargon-weight 0.25]
       openapi-rag index specs/ --index idx/ --second-embedder minilm-users [--second-scope every]
     """
     from openapi_rag.chunking.llm_strategies import default_llm, is_llm_strategy
@@ -197,7 +207,9 @@ def index(
     if expansion is not None:  # 0 turns a recorded expansion off
         params |= {"expansion": expansion, "expansion_min_weight": expansion_min_weight}
     if jargon is not None:  # 0 turns recorded jargon off
-        params |= {"jargon": jargon, "jargon_embed": jargon_embed}
+        params |= {"jargon": jargon, "jargon_embed": jargon_embed, "jargon_list": jargon_weight is not None}
+    elif jargon_weight is not None:
+        raise click.UsageError("--jargon-weight applies with --jargon N")
     try:
         with default_llm(llm_name):  # recorded in the manifest with the strategy's parameters
             report = build_index(
@@ -218,6 +230,7 @@ def index(
                 second_scope=second_scope,
                 second_whole_weight=second_whole_weight,
                 workers=workers,
+                jargon_weight=jargon_weight,
             )
     except NothingIndexed as exc:
         _print_failures(exc.failed)

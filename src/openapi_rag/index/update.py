@@ -89,6 +89,7 @@ def build_index(
     second_scope: str | None = None,
     second_whole_weight: float | None = None,
     workers: int | None = None,
+    jargon_weight: float | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
@@ -115,6 +116,9 @@ def build_index(
             keeps the recorded one.
         second_whole_weight: the second list's weight on a whole request's text where the scope
             serves it (`SearchSettings.static_whole_weight`), recorded; None keeps the recorded one.
+        jargon_weight: the weight of the lexicon's words as a list of their own
+            (`SearchSettings.jargon_weight`; the words from `compact`'s `jargon_list`), recorded;
+            None keeps the recorded one.
         workers: processes that read the descriptions (`spec/parallel.py`); None: one per usable
             core. The index is the same whatever the number.
 
@@ -126,7 +130,9 @@ def build_index(
     """
     paths = list(paths)
     if isinstance(directory, PgTarget) and second_embedder not in (None, NO_SECOND):
-        raise ValueError("a second embedder is kept in an index directory; a --store collection does not hold one")
+        raise ValueError(
+            "a second embedder is kept in an index directory; a --store collection does not hold one"
+        )
     if isinstance(directory, PgTarget):  # a PostgreSQL collection: its advisory lock, same steps
         from openapi_rag.store.pg_write import collection_lock, ensure_writable
 
@@ -154,6 +160,7 @@ def build_index(
             second_scope=second_scope,
             second_whole_weight=second_whole_weight,
             workers=workers,
+            jargon_weight=jargon_weight,
         )
 
 
@@ -176,6 +183,7 @@ def _build_locked(
     second_scope: str | None = None,
     second_whole_weight: float | None = None,
     workers: int | None = None,
+    jargon_weight: float | None = None,
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -194,6 +202,8 @@ def _build_locked(
         settings = settings.replace(static_scope=second_scope)  # refused here if not a scope
     if second_whole_weight is not None:
         settings = settings.replace(static_whole_weight=second_whole_weight)
+    if jargon_weight is not None:
+        settings = settings.replace(jargon_weight=jargon_weight)
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")
     if strategy_params is None and old is not None and old.strategy == strategy:
         strategy_params = {k: v for k, v in old.strategy_params.items() if k in OPTIONAL_PARAMS}
@@ -313,7 +323,11 @@ def _build_locked(
     # a second list made by other weights of its model (`ViewVectors.load`) is re-embedded
     stale_second = existing is not None and existing.static is not None and existing.static.stale
     unchanged = second == had and settings == recorded and not stale_second
-    if existing is not None and unchanged and not (report.added or report.changed or report.removed or new_chunks):
+    if (
+        existing is not None
+        and unchanged
+        and not (report.added or report.changed or report.removed or new_chunks)
+    ):
         report.seconds = round(time.perf_counter() - start, 2)
         return report
 
@@ -357,9 +371,17 @@ def _build_locked(
         chunks = list(store.chunks())
         bm25 = BM25Index.from_chunks(chunks, b=settings.bm25_b)
         views = ViewVectors.of_views(model, chunks)  # through the cache: only new views are embedded
-        static = ViewVectors.of_embedder(second_model, chunks, cache=True) if second_model is not None else None
+        static = (
+            ViewVectors.of_embedder(second_model, chunks, cache=True) if second_model is not None else None
+        )
         index = Index(
-            manifest=manifest, store=store, bm25=bm25, embedder=model, services=records, views=views, static=static
+            manifest=manifest,
+            store=store,
+            bm25=bm25,
+            embedder=model,
+            services=records,
+            views=views,
+            static=static,
         )
         index.save(directory, lock=False)  # the lock is ours already
     report.written = True

@@ -42,6 +42,7 @@ FORMAT_VERSION = 1
 BM25_JSON = "bm25.json"
 IDS_JSON = "ids.json"
 BM25_TEXT = "bm25_text"  # chunk metadata key: the text to index instead of embed_text
+JARGON_TEXT = "jargon_text"  # chunk metadata key: the lexicon's user words, a list of their own
 _BM25S_PARAMS = "params.index.json"  # bm25s's own file; absent when the corpus had no token
 
 

@@ -79,7 +79,7 @@ import numpy as np
 from openapi_rag.model import Chunk
 from openapi_rag.search.actions import lead_ins, verb_lexicon, weigh_verb
 from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summary_of, with_summaries
-from openapi_rag.search.bm25 import BM25Index
+from openapi_rag.search.bm25 import JARGON_TEXT, BM25Index
 from openapi_rag.search.clauses import conversational, single_intent, split_clauses
 from openapi_rag.search.coherence import favour_one_api
 from openapi_rag.search.context import core, without_values
@@ -110,6 +110,7 @@ if TYPE_CHECKING:
 MODES = ("hybrid", "dense", "bm25")
 AUTO = "auto"
 _UNTIMED = nullcontext()  # reusable: a stage with no timer attached enters this one
+_NO_JARGON = BM25Index.build([], [])  # `_jargon_index`: looked for, none in the index
 
 
 def check_k(k: int | str) -> None:
@@ -175,6 +176,7 @@ class Searcher:
         self._title_words: frozenset[str] = frozenset()  # lower-case words of the APIs' titles
         self._api_names: dict[str, frozenset[str]] | None = None  # name word -> services
         self._catalog: _Catalog | None = None  # one walk over the store's chunks, see `_scan`
+        self._jargon: BM25Index | None = None  # the lexicon's words, read when jargon_weight > 0
         self._apis = ApiEvidence()  # which API a request of one intent is for, `services.py`
         self.timer: StageTimes | None = None  # set by `bench search --slowest` (`timing.py`)
 
@@ -545,7 +547,9 @@ class Searcher:
             return reciprocal_rank_fusion(lists, weights=weights, k=cfg.rrf_k, depth=cfg.fusion_depth)
         total = sum(weights) or 1.0  # fused scores in [0, 1] whatever the weights
         floors = [None, lexical_floor, *(None for _ in extra)]
-        return minmax_fusion(lists, weights=[w / total for w in weights], depth=cfg.fusion_depth, floors=floors)
+        return minmax_fusion(
+            lists, weights=[w / total for w in weights], depth=cfg.fusion_depth, floors=floors
+        )
 
     def _view_hits(
         self,
@@ -588,9 +592,24 @@ class Searcher:
         if view_hits is not None and cfg.view_weight > 0:
             extra.append((view_hits, cfg.view_weight))
         if second and self.static is not None:
-            weight = cfg.static_whole_weight if whole and cfg.static_whole_weight is not None else cfg.static_weight
+            weight = (
+                cfg.static_whole_weight
+                if whole and cfg.static_whole_weight is not None
+                else cfg.static_weight
+            )
             extra.append((self.static.search(fetch, text=text, allowed=allowed), weight))
+        if cfg.jargon_weight > 0 and (jargon := self._jargon_index()) is not None:
+            extra.append((jargon.search(self._searched(text), fetch, allowed=allowed), cfg.jargon_weight))
         return extra
+
+    def _jargon_index(self) -> BM25Index | None:
+        """A BM25 over the chunks' lexicon words alone (`compact`'s `jargon_list`), built on first
+        use from the store (the store is not changed under a Searcher); None: the index has none."""
+        if self._jargon is None:
+            chunks = [c for c in self.store.chunks() if c.metadata.get(JARGON_TEXT)]
+            texts = [c.metadata[JARGON_TEXT] for c in chunks]
+            self._jargon = BM25Index.build([c.id for c in chunks], texts) if chunks else _NO_JARGON
+        return None if self._jargon is _NO_JARGON else self._jargon
 
     def _second_served(
         self,
@@ -605,7 +624,9 @@ class Searcher:
         cfg = self.settings
         if self.static is None or cfg.static_weight <= 0 or mode != "hybrid" or threshold is not None:
             return frozenset()
-        dense_side = [i for i, (t, v) in enumerate(zip(texts, vectors, strict=True)) if t is not None and v is not None]
+        dense_side = [
+            i for i, (t, v) in enumerate(zip(texts, vectors, strict=True)) if t is not None and v is not None
+        ]
         if cfg.static_scope == "whole":
             return frozenset(i for i in dense_side if i == 0)
         # texts[1:]: the clauses, or the focused intent; "sentences" serves a lone text whole (below)
@@ -766,7 +787,9 @@ class Searcher:
         cfg = self.settings
         if cfg.settle_share_conversation is None or not query:
             return cfg.settle_share
-        is_talk = conversational(query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements)
+        is_talk = conversational(
+            query, context_rule=cfg.context_rule, wish_requirements=cfg.wish_requirements
+        )
         return cfg.settle_share_conversation if is_talk else cfg.settle_share
 
     def _one_desk(self, query: str | None) -> bool:

@@ -76,6 +76,10 @@ class SearchSettings(BaseModel):
     with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read. Off: at .5 it won
     realworld's reporting R@5 (.478 → .509) but lost R@1 there (.262 → .243) and on the long
     requests (.514 → .378), and RestBench's tuning MRR (.730 → .694)."""
+    jargon_weight: float = Field(0.0, ge=0)
+    """Weight of the lexicon's user words as a list of their own in hybrid mode (a BM25 over the
+    chunks' `jargon_text` alone, an index built with `compact`'s `jargon_list`; `chunking/jargon.py`);
+    0: not read. Their own index keeps the main BM25's word weights as they are."""
     view_pool: bool = False
     """A chunk's dense score is its best over its own vector and its short views' (`views.py`;
     an index built with `compact`'s `views=True`). Off, with the views: they failed the rule
