@@ -121,18 +121,24 @@ class JargonWriter:
     """Writes the user's words for the API terms an operation contains, from the domains its API
     belongs to (`Lexicon.open_domains`; all domains until `for_service` says which)."""
 
-    def __init__(self, limit: int, lexicon: Lexicon | None = None, domain_terms: int = DOMAIN_TERMS):
+    def __init__(
+        self,
+        limit: int,
+        lexicon: Lexicon | None = None,
+        domain_terms: int = DOMAIN_TERMS,
+        domains: frozenset[str] | None = None,
+    ):
         self.limit = limit
         self.lexicon = lexicon or shipped_lexicon()
         self.domain_terms = domain_terms
-        self.domains: frozenset[str] | None = None  # None: every domain
+        self.domains = domains  # None: every domain
 
     def for_service(self, operations: Sequence[Operation]) -> JargonWriter:
         """This writer, limited to the domains of the API made of `operations`."""
-        writer = JargonWriter(self.limit, self.lexicon, self.domain_terms)
-        if self.domain_terms > 0:
-            writer.domains = self.lexicon.open_domains(map(operation_fields, operations), self.domain_terms)
-        return writer
+        if self.domain_terms <= 0:
+            return self
+        domains = self.lexicon.open_domains(map(operation_fields, operations), self.domain_terms)
+        return JargonWriter(self.limit, self.lexicon, self.domain_terms, domains)
 
     def _usable(self, key: tuple[str, ...]) -> bool:
         return self.domains is None or not self.domains.isdisjoint(self.lexicon.domains.get(key, {""}))
