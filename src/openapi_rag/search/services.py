@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from openapi_rag.search.actions import OpKey
 from openapi_rag.store.filters import chunk_tags
+from openapi_rag.store.products import inner_products
 
 if TYPE_CHECKING:
     from openapi_rag.model import Chunk
@@ -116,7 +117,7 @@ class ServiceProfiles:
 
         if self._vectors is None:
             self._vectors = np.asarray(embed([self._short[s] for s in self.services]), dtype=np.float32)
-        cosines = self._vectors @ np.asarray(embed([query]), dtype=np.float32)[0]
+        cosines = inner_products(np.asarray(embed([query]), dtype=np.float32)[0], self._vectors)
         low, high = float(cosines.min()), float(cosines.max())
         if high <= low:
             return {}

@@ -32,6 +32,7 @@ from openapi_rag.model import Chunk
 from openapi_rag.search.settings import SearchSettings
 from openapi_rag.store.base import Ranked, rank
 from openapi_rag.store.integrity import read_json
+from openapi_rag.store.products import inner_products
 
 logger = logging.getLogger(__name__)
 
@@ -175,10 +176,10 @@ class ViewVectors:
             raise ValueError("pass the query vector")
         if allowed is None:
             rows = None
-            scores = self.vectors @ vector
+            scores = inner_products(vector, self.vectors)  # in this thread (`store/products.py`)
         else:
             rows = np.asarray([r for c in allowed for r in self._rows_of().get(c, ())], dtype=np.int64)
-            scores = self.vectors[rows] @ vector
+            scores = inner_products(vector, self.vectors[rows])
         # Rows of one chunk compete for places: take more than k rows, then the best per chunk.
         wanted = min(len(scores), k * 4)
         top = (

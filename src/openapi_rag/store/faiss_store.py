@@ -38,6 +38,7 @@ from openapi_rag.store.base import CatalogRow, Ranked, as_matrix, normalized, ra
 from openapi_rag.store.chunk_table import ChunkTable
 from openapi_rag.store.filters import ChunkFilter, Postings
 from openapi_rag.store.integrity import check_chunk_table, load_vectors, read_json, require_fields
+from openapi_rag.store.products import inner_products
 from openapi_rag.store.screen import Screen, screened_top
 
 logger = logging.getLogger(__name__)
@@ -431,7 +432,8 @@ class FaissStore:
     def _exact_subset(
         self, queries: np.ndarray, m: int, allowed: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        sims = queries @ np.asarray(self._vectors[allowed], dtype=np.float32).T  # (q, len(allowed))
+        subset = np.asarray(self._vectors[allowed], dtype=np.float32)
+        sims = np.stack([inner_products(query, subset) for query in queries])  # (q, len(allowed))
         if m < sims.shape[1]:
             top = np.argpartition(-sims, m - 1, axis=1)[:, :m]
         else:

@@ -30,8 +30,9 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-import faiss
 import numpy as np
+
+from openapi_rag.store.products import inner_products
 
 _UNIT_ROUNDOFF = float(np.finfo(np.float32).eps) / 2  # u = 2^-24
 
@@ -111,21 +112,12 @@ def screened_top(
     floors = kth - screen_margin(queries, largest_norm)
     scores = np.empty((len(queries), m), dtype=np.float32)
     rows = np.empty((len(queries), m), dtype=np.int64)
-    dimensions = vectors.shape[1]
     for qi in range(len(queries)):
         candidates = np.flatnonzero(approx[qi] >= floors[qi])  # m or a few more
-        rows_here = np.ascontiguousarray(vectors[candidates])
-        exact = np.empty(len(candidates), dtype=np.float32)
         # FAISS's scan kernel over the candidates, in this thread (`fvec_inner_products_by_idx`
         # would do it in place but opens an OpenMP region, whose barrier waits ~7 ms for a
         # thread the scheduler has put off on a busy machine)
-        faiss.fvec_inner_products_ny(
-            faiss.swig_ptr(exact),
-            faiss.swig_ptr(queries[qi]),
-            faiss.swig_ptr(rows_here),
-            dimensions,
-            len(candidates),
-        )
+        exact = inner_products(queries[qi], vectors[candidates])
         best = np.argsort(-exact, kind="stable")[:m]
         scores[qi], rows[qi] = exact[best], candidates[best]
     return scores, rows
