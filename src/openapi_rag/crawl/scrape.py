@@ -167,7 +167,9 @@ def scrape(page: Page) -> Scraped:
         evidence.path = documented_colons(evidence.path, documented)
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
         # section of the page is the response's schema, as a status table's "Schema" column is.
-        for status, shown in evidence.lone_names:
+        # A name that heads a section as shown comes before a link's anchor that matches one only once
+        # slugged ("oauth.v1.token" over "oauth-v1-token", which "OauthV1Token", a tag's section, matches).
+        for status, shown in sorted(evidence.lone_names, key=lambda lone: lone[1] not in schemas):
             if (name := schema_named(shown, schemas)) and status == "request":
                 evidence.request_ref = evidence.request_ref or name
             elif name:
