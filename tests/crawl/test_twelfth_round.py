@@ -36,7 +36,8 @@ def _sample_box(method: str, path: str, example: str) -> str:
     return (
         f"<aside><div><span><span>{method}</span>{path}</span><select><option>cURL</option>"
         "<option>JavaScript</option><option>Python</option></select></div>"
-        f"<div><code>curl --request {method} \\ --url https://api.example.com/v2{path}</code></div>"
+        f"<div><code>curl --request {method} \\ --url https://api.example.com/v2{path} \\ "
+        "--header 'Accept: application/json'</code></div>"
         "<div><div>Example Responses</div><select><option>200</option><option>404</option></select>"
         f"<div><code>{example}</code></div><span>json</span></div></aside>"
     )
@@ -58,7 +59,8 @@ def _operation(
 def _page(*operations: str) -> str:
     return (
         "<html><body><main><h1>Pet store</h1><p>Sells pets.</p><span>Servers</span>"
-        f"<div><code>https://api.example.com/v2</code></div></main><main>{''.join(operations)}</main></body></html>"
+        f"<div><code>https://api.example.com/v2</code></div></main><main><h1>Other endpoints</h1>{''.join(operations)}"
+        "</main></body></html>"
     )
 
 
@@ -178,6 +180,20 @@ def test_a_name_shown_that_heads_a_section_outranks_a_link_anchor_matching_anoth
     document = _crawl(tmp_path, f"<html><body>{operation}{schemas}</body></html>")
     created = document["paths"]["/v1/token"]["post"]["responses"]["201"]
     assert set(created["content"]["application/json"]["schema"]["properties"]) == {"access_token"}
+
+
+def test_a_curl_command_drawn_as_a_run_is_no_description(tmp_path: Path) -> None:
+    get = _crawl(tmp_path, _page(_PETS))["paths"]["/pets"]["get"]
+    assert "curl" not in get.get("description", "") and "Does list pets." in get["description"]
+
+
+def test_a_repeated_request_lines_next_run_does_not_name_the_operation(tmp_path: Path) -> None:
+    # An operation with no title: its sample box repeats "GET /pets", then the picker shows "cURL".
+    long = "Returns all pets from the system that the user has access to, a page at a time, the newest first, then the rest."
+    untitled = _PETS.replace("<h2>List pets</h2>", "<h2></h2>").replace("Does list pets.", long)
+    other = _operation("GET", "/owners", "List owners", _field("page", "integer"), _field("id", "integer"), "{}")
+    get = _crawl(tmp_path, _page(untitled, other))["paths"]["/pets"]["get"]
+    assert get.get("summary") != "cURL"
 
 
 def test_zudoku_pages_give_every_operation_with_its_fields() -> None:

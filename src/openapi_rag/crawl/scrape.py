@@ -33,6 +33,7 @@ from openapi_rag.crawl.samples import (
     RequestSample,
     documented_colons,
     is_path,
+    parse_curl,
     parse_http_response,
     parse_json,
     parse_named_signature,
@@ -191,6 +192,8 @@ def _is_prose(text: str) -> bool:
         return False
     if shows_url(text):  # "Production server https://api.example.com/v1/pets": where, not what
         return False
+    if parse_curl(text):  # a sample command drawn as a run of text: how to call it, not what it does
+        return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
 
@@ -257,6 +260,14 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     previous_kind, previous_table = "", 0
     outline: list[Block] = []  # the headings the current block sits under, outermost first
     term_row: FieldRow | None = None  # the row the last heading made ("artists: object[]"), if any
+    # The first request line's blocks: a line that repeats it further down (a sample box's "GET /pets",
+    # then its language picker "cURL") is followed by the box, not by the operation's name.
+    first_line = set()
+    if signature_positions:
+        at = min(signature_positions)
+        while at in signature_positions:
+            first_line.add(at)
+            at += 1
     for index, block in enumerate(blocks):
         label = part_label(blocks, index, label_before(blocks, index))
         if block.kind == "heading":
@@ -284,7 +295,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             # "ArtistObject"): the field's schema, as under a schema section's term (followed, bounded).
             term_row.ref, term_row = term_row.ref or block.links[0], None
         elif block.kind == "text":
-            after_signature = index > 0 and blocks[index - 1].position in signature_positions
+            after_signature = index > 0 and blocks[index - 1].position in first_line
             if (
                 after_signature
                 and block.position not in signature_positions
