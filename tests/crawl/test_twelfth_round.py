@@ -100,8 +100,8 @@ def test_a_base_url_whose_scheme_is_a_server_variable_still_joins_its_path() -> 
 def test_a_drop_down_shows_its_chosen_option_alone() -> None:
     picker = "<select><option>cURL</option><option>Python</option><option>Go</option></select>"
     chosen = '<select><option>v1</option><option selected="">v2</option></select>'
-    blocks = parse_html(f"<html><body><p>Pick one</p>{picker}{chosen}</body></html>").blocks
-    assert [b.text for b in blocks] == ["Pick one", "cURL", "v2"]  # not "cURL Python Go": choices, no prose
+    blocks = parse_html(f"<html><body><label>Language {picker}</label><div>{chosen}</div></body></html>").blocks
+    assert [b.text for b in blocks] == ["Language cURL", "v2"]  # not "cURL Python Go": choices, no prose
 
 
 def test_zero_width_spaces_are_dropped_so_a_type_run_after_a_name_types_the_field() -> None:
@@ -163,6 +163,17 @@ def test_a_name_then_only_a_link_to_a_schema_section_is_a_field_of_that_schema(t
     schema = document["paths"]["/days"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert schema["properties"]["days"]["type"] == "array"
     assert set(schema["properties"]["days"]["items"]["properties"]) == {"day", "size"}
+
+
+def test_a_status_or_a_label_then_a_link_to_a_schema_is_no_field() -> None:
+    # A response's status and its schema ("default", then "Error"), a label and its value ("Type", "Pet").
+    html = (
+        "<html><body><div>default</div><div><a href='#error'>Error</a></div>"
+        "<div>Type</div><div><a href='#pet'>Pet</a></div><div>owner</div><div><a href='#user'>User</a></div>"
+        "</body></html>"
+    )
+    tables = [b for b in field_runs(parse_html(html).blocks) if b.kind == "table"]
+    assert [row[0] for table in tables for row in table.rows[1:]] == ["owner"]
 
 
 def test_a_name_shown_that_heads_a_section_outranks_a_link_anchor_matching_another_slugged(

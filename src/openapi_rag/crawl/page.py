@@ -179,10 +179,8 @@ class _Walker:
                 continue
             if _is_permalink(el, tag):
                 continue
-            if tag == "select":  # a drop-down shows its chosen option alone, a run of its own
-                self.flush()
+            if tag == "select":  # a drop-down shows its chosen option alone, inline as a word of the run
                 self.run.append(_shown_option(el))
-                self.flush()
                 continue
             if tag == "input":  # a text box shows its value ("Production server [https://host/v1/pets]")
                 if (value := el.get("value")) and (el.get("type") or "text").lower() in _TEXT_BOXES:  # type: ignore[attr-defined]

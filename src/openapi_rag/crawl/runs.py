@@ -60,6 +60,8 @@ _NUMERIC_VALUE = re.compile(
 )
 # HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
 _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
+# A label a schema's value follows ("Type", then "Pet"), never a field's name before it.
+_LABEL_WORD = re.compile(r"type|schema|format|returns?|examples?|default", re.I)
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
 # A schema's name as generators print it: two capitalised words run together ("CreateTokenRequest").
 _SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
@@ -383,8 +385,16 @@ def _marked_and_led(blocks: list[Block], i: int) -> bool:
         return led_type(following.text, following.links, field=True) is not None or bool(
             _schema_lead(following)
         )
-    if _lone_schema_link(following) and named.group(1).lower() not in _REASON_PHRASES and not blocks[i].links:
+    if (
+        _lone_schema_link(following)
+        and named.group(1).lower() not in _REASON_PHRASES
+        and not _STATUS_HEADING.fullmatch(named.group(1))
+        and not _LABEL_WORD.fullmatch(named.group(1))
+        and not blocks[i].links
+    ):
         return True  # "days", then only a link to a schema section ("Day[]"): the field and its type
+        # (not a status and its schema: "default", then "Error"; nor a reason phrase, "OK", or a label,
+        # "Type", then "Pet")
     if named.group(1).endswith(".") or not following.links or not is_type_link(following.links[0]):
         return False
     return led_type(following.text, following.links) is not None
