@@ -97,6 +97,17 @@ def test_a_base_url_whose_scheme_is_a_server_variable_still_joins_its_path() -> 
     ]
 
 
+def test_a_template_variable_drawn_in_an_element_of_its_own_stays_in_the_path(tmp_path: Path) -> None:
+    # Inline elements leave a space between them: "GET /lists. {format}" is one request line.
+    html = (
+        "<html><body><h1>Books</h1><h2>Lists</h2><p><span>GET</span> /lists.<span>{format}</span></p>"
+        "<h3>Parameters</h3><table><tr><th>name</th><th>in</th><th>type</th></tr>"
+        "<tr><td>format</td><td>path</td><td>string</td></tr></table>"
+        "<h2>Reviews</h2><p><span>GET</span> /reviews.<span>{format}</span></p></body></html>"
+    )
+    assert set(_crawl(tmp_path, html)["paths"]) == {"/lists.{format}", "/reviews.{format}"}
+
+
 def test_a_drop_down_shows_its_chosen_option_alone() -> None:
     picker = "<select><option>cURL</option><option>Python</option><option>Go</option></select>"
     chosen = '<select><option>v1</option><option selected="">v2</option></select>'
