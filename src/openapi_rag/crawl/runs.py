@@ -385,6 +385,8 @@ def _marked_and_led(blocks: list[Block], i: int) -> bool:
         return led_type(following.text, following.links, field=True) is not None or bool(
             _schema_lead(following)
         )
+    # "days", then only a link to a schema section ("Day[]"): the field and its type; not a status and
+    # its schema ("default", then "Error"), a reason phrase ("OK") or a label ("Type", then "Pet").
     if (
         _lone_schema_link(following)
         and named.group(1).lower() not in _REASON_PHRASES
@@ -392,9 +394,7 @@ def _marked_and_led(blocks: list[Block], i: int) -> bool:
         and not _LABEL_WORD.fullmatch(named.group(1))
         and not blocks[i].links
     ):
-        return True  # "days", then only a link to a schema section ("Day[]"): the field and its type
-        # (not a status and its schema: "default", then "Error"; nor a reason phrase, "OK", or a label,
-        # "Type", then "Pet")
+        return True
     if named.group(1).endswith(".") or not following.links or not is_type_link(following.links[0]):
         return False
     return led_type(following.text, following.links) is not None

@@ -262,7 +262,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     term_row: FieldRow | None = None  # the row the last heading made ("artists: object[]"), if any
     # The first request line's blocks: a line that repeats it further down (a sample box's "GET /pets",
     # then its language picker "cURL") is followed by the box, not by the operation's name.
-    first_line = set()
+    first_line: set[int] = set()
     if signature_positions:
         at = min(signature_positions)
         while at in signature_positions:
