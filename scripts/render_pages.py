@@ -109,6 +109,14 @@ untouched, before its pages were read):
   api-spec-converter 2.12.0 first, mended as for aglio); a description language of its own, as API
   Blueprint is aglio's; pinned in a tree of its own, renderers/raml2html (see render_raml2html).
 
+One more joined in issue 17's twelfth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `zudoku`: Zudoku 0.76.0 (Zuplo's open-source API documentation framework: React pages built by Vite
+  and prerendered to static HTML at build time, no browser; per API an overview, a page per tag and a
+  schemas page, joined into one benchmark page); one site for all 38 specs; pinned in a tree of its
+  own, renderers/zudoku (see render_zudoku).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -128,7 +136,7 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     cd benchmarks/crawl/renderers/openapi2html && npm ci --ignore-scripts   # once, its own tree
     cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's,
                                                                             # docusaurus', vitepress',
-                                                                            # raml2html')
+                                                                            # raml2html', zudoku')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc
@@ -170,6 +178,7 @@ STARLIGHT = RENDERERS / "starlight"
 DOCUSAURUS = RENDERERS / "docusaurus"
 VITEPRESS = RENDERERS / "vitepress"
 RAML2HTML = RENDERERS / "raml2html"
+ZUDOKU = RENDERERS / "zudoku"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -459,6 +468,17 @@ def _schema_valid(value: object, key: str = "") -> object:
             return json.loads(value)
         except ValueError:
             return value
+    return value
+
+
+def _unquoted(value: object, keys: set[str], key: str = "") -> object:
+    """The spec with a quoted boolean under one of `keys` ("false") as the boolean it quotes."""
+    if isinstance(value, dict):
+        return {k: _unquoted(v, keys, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unquoted(item, keys) for item in value]
+    if isinstance(value, str) and key in keys and value.lower() in ("true", "false"):
+        return value.lower() == "true"
     return value
 
 
@@ -880,6 +900,76 @@ def render_vitepress(jobs: list[tuple[Path, Path]], work: Path) -> list[str]:
     return failures
 
 
+_ZUDOKU_CONFIG = """import type {{ ZudokuConfig }} from "zudoku";
+const config: ZudokuConfig = {{
+  site: {{ title: "API documentation" }},
+  navigation: [{navigation}],
+  apis: [{apis}],
+}};
+export default config;
+"""
+
+
+def render_zudoku(jobs: list[tuple[Path, Path]], work: Path) -> list[str]:
+    """Zudoku 0.76.0 (Zuplo's open-source API documentation framework: React pages built by Vite and
+    prerendered to static HTML at build time, no browser), its defaults otherwise: per API an overview
+    page, a page per tag (untagged operations on one "endpoints" page) and a schemas page; pinned in a
+    tree of its own, renderers/zudoku. One site for all 38 specs, an API each under its own path (one Vite
+    build: its fixed cost is most of the time), built inside the renderer's tree and removed after; the
+    update check and telemetry are off (nothing is fetched). Each benchmark page joins one API's pages,
+    each page's `main` (the header and sidebar are site chrome), the overview first, then the pages in
+    the order the overview's navigation links them. Added in issue 17's twelfth round as a fresh held-out
+    renderer."""
+    import lxml.html
+
+    failures, built = [], {}
+    with tempfile.TemporaryDirectory(dir=ZUDOKU, prefix="site-") as site_dir:
+        site = Path(site_dir)
+        for index, (spec, page) in enumerate(jobs):
+            key = f"s{index:02d}"
+            # `x-` extensions dropped, as for Sphinx, Starlight, Docusaurus and VitePress; quoted booleans
+            # mended as for aglio, and OpenAPI 3's `explode` (its GraphQL layer fails the whole build on Spotify's
+            # `required: "true"` and `explode: "false"`)
+            data = _unquoted(_schema_valid(_without_extensions(_read_spec(spec))), {"explode", "allowReserved"})
+            (site / f"{key}.json").write_text(json.dumps(data), encoding="utf-8")
+            built[key] = (page, _spec_title(_read_spec(spec), spec))
+        navigation = ", ".join(f'{{ type: "link", to: "/{key}", label: "{key}" }}' for key in built)
+        apis = ", ".join(f'{{ type: "file", input: "./{key}.json", path: "/{key}" }}' for key in built)
+        (site / "zudoku.config.tsx").write_text(
+            _ZUDOKU_CONFIG.format(navigation=navigation, apis=apis), encoding="utf-8"
+        )
+        (site / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+        subprocess.run(
+            ["node", str(ZUDOKU / "node_modules" / "zudoku" / "cli.js"), "build"],
+            check=True,
+            capture_output=True,
+            timeout=3 * CHROMIUM_TIMEOUT_S,
+            cwd=site,
+            env={**os.environ, "ZUDOKU_DISABLE_UPDATE_CHECK": "1", "ZUDOKU_DO_NOT_TRACK": "1"},
+        )
+        dist = site / "dist"
+        for key, (page, title) in built.items():
+            overview = dist / f"{key}.html"
+            if not overview.exists():
+                failures.append(f"{page.stem}: no page built")
+                continue
+            pages = [overview]
+            for href in lxml.html.parse(str(overview)).getroot().xpath("//a/@href"):
+                target = urljoin(f"/{key}", href).split("#")[0].split("?")[0].strip("/")
+                linked = (dist / f"{target}.html").resolve()
+                if linked.is_relative_to(dist / key) and linked.exists() and linked not in pages:
+                    pages.append(linked)
+            pages += sorted(set((dist / key).rglob("*.html")) - set(pages))
+            parts = []
+            for part in pages:
+                root = lxml.html.parse(str(part)).getroot()
+                main = root.find(".//main")
+                parts.append(lxml.html.tostring(main if main is not None else root.body, encoding="unicode"))
+            body = "\n".join(parts)
+            page.write_text(strip_page(_PAGE.format(title=html_escape(title), body=body), work), encoding="utf-8")
+    return failures
+
+
 def _operations_named(data: dict) -> dict:
     """The spec with an operationId, made as code generators make one (the method, then the path's words:
     `getComicsComicId`), on each operation that has neither an operationId nor a summary, and without
@@ -1008,7 +1098,7 @@ RENDER = {
     "raml2html": render_raml2html,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
-RENDER_ALL = {"docusaurus": render_docusaurus, "vitepress": render_vitepress}
+RENDER_ALL = {"docusaurus": render_docusaurus, "vitepress": render_vitepress, "zudoku": render_zudoku}
 
 
 class Needs(NamedTuple):
@@ -1065,6 +1155,11 @@ NEEDS = {
         RAML2HTML / "node_modules" / ".bin" / "raml2html",
         "node",
         "cd benchmarks/crawl/renderers/raml2html && npm ci",
+    ),
+    "zudoku": Needs(
+        ZUDOKU / "node_modules" / "zudoku" / "cli.js",
+        "node",
+        "cd benchmarks/crawl/renderers/zudoku && npm ci",
     ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from openapi_rag.crawl.page import Block
-from openapi_rag.crawl.samples import parse_json
+from openapi_rag.crawl.samples import parse_curl, parse_json, parse_signature
 from openapi_rag.crawl.tables import is_status_table
 
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
@@ -15,6 +15,11 @@ _STATUS_ONLY = re.compile(r"[1-5]\d\d(?:\s+[a-z'-]+){0,4}")  # "200", "404 not f
 _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 # "Return type", "Returns", "Return value:" as a label of its own: what a successful call gives back.
 _RETURNS = re.compile(r"returns?(?:\s+(?:type|value))?:?")
+
+
+# A heading drawn as a breadcrumb ("Send glance updates › Headers", "Pets » Request Body"): its last
+# crumb labels what follows, the operation's title before it does not ("updates", "Responses").
+_BREADCRUMB = re.compile(r"\s+[›»]\s+")
 
 
 def label_before(blocks: list[Block], index: int) -> str:
@@ -31,7 +36,7 @@ def label_before(blocks: list[Block], index: int) -> str:
         if block.kind == "code":
             break
         if block.kind == "heading":
-            words.append(block.text)
+            words.append(_BREADCRUMB.split(block.text)[-1])
             break
         if len(block.text) <= 80:
             words.append(block.text)
@@ -90,8 +95,8 @@ def panel_status(blocks: list[Block], index: int, *, first: bool = False) -> str
     panels = 0
     for back in range(index - 1, max(-1, index - 200), -1):
         block = blocks[back]
-        if block.kind == "heading":
-            return ""
+        if block.kind == "heading" or _is_request_sample(block):
+            return ""  # a request line or sample command starts the operation's sample box: no panel of the strip
         if block.kind in ("table", "code"):  # a panel's example (code) comes with its schema (table)
             panels += block.kind == "table" and not is_status_table(block.rows, block.header)
             continue
@@ -106,6 +111,11 @@ def panel_status(blocks: list[Block], index: int, *, first: bool = False) -> str
             panels = _captioned_panel(blocks, end, index, panels)
             return strip[panels] if (panels or first) and panels < len(strip) else ""
     return ""
+
+
+def _is_request_sample(block: Block) -> bool:
+    """A run or code block that is a request line ("GET /pets") or a cURL command."""
+    return block.kind in ("text", "code") and bool(parse_signature(block.text.strip()) or parse_curl(block.text))
 
 
 def _captioned_panel(blocks: list[Block], start: int, index: int, counted: int) -> int:

@@ -15,10 +15,11 @@ _NAME = re.compile(r"[A-Za-z_][\w.-]{0,99}")
 def link_target(anchor: object) -> str:
     """The name a link within the document set points to: the last part of its fragment ("#pet" ->
     "pet"), else its file's name less the extension ("../Models/Pet.md" -> "Pet"); "" for a link to
-    another site (a scheme) or to a site's root path, which name no section of these pages."""
+    another site (a scheme) or to a site's root path, which name no section of these pages; a root path
+    with a fragment ("/api/~schemas#pet", a site's schemas page) names the section its fragment names."""
     href = (anchor.get("href") or "").strip()  # type: ignore[attr-defined]
     path, _, fragment = href.partition("#")
-    if not href or ":" in path or path.startswith("/"):
+    if not href or ":" in path or (path.startswith("/") and not fragment):
         return ""
     name = fragment.rstrip("/").rsplit("/", 1)[-1] if fragment else path.rstrip("/").rsplit("/", 1)[-1]
     if not fragment:

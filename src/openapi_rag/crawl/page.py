@@ -33,6 +33,8 @@ _BREAKS = {
 # What a `<wbr>` leaves in a run: the pieces of one word on either side join without a space.
 _GLUE = "\x00"
 _AROUND_GLUE = re.compile(r"\s*\x00\s*")
+# Zero-width space, non-joiner, joiner, word joiner, byte-order mark: invisible, dropped from runs.
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 # Text boxes whose value a reader sees (not hidden fields, buttons or boxes to tick).
 _TEXT_BOXES = {"text", "url", "search", "email", "tel", "number"}
 # Permalink anchors beside headings and terms ("GET /pets ¶"): marks, not words.
@@ -176,6 +178,9 @@ class _Walker:
                 stack.append(_GLUE)
                 continue
             if _is_permalink(el, tag):
+                continue
+            if tag == "select":  # a drop-down shows its chosen option alone, inline as a word of the run
+                self.run.append(_shown_option(el))
                 continue
             if tag == "input":  # a text box shows its value ("Production server [https://host/v1/pets]")
                 if (value := el.get("value")) and (el.get("type") or "text").lower() in _TEXT_BOXES:  # type: ignore[attr-defined]
@@ -377,6 +382,10 @@ def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = N
             stack.append(item.tail)  # type: ignore[attr-defined]
         if tag == "wbr":
             parts.append(_GLUE)
+        if tag == "select":
+            parts.append(_shown_option(item))
+            first = False
+            continue
         if (
             not tag
             or tag in _SKIP
@@ -394,6 +403,17 @@ def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = N
     return " ".join(_glued(" ".join(parts)).split())[:MAX_BLOCK_CHARS]
 
 
+def _shown_option(select: object) -> str:
+    """What a drop-down shows: its selected option, else its first. The other options are choices a
+    reader must open it to see ("cURL", not "cURL JavaScript Python …"), never a run of prose."""
+    options = list(select.iter("option"))  # type: ignore[attr-defined]
+    shown = next((o for o in options if o.get("selected") is not None), options[0] if options else None)
+    return " ".join(shown.text_content().split()) if shown is not None else ""
+
+
 def _glued(text: str) -> str:
-    """The pieces a `<wbr>` split joined again, with no space between them."""
+    """The pieces a `<wbr>` split joined again, with no space between them, and without zero-width
+    characters (a break opportunity or joiner a reader never sees, which Python's `split` keeps as
+    text: "\u200b string" would be no type run)."""
+    text = text.translate(_ZERO_WIDTH)
     return _AROUND_GLUE.sub("", text) if _GLUE in text else text

@@ -20,6 +20,7 @@ import re
 from openapi_rag.crawl.inline_fields import inline_field
 from openapi_rag.crawl.label_values import is_attribute_run
 from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.samples import parse_curl, parse_signature
 from openapi_rag.crawl.tables import LOCATIONS, SCALARS, is_type_link, led_type, normalize_type
 
 MAX_FOLLOWING = 12  # runs read after a field's type run for "required" and its description
@@ -34,6 +35,8 @@ _TYPE_WORD = re.compile(
     r"(array of \w+|array|string|integer|int|int32|int64|long|number|float|double|decimal|boolean|"
     r"bool|object|map|date|date-time|datetime|uuid|binary|byte)(\[\])?", re.I
 )  # fmt: skip
+# "required" among a type run's details, after a separator ("· required", "(required", ", required").
+_MARKED_REQUIRED = re.compile(r"[·(,|]\s*required\b", re.I)
 _DETAILS = re.compile(r"\s*($|format\b|[·(<\[|,:])", re.I)
 _LOCATION_RUN = re.compile(
     r"(path|query|header|cookie|body|form)\s+parameter\b\s*[—–:-]?\s*(.*)", re.I | re.S
@@ -57,6 +60,8 @@ _NUMERIC_VALUE = re.compile(
 )
 # HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
 _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
+# A label a schema's value follows ("Type", then "Pet"), never a field's name before it.
+_LABEL_WORD = re.compile(r"type|schema|format|returns?|examples?|default", re.I)
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
 # A schema's name as generators print it: two capitalised words run together ("CreateTokenRequest").
 _SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
@@ -192,7 +197,7 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
     if named.group(1).lower() == "type" and _STRUCTURED.fullmatch(blocks[i + 1].text.strip()):
         return None  # JSON Schema's own keyword ("type: object" of an inline schema), not a field
     location, type_, rest = _stated(blocks[i + 1].text)
-    mark = (named.group(2) or "").lower()
+    mark = (named.group(2) or "").lower() or _detail_mark(blocks[i + 1].text)
     if location is None and type_ is None and _marked_and_led(blocks, i):
         type_ = led_type(blocks[i + 1].text, blocks[i + 1].links, field=bool(mark))
         type_, rest = type_ or _schema_lead_type(blocks[i + 1]), blocks[i + 1].text
@@ -335,14 +340,23 @@ def _schema_lead(block: Block) -> str:
     if block.kind != "text" or not block.links or is_type_link(block.links[0]):
         return ""
     led = _LEADING_TYPE.match(block.text)
-    return block.links[0] if led and block.links[0] in (led.group(1), led.group(2)) else ""
+    if not led:
+        return ""
+    # The anchor may be the shown name slugged ("bulkexports-v1-export-day" for "bulkexports.v1.export.day").
+    shown = {_slug(name.removesuffix("[]")) for name in (led.group(1), led.group(2)) if name}
+    return block.links[0] if block.links[0] in (led.group(1), led.group(2)) or _slug(block.links[0]) in shown else ""
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[\W_]", "", name).lower()
 
 
 def _schema_lead_type(block: Block) -> str | None:
     """object for a run led by a schema's name, array for one led by a list of it; None otherwise."""
     if not _schema_lead(block):
         return None
-    return "array" if _LEADING_TYPE.match(block.text).group(1) else "object"
+    led = _LEADING_TYPE.match(block.text)
+    return "array" if led.group(1) or (led.group(2) or "").endswith("[]") else "object"  # "[Pet]", "Pet[]"
 
 
 def _explicit_type(text: str) -> str | None:
@@ -371,9 +385,28 @@ def _marked_and_led(blocks: list[Block], i: int) -> bool:
         return led_type(following.text, following.links, field=True) is not None or bool(
             _schema_lead(following)
         )
+    # "days", then only a link to a schema section ("Day[]"): the field and its type; not a status and
+    # its schema ("default", then "Error"), a reason phrase ("OK") or a label ("Type", then "Pet").
+    if (
+        _lone_schema_link(following)
+        and named.group(1).lower() not in _REASON_PHRASES
+        and not _STATUS_HEADING.fullmatch(named.group(1))
+        and not _LABEL_WORD.fullmatch(named.group(1))
+        and not blocks[i].links
+    ):
+        return True
     if named.group(1).endswith(".") or not following.links or not is_type_link(following.links[0]):
         return False
     return led_type(following.text, following.links) is not None
+
+
+def _lone_schema_link(block: Block) -> bool:
+    """A run that is only one link to a schema's section, perhaps marked a list of it ("Day[]")."""
+    if len(block.links) != 1 or is_type_link(block.links[0]):
+        return False
+    return re.fullmatch(r"[A-Za-z_][\w.-]{0,99}(\[\])?", block.text.strip()) is not None and bool(
+        _schema_lead(block)
+    )
 
 
 def _typed_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
@@ -415,6 +448,8 @@ def _field_from(
             ):
                 break  # the next field, its marks or description before its type
         text = blocks[j].text
+        if parse_signature(text) or parse_curl(text):
+            break  # a request line or a sample command: the operation's again, no field's description
         if text.lower() == "required":
             required = "true"
         elif said := _REQUIRED_SAID.fullmatch(text):  # "Required: No", a label's value (label_values)
@@ -432,6 +467,16 @@ def _field_from(
     elif type_ is None and (bound := _NUMERIC_VALUE.search(" ".join(following))):
         type_ = "number" if "." in bound.group(1) else "integer"  # "Possible values: >= 0 and <= 50"
     return [name, location or "", type_ or "", required, description], j
+
+
+def _detail_mark(text: str) -> str:
+    """The mark "(required)" where a type run's details mark the field so ("string · required",
+    "integer · int64 · required": the marks set beside the type and format, a separator before each);
+    else ""."""
+    typed = _TYPE_RUN.fullmatch(text)
+    if typed is None or not _TYPE_WORD.fullmatch(typed.group(1)):
+        return ""
+    return "(required)" if _MARKED_REQUIRED.search(typed.group(2)) else ""
 
 
 def _stated(text: str) -> tuple[str | None, str | None, str]:

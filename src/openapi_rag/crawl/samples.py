@@ -19,9 +19,10 @@ MAX_JSON_CHARS = 2_000_000
 _METHOD = "|".join(METHODS)
 # "GET /pets/{id}" or "GET https://api.example.com/v1/pets" standing alone in a short run of text;
 # the method may sit in brackets or take a colon ("[GET]/pets", "(GET) /pets", "GET: /pets"), and the
-# path may be drawn as separate segments ("/pets /{id}").
+# path may be drawn as separate segments ("/pets /{id}"), a template variable in an element of its own too
+# ("/lists. {format}": inline elements leave a space between them).
 _SIGNATURE = re.compile(
-    rf"^\s*(?:\[({_METHOD})\]|\(({_METHOD})\)|({_METHOD}):?(?=\s))\s*((?:https?://[^\s/]+)?/[^\s]*(?:\s+/[^\s]*)*)\s*$",
+    rf"^\s*(?:\[({_METHOD})\]|\(({_METHOD})\)|({_METHOD}):?(?=\s))\s*((?:https?://[^\s/]+)?/[^\s]*(?:\s+(?:/|\{{[\w?&])[^\s]*)*)\s*$",
     re.I,
 )
 # "List pets GET /pets": one heading that names the operation, then shows its request line (a summary
@@ -30,6 +31,8 @@ _NAMED_SIGNATURE = re.compile(rf"^\s*(\S.{{0,150}}?)\s+({_METHOD})\s+((?:https?:
 # RFC 6570's form-style query expansion in a URI template ("/pets{?tags,limit}", "{&page}"): query
 # parameters, not part of the path.
 _QUERY_EXPANSION = re.compile(r"\{[?&]([^}]*)\}")
+# A piece of a path drawn apart: a segment ("/{id}") or a template variable ("{format}"), not a "{}" body.
+_PATH_PIECE = re.compile(r"/|\{[\w?&]")
 _PATH_ONLY = re.compile(r"^\s*(/[^\s]*|https?://[^\s]+)\s*$")
 _HTTP_LINE = re.compile(rf"^\s*({_METHOD})\s+(\S+)\s+HTTP/\d(?:\.\d)?\s*$", re.I | re.M)
 _HTTP_STATUS = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+([1-5]\d\d)\b[^\n]*", re.I)
@@ -128,7 +131,7 @@ def is_path(text: str) -> str | None:
     if len(text) >= 500:
         return None
     pieces = text.split()
-    if len(pieces) > 1 and all(piece.startswith("/") for piece in pieces):
+    if len(pieces) > 1 and pieces[0].startswith("/") and all(_PATH_PIECE.match(piece) for piece in pieces):
         text = "".join(pieces)
     match = _PATH_ONLY.match(text)
     return match.group(1) if match else None

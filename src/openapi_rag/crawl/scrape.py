@@ -33,6 +33,7 @@ from openapi_rag.crawl.samples import (
     RequestSample,
     documented_colons,
     is_path,
+    parse_curl,
     parse_http_response,
     parse_json,
     parse_named_signature,
@@ -167,7 +168,9 @@ def scrape(page: Page) -> Scraped:
         evidence.path = documented_colons(evidence.path, documented)
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
         # section of the page is the response's schema, as a status table's "Schema" column is.
-        for status, shown in evidence.lone_names:
+        # A name that heads a section as shown comes before a link's anchor that matches one only once
+        # slugged ("oauth.v1.token" over "oauth-v1-token", which "OauthV1Token", a tag's section, matches).
+        for status, shown in sorted(evidence.lone_names, key=lambda lone: lone[1] not in schemas):
             if (name := schema_named(shown, schemas)) and status == "request":
                 evidence.request_ref = evidence.request_ref or name
             elif name:
@@ -188,6 +191,8 @@ def _is_prose(text: str) -> bool:
     if _ONE_NAME.fullmatch(text):  # "_update_data_put_request _update_data_put_request (required)"
         return False
     if shows_url(text):  # "Production server https://api.example.com/v1/pets": where, not what
+        return False
+    if parse_curl(text):  # a sample command drawn as a run of text: how to call it, not what it does
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
@@ -255,6 +260,14 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     previous_kind, previous_table = "", 0
     outline: list[Block] = []  # the headings the current block sits under, outermost first
     term_row: FieldRow | None = None  # the row the last heading made ("artists: object[]"), if any
+    # The first request line's blocks: a line that repeats it further down (a sample box's "GET /pets",
+    # then its language picker "cURL") is followed by the box, not by the operation's name.
+    first_line: set[int] = set()
+    if signature_positions:
+        at = min(signature_positions)
+        while at in signature_positions:
+            first_line.add(at)
+            at += 1
     for index, block in enumerate(blocks):
         label = part_label(blocks, index, label_before(blocks, index))
         if block.kind == "heading":
@@ -282,7 +295,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             # "ArtistObject"): the field's schema, as under a schema section's term (followed, bounded).
             term_row.ref, term_row = term_row.ref or block.links[0], None
         elif block.kind == "text":
-            after_signature = index > 0 and blocks[index - 1].position in signature_positions
+            after_signature = index > 0 and blocks[index - 1].position in first_line
             if (
                 after_signature
                 and block.position not in signature_positions

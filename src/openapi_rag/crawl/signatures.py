@@ -7,6 +7,7 @@ operation whose documented template covers most of its end; the rest of it is a 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -24,6 +25,9 @@ from openapi_rag.crawl.samples import (
 )
 from openapi_rag.crawl.servers import template_pattern, template_start
 
+# A base URL alone in a run; its scheme may be a server variable ("{scheme}://api.example.com/v1").
+_SERVER_RUN = re.compile(r"(?:https?|\{\w+\})://[^\s/]+(?:/\S*)?", re.I)
+
 
 @dataclass
 class Signature:
@@ -32,6 +36,7 @@ class Signature:
     url: str
     sample: RequestSample | None = None
     width: int = 1  # blocks it spans (a method badge and its path are two)
+    template: str = ""  # the path, where the page draws it apart from the server's base URL
 
 
 def find_signatures(blocks: list[Block]) -> list[Signature]:
@@ -53,10 +58,26 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
                 continue
             method = is_method(block.text)
             if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
+                if drawn := _server_then_path(blocks[i + 1 : i + 3]):
+                    path = is_path(blocks[i + 2].text) or ""
+                    found.append(Signature(i, method, drawn, width=3, template=path))
+                    continue
                 path = is_path(blocks[i + 1].text)
                 if path:
                     found.append(Signature(i, method, path, width=2))
     return found
+
+
+def _server_then_path(after: list[Block]) -> str | None:
+    """The URL a method badge's next two runs draw when the first is the server's base URL alone and
+    the second the path template alone ("GET", "https://api.example.com/v2", "/pets"): one request
+    line drawn in three pieces, whose server keeps its base path ("/v2"), never a path of its own."""
+    if len(after) < 2 or any(block.kind != "text" for block in after):
+        return None
+    server, path = _SERVER_RUN.fullmatch(after[0].text.strip()), is_path(after[1].text)
+    if not server or not path or split_url(path)[0]:
+        return None
+    return server.group(0).rstrip("/") + path
 
 
 def _template_sample(method: str, url: str) -> RequestSample | None:
@@ -71,6 +92,8 @@ def operation_keys(
     """(servers, each signature with its operation key): full URLs lose the server part."""
     templates = {(s.method, split_url(s.url)[1]) for s in signatures if split_url(s.url)[0] == ""}
     templates |= {("", t) for t in headed}  # any method
+    # A path drawn apart from its server ("https://api.example.com/v2", then "/pets") is the template.
+    templates |= {(s.method, split_url(s.template)[1]) for s in signatures if s.template}
     patterns = {t: template_pattern(t) for _, t in templates}  # compiled once per page
     servers: dict[str, int] = {}
     keyed = []
