@@ -36,7 +36,7 @@ def test_second_list_is_built_recorded_kept_and_dropped(spotify, tmp_path):
     assert index.static is not None and index.static.embedder.model_id == "all-MiniLM-L6-v2-users-onnx-int8"
     assert sorted(index.static.ids) == sorted(index.store.ids())
     assert index.searcher.settings.static_weight == SECOND_EMBEDDER_WEIGHT  # recorded with the index
-    assert index.searcher.settings.static_scope == "intents"  # the scope that passed rule 3
+    assert index.searcher.settings.static_scope == "sentences"  # the scope that passed rule 3 (session 18)
     # The real fine-tuned model reads users' words: its list differs from the default's.
     first = index.searcher.static.search(5, text="stop following this band")
     assert first[0][0].endswith("DELETE /me/following")
@@ -258,7 +258,7 @@ def test_intents_scope_serves_the_pieces_that_ask_for_one_action(demo, second_mo
 def test_sentences_scope_adds_a_one_sentence_request_s_whole_text(demo, second_model_reads):
     seen = second_model_reads
     # One sentence, one intent: served whole (what `intents` leaves to dense and BM25).
-    one = _ranked(demo, ONE, seen, static_weight=1.25, static_scope="sentences")
+    one = _ranked(demo, ONE, seen, static_weight=1.25, static_scope="sentences", static_whole_named=True)
     assert seen == [ONE]
     assert one == _ranked(demo, ONE, seen, static_scope="every")
     # Clauses or a focused intent: served as by `intents`, never the whole request.
@@ -271,7 +271,7 @@ def test_sentences_scope_adds_a_one_sentence_request_s_whole_text(demo, second_m
 
 def test_the_whole_text_s_own_weight_leaves_the_pieces_alone(demo, second_model_reads):
     seen = second_model_reads
-    full = _ranked(demo, ONE, seen, static_weight=1.25, static_scope="sentences")
+    full = _ranked(demo, ONE, seen, static_weight=1.25, static_scope="sentences", static_whole_named=True)
     half = _ranked(demo, ONE, seen, static_scope="sentences", static_whole_weight=0.5)
     none = _ranked(demo, ONE, seen, static_weight=0.0)
     assert half not in (full, none)  # the whole text's list, read at .5
@@ -280,6 +280,22 @@ def test_the_whole_text_s_own_weight_leaves_the_pieces_alone(demo, second_model_
     assert _ranked(demo, PLAN, seen, static_scope="sentences", static_whole_weight=0.0) == _ranked(
         demo, PLAN, seen, static_scope="intents"
     )
+
+
+UNNAMED = "make a new playlist for our road trip"  # one intent, naming no particular thing
+
+
+def test_sentences_scope_leaves_a_request_naming_a_thing_to_the_two_lists(demo, second_model_reads):
+    seen = second_model_reads
+    # The default: "called Summer" names a thing, so the whole text is not served ...
+    named = _ranked(demo, ONE, seen, static_weight=1.25, static_scope="sentences", static_whole_named=False)
+    assert seen == []
+    assert named == _ranked(demo, ONE, seen, static_weight=0.0)
+    # ... while a request in goal words is, at the whole text's own weight.
+    unnamed = _ranked(demo, UNNAMED, seen, static_weight=1.25, static_scope="sentences", static_whole_named=False)
+    assert seen == [UNNAMED]
+    assert unnamed != _ranked(demo, UNNAMED, seen, static_weight=0.0)
+    assert unnamed == _ranked(demo, UNNAMED, seen, static_weight=1.25, static_whole_named=True)
 
 
 def test_scope_and_whole_weight_are_recorded_by_index(spotify, tmp_path):

@@ -43,7 +43,7 @@ def test_an_index_answers_with_the_settings_it_was_built_with(restbench_services
     reopened = Index.open(tmp_path / "idx")
     # The default index adds its second list's weight (`views.DEFAULT_SECOND`) to what it was given.
     assert reopened.searcher.settings == built_with.replace(static_weight=SECOND_EMBEDDER_WEIGHT)
-    assert reopened.static is not None and manifest["search"]["static_scope"] == "intents"
+    assert reopened.static is not None and manifest["search"]["static_scope"] == "sentences"
     query = "Follow Taylor Swift"  # a named thing: the default lifts GET /search
     assert [h.id for h in reopened.search(query, k=5)] == [h.id for h in index.search(query, k=5)]
     # told otherwise, it searches with the settings given

@@ -116,18 +116,18 @@ from openapi_rag.store.pg_target import PgTarget
     "--second-scope",
     type=click.Choice(["intents", "every", "whole", "one_intent", "sentences"]),
     default=None,
-    help="Which texts of a request the second list serves: 'intents' (its clauses and focused intent; "
-    "the default, which passed the tuning rule), 'sentences' (a one-sentence request's whole text "
-    "too) or 'every' (every request's whole text too): more recall on requests in users' words, "
-    "less on one-sentence requests needing several operations; recorded.",
+    help="Which texts of a request the second list serves: 'sentences' (the default: clauses, a "
+    "focused intent, and the whole text of a one-sentence request that names no particular thing), "
+    "'intents' (clauses and focused intent only; the default before session 18) or 'every' (every "
+    "request's whole text too); recorded.",
 )
 @click.option(
     "--second-whole-weight",
     type=click.FloatRange(min=0),
     default=None,
     metavar="W",
-    help="The second list's weight on a whole request where --second-scope serves it (default: its "
-    "weight elsewhere, 1.25); 'sentences' at 0.5 is the measured option (README); recorded.",
+    help="The second list's weight on a whole request where --second-scope serves it (default 0.75, "
+    "chosen under the tuning rule; 1.25 elsewhere); recorded.",
 )
 @click.option(
     "--workers",

@@ -634,7 +634,14 @@ class Searcher:
             return frozenset(i for i in dense_side if i > 0)
         if cfg.static_scope == "one_intent" and len(texts) > 2:  # clauses come in twos or more
             return frozenset()
+        if cfg.static_scope == "sentences" and not cfg.static_whole_named and self._names_thing(texts[0]):
+            return frozenset()
         return frozenset(dense_side)
+
+    def _names_thing(self, text: str | None) -> bool:
+        """Whether `text` names a particular thing that is no API of the catalog (`names_something`)."""
+        self._dependency_graph()  # reads the APIs' titles
+        return names_something(text, known=self._title_words)
 
     def _scan(self) -> _Catalog:
         """What the dependency graph and the API names read from every chunk, in one walk of the
