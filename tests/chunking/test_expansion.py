@@ -42,12 +42,14 @@ def test_expansions_are_bounded_and_new() -> None:
 
 def test_compact_adds_implied_words_for_bm25_only_and_the_right_operation_moves_up(spotify) -> None:
     plain = get_strategy("compact").chunk_service(spotify)
-    strategy = get_strategy("compact", expansion=8, expansion_min_weight=1.0)
+    # At weight .5, not 1: the int8 model's weights move with the CPU (ONNX Runtime's u8 x s8 kernels
+    # differ between AVX2 and AVX-512 VNNI); "advise" weighs over 1 on one machine, under it on another.
+    strategy = get_strategy("compact", expansion=8, expansion_min_weight=0.5)
     chunks = strategy.chunk_service(spotify)
     assert [c.embed_text for c in chunks] == [c.embed_text for c in plain]  # the embedded line is as it was
     grown = [c for c, p in zip(chunks, plain, strict=True) if c.metadata[BM25_TEXT] != p.metadata[BM25_TEXT]]
     assert len(grown) >= len(chunks) // 2
-    assert strategy.params["expansion"] == 8 and strategy.params["expansion_min_weight"] == 1.0
+    assert strategy.params["expansion"] == 8 and strategy.params["expansion_min_weight"] == 0.5
     assert "expansion" not in get_strategy("compact").params  # off: not recorded, old manifests compare
     # A user asks for advice; the API says "recommendations". The model implies the user's word.
     target = next(c.id for c in chunks if c.operations[0] == "GET /recommendations")

@@ -82,7 +82,8 @@ def test_an_operation_id_names_an_operation_without_summary_or_description(
     assert top[0].summary.startswith(("skip users playback", "get users saved albums"))  # shown in results
     monkeypatch.setattr(render, "OPERATION_ID_FOR_SUMMARY", False)
     index = Index.build(bare_spotify)
-    index.searcher.configure(settle_first=False)  # the path alone names /me/albums' resource
+    # The path alone names /me/albums' resource, and the second model reads "albums I saved" from it.
+    index.searcher.configure(settle_first=False, static_scope="intents")
     assert operation not in [h.id for h in index.search(query, k=3, expand=False)]
 
 
