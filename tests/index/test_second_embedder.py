@@ -30,7 +30,9 @@ def spotify(tmp_path):
 def test_second_list_is_built_recorded_kept_and_dropped(spotify, tmp_path):
     target = tmp_path / "idx"
     runner = CliRunner()
-    result = runner.invoke(cli, ["index", str(spotify), "-i", str(target), "--second-embedder", "minilm-users"])
+    result = runner.invoke(
+        cli, ["index", str(spotify), "-i", str(target), "--second-embedder", "minilm-users"]
+    )
     assert result.exit_code == 0, result.output
     index = Index.open(target)
     assert index.static is not None and index.static.embedder.model_id == "all-MiniLM-L6-v2-users-onnx-int8"
@@ -72,7 +74,9 @@ def test_the_scope_is_chosen_recorded_and_changed_without_a_spec_change(spotify,
     assert result.exit_code == 0, result.output
     assert Index.open(target).searcher.settings.static_scope == "every"
     # Nothing but the scope changes: the new scope is still written (and the vectors kept).
-    again = runner.invoke(cli, ["index", str(spotify), "-i", str(target), "--second-scope", "intents", "--json"])
+    again = runner.invoke(
+        cli, ["index", str(spotify), "-i", str(target), "--second-scope", "intents", "--json"]
+    )
     assert again.exit_code == 0 and json.loads(again.output)["written"] is True
     reopened = Index.open(target)
     assert reopened.searcher.settings.static_scope == "intents" and reopened.static is not None
@@ -168,7 +172,9 @@ def demo():
     from openapi_rag.spec import load_services
 
     services = load_services([CATALOG / "spotify.json"], clean=DEFAULT_STEPS).services  # as `index` loads
-    return Index.build(services, cache=False, static="minilm-users", settings=SearchSettings(static_weight=1.25))
+    return Index.build(
+        services, cache=False, static="minilm-users", settings=SearchSettings(static_weight=1.25)
+    )
 
 
 @pytest.fixture()
@@ -182,6 +188,8 @@ def second_model_reads(demo, monkeypatch):
         return real(texts, *args, **kwargs)
 
     monkeypatch.setattr(model, "embed_many", recorded)
+    # Each model on its own: one run of both (`embed_both`) would embed the served texts with the first's.
+    monkeypatch.setattr(demo.searcher, "embed_both", None)
     yield seen
     demo.searcher.configure(SearchSettings(static_weight=1.25))
 
@@ -292,7 +300,9 @@ def test_sentences_scope_leaves_a_request_naming_a_thing_to_the_two_lists(demo, 
     assert seen == []
     assert named == _ranked(demo, ONE, seen, static_weight=0.0)
     # ... while a request in goal words is, at the whole text's own weight.
-    unnamed = _ranked(demo, UNNAMED, seen, static_weight=1.25, static_scope="sentences", static_whole_named=False)
+    unnamed = _ranked(
+        demo, UNNAMED, seen, static_weight=1.25, static_scope="sentences", static_whole_named=False
+    )
     assert seen == [UNNAMED]
     assert unnamed != _ranked(demo, UNNAMED, seen, static_weight=0.0)
     assert unnamed == _ranked(demo, UNNAMED, seen, static_weight=1.25, static_whole_named=True)
@@ -307,4 +317,46 @@ def test_scope_and_whole_weight_are_recorded_by_index(spotify, tmp_path):
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     settings = Index.open(target).searcher.settings
-    assert (settings.static_scope, settings.static_whole_weight, settings.static_weight) == ("sentences", 0.5, 1.25)
+    assert (settings.static_scope, settings.static_whole_weight, settings.static_weight) == (
+        "sentences",
+        0.5,
+        1.25,
+    )
+
+
+def test_texts_both_lists_read_are_embedded_in_one_run_of_both_models(demo, monkeypatch):
+    """The default and minilm-users share their lowest layers: a text both lists read goes through
+    one graph of both (`Index._embed_both`), the same vectors, so the same ranking, as two runs."""
+    calls: dict[str, list[list[str]]] = {"first": [], "second": []}
+    for name, model in (("first", demo.embedder), ("second", demo.searcher.static.embedder)):
+        monkeypatch.setattr(
+            model,
+            "embed_many",
+            lambda t, _m=model.embed_many, _n=name, **kw: calls[_n].append(list(t)) or _m(t, **kw),
+        )
+    query = "Make a new playlist for my summer holiday"  # one sentence naming nothing: both lists
+    demo.searcher.configure(static_scope="sentences")
+    demo.searcher.static._queries = {}
+    paired = [(op.id, op.score) for op in demo.search(query, k=10)]
+    assert calls == {"first": [], "second": []}  # neither model alone: the pair ran
+    monkeypatch.setattr(demo.searcher, "embed_both", None)
+    demo.searcher.static._queries = {}
+    assert [(op.id, op.score) for op in demo.search(query, k=10)] == paired  # bit for bit
+    assert calls == {"first": [[query]], "second": [[query]]}
+    # A text the second list does not read (the whole of a two-clause request: it serves clauses
+    # under "sentences") is in the pair's run with the clauses; the second list finds them remembered.
+    monkeypatch.undo()
+    calls["first"].clear(), calls["second"].clear()
+    for name, model in (("first", demo.embedder), ("second", demo.searcher.static.embedder)):
+        monkeypatch.setattr(
+            model,
+            "embed_many",
+            lambda t, _m=model.embed_many, _n=name, **kw: calls[_n].append(list(t)) or _m(t, **kw),
+        )
+    demo.searcher.static._queries = {}
+    demo.search(PLAN, k=10)
+    assert calls == {"first": [], "second": []}
+    assert set(demo.searcher.static._queries) == {
+        "Create a playlist",
+        "add the top tracks of an artist to it",
+    }

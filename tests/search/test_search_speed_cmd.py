@@ -53,3 +53,37 @@ def test_bench_search_lists_the_slowest_queries_with_their_stages(tmp_path: Path
     assert sum(slowest["stages_ms"].values()) == pytest.approx(slowest["ms"], abs=0.05)  # `other` closes it
     text = CliRunner().invoke(cli, args)
     assert text.exit_code == 0 and text.output.count(" ms  [") == 2 and "tail_stages_ms: " in text.output
+
+
+def test_bench_search_times_the_queries_of_a_file(tmp_path: Path) -> None:
+    from openapi_rag.index import Index
+    from openapi_rag.spec import load_services
+
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    shutil.copy(CATALOG / "uber.yaml", specs / "uber.yaml")
+    Index.build(load_services([specs]).services, cache=False).save(tmp_path / "idx")
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(
+        '{"query": "how much is a ride to the airport", "id": "a"}\n\n{"query": "my past trips"}\n'
+    )
+    args = [
+        "bench",
+        "search",
+        "-i",
+        str(tmp_path / "idx"),
+        "--queries",
+        str(tasks),
+        "--slowest",
+        "2",
+        "--json",
+    ]
+    report = json.loads(CliRunner().invoke(cli, args).output)
+    assert report["queries"] == 2
+    assert {row["query"] for row in report["slowest"]} == {
+        "how much is a ride to the airport",
+        "my past trips",
+    }
+    tasks.write_text('{"query": "ride prices"}\n{"text": "no query here"}\n')
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1 and '--queries line 2: expected {"query": "..."}' in result.output

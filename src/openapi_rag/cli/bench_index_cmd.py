@@ -46,6 +46,22 @@ def benchmark_queries() -> list[str]:
     return list(DEMO_QUERIES) * 20
 
 
+def read_queries(lines: Any) -> list[str]:
+    """The `query` of each JSON line (blank lines skipped); a line without one is an error naming it."""
+    queries = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            query = json.loads(line).get("query")
+        except (ValueError, AttributeError):
+            query = None
+        if not isinstance(query, str) or not query.strip():
+            raise click.ClickException(f'--queries line {number}: expected {{"query": "..."}}')
+        queries.append(query)
+    return queries
+
+
 @bench.command("index")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("-s", "--strategy", default="compact", show_default=True)
@@ -100,21 +116,36 @@ def bench_index(
     show_default=True,
     help="Also time each search's stages, and list this many slowest queries with theirs.",
 )
+@click.option(
+    "--queries",
+    "queries_file",
+    type=click.File("r"),
+    default=None,
+    help='JSONL file of {"query": ...} lines to time (default: the RestBench and SOCBench-D tasks).',
+)
 @click.option("--json", "json_", is_flag=True)
 @handle_errors
-def bench_search(index_dir: str, mode: str, k: int, limit: int, slowest: int, json_: bool) -> None:
+def bench_search(
+    index_dir: str, mode: str, k: int, limit: int, slowest: int, queries_file: Any, json_: bool
+) -> None:
     """Time single queries against an index (model loaded, one query at a time).
 
     \b
     With --slowest N, each search's stages are timed too (`openapi_rag.search.timing`): the
     report adds the mean milliseconds per stage over all queries and over the slowest 5%, and
     the N slowest queries with their stages.
+
+    \b
+    Example (the realworld tasks, requests as users say them):
+      openapi-rag bench search -i idx/ --queries benchmarks/realworld/tasks.jsonl
     """
     from openapi_rag.index import Index
     from openapi_rag.search.timing import StageTimes
 
     index = Index.open(index_dir)
-    queries = benchmark_queries()[:limit]
+    queries = (read_queries(queries_file) if queries_file is not None else benchmark_queries())[:limit]
+    if not queries:
+        raise click.ClickException("no queries to time")
     index.search(queries[0], k=k, mode=mode)  # load the model and warm caches outside the timing
     timer = index.searcher.timer = StageTimes() if slowest > 0 else None
     samples, stages = [], []
@@ -176,7 +207,9 @@ def _stage_report(
             {
                 "query": queries[i],
                 "ms": round(samples[i], 2),
-                "stages_ms": {name: round(ms, 2) for name, ms in sorted(stages[i].items(), key=lambda x: -x[1])},
+                "stages_ms": {
+                    name: round(ms, 2) for name, ms in sorted(stages[i].items(), key=lambda x: -x[1])
+                },
             }
             for i in order[:slowest]
         ],

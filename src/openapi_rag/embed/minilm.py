@@ -132,19 +132,25 @@ class MiniLMEmbedder(Embedder):
             options = cpu_session_options(self._threads)
             options.enable_cpu_mem_arena = self._memory_arena
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            path = self._model_path or self.shipped_model_path()
-            graph: str | bytes = str(path)
-            if self._model_path is None and self.int8_arithmetic:  # a shipped export: its layout is known
-                graph = int8_minilm_graph(path)
-            elif self._model_path is None and self._fused:
-                graph = fused_minilm_graph(path)
-            session = ort.InferenceSession(graph, sess_options=options, providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(
+                self._graph(), sess_options=options, providers=["CPUExecutionProvider"]
+            )
             outputs = [o.name for o in session.get_outputs()]
             if outputs[0] != "last_hidden_state":
+                path = self._model_path or self.shipped_model_path()
                 raise EmbedderError(f"{path}: expected a `last_hidden_state` output, found {outputs}")
             self._input_names = {i.name for i in session.get_inputs()}
             self._tokenizer = tokenizer
             self._session = session
+
+    def _graph(self) -> str | bytes:
+        """What the session loads: the export's path, or a graph built from it in memory."""
+        path = self._model_path or self.shipped_model_path()
+        if self._model_path is None and self.int8_arithmetic:  # a shipped export: its layout is known
+            return int8_minilm_graph(path)
+        if self._model_path is None and self._fused:
+            return fused_minilm_graph(path)
+        return str(path)
 
     def shipped_model_path(self) -> Path:
         """The int8 export this embedder runs when no `model_path` is given (subclasses ship others

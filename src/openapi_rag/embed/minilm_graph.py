@@ -21,7 +21,13 @@ from typing import Any
 
 from openapi_rag.errors import EmbedderError, MissingDependency
 
-__all__ = ["fused_minilm_graph", "fused_minilm_model"]
+__all__ = [
+    "fused_minilm_graph",
+    "fused_minilm_model",
+    "paired_minilm_model",
+    "shared_layers",
+    "shared_layers_of",
+]
 
 HEADS = 12
 HIDDEN = 384
@@ -40,147 +46,264 @@ def fused_minilm_model(path: str | Path, *, float_weights: bool = False) -> Any:
     """The fused graph of the export at `path` as an `onnx.ModelProto`. `float_weights`: every
     weight a float32 initializer, dequantized (and the packed QKV weights joined) here in numpy, not
     by nodes of the graph; the form `onnxruntime.quantization` reads (`minilm_int8.py`)."""
+    onnx = _onnx()
+    source = onnx.load(str(path))
+    graph = _GraphWriter(float_weights=float_weights)
+    weights = _weights(source, path)
+    hidden = graph.embeddings(weights)
+    for layer in range(LAYERS):
+        hidden = graph.layer(weights, layer, hidden, "last_hidden_state" if layer == LAYERS - 1 else "")
+    return graph.model(["last_hidden_state"], "minilm_fused", ir_version=source.ir_version)
+
+
+def paired_minilm_model(first: str | Path, second: str | Path) -> tuple[Any, int]:
+    """One graph computing two exports of this model that share their embeddings and lowest layers
+    (a fine-tune that froze them, as `scripts/finetune_embedder.py` does): the shared part runs
+    once, then each model's own layers. Outputs `last_hidden_state` (the first model's) and
+    `second_hidden_state`; the vectors are each model's own graph's (the same nodes on the same
+    weights). Returns the model and the number of shared layers.
+
+    Raises:
+        EmbedderError: the two exports do not share their embeddings.
+    """
+    onnx = _onnx()
+    sources = [onnx.load(str(first)), onnx.load(str(second))]
+    weights = [_weights(sources[0], first), _weights(sources[1], second)]
+    shared = shared_layers(*weights)
+    if shared < 0:
+        raise EmbedderError(f"{first} and {second} do not share their embeddings: no paired graph")
+    graph = _GraphWriter()
+    trunk = graph.embeddings(weights[0])
+    for layer in range(shared):
+        trunk = graph.layer(weights[0], layer, trunk)
+    for n, (output, tag) in enumerate((("last_hidden_state", ""), ("second_hidden_state", "second."))):
+        hidden = trunk
+        for layer in range(shared, LAYERS):
+            hidden = graph.layer(weights[n], layer, hidden, output if layer == LAYERS - 1 else "", tag=tag)
+    model = graph.model(["last_hidden_state", "second_hidden_state"], "minilm_paired", sources[0].ir_version)
+    return model, shared
+
+
+def shared_layers_of(first: str | Path, second: str | Path) -> int:
+    """How many of the lowest layers the exports at `first` and `second` share (`shared_layers`)."""
+    onnx = _onnx()
+    return shared_layers(*(_weights(onnx.load(str(path)), path) for path in (first, second)))
+
+
+def shared_layers(first: dict[str, dict[str, Any]], second: dict[str, dict[str, Any]]) -> int:
+    """How many of the lowest layers two exports' weights (`_weights`) share, each tensor equal;
+    -1 when even their embeddings differ."""
+    from onnx import numpy_helper
+
+    def tensors(weights: dict[str, dict[str, Any]], prefix: str) -> list[tuple[str, Any]]:
+        names = [n for n in (*weights["float"], *weights["int8"]) if n.startswith(prefix)]
+        names += [weights["linear"][n] for n in weights["linear"] if n.startswith(prefix)]
+        out = []
+        for name in sorted(names):
+            parts = [weights["float"][name]] if name in weights["float"] else list(weights["int8"][name])
+            out += [(name, numpy_helper.to_array(part)) for part in parts]
+        return out
+
+    def same(prefix: str) -> bool:
+        a, b = tensors(first, prefix), tensors(second, prefix)
+        if [name for name, _ in a] != [name for name, _ in b]:
+            return False
+        return all(x.shape == y.shape and (x == y).all() for (_, x), (_, y) in zip(a, b, strict=True))
+
+    if not same("inner.embeddings."):
+        return -1
+    shared = 0
+    while shared < LAYERS and same(f"inner.encoder.layer.{shared}."):
+        shared += 1
+    return shared
+
+
+def _onnx() -> Any:
     try:
-        import numpy as np
         import onnx
-        from onnx import TensorProto, helper, numpy_helper
     except ImportError:
         raise MissingDependency(
             "the fused MiniLM graph needs onnx: pip install 'openapi-rag[fused]'"
         ) from None
+    return onnx
 
-    source = onnx.load(str(path))
-    weights = _weights(source, path)
-    nodes: list[Any] = []
-    initializers: dict[str, Any] = {}
 
-    def dequantized(name: str) -> str:
-        """`name` as the export stores it: an int8 tensor and a scale, or a float tensor."""
+class _GraphWriter:
+    """Nodes and initializers of a fused MiniLM graph, written layer by layer. `tag` prefixes the
+    names of a layer's tensors, so that two models' layers of the same number live in one graph."""
+
+    def __init__(self, *, float_weights: bool = False):
+        self.float_weights = float_weights
+        self.nodes: list[Any] = []
+        self.initializers: dict[str, Any] = {}
+
+    def dequantized(self, weights: dict[str, dict[str, Any]], name: str, tag: str = "") -> str:
+        """`name` as the export stores it (an int8 tensor and a scale, or a float tensor), in the graph."""
+        import numpy as np
+        from onnx import TensorProto, helper, numpy_helper
+
         if name in weights["float"]:
-            initializers[name] = weights["float"][name]
-            return name
+            tensor = weights["float"][name]
+            self.initializers[tag + name] = _renamed(tensor, tag + name)
+            return tag + name
         quantized, scale = weights["int8"][name]
-        if float_weights:
+        if self.float_weights:
             values = numpy_helper.to_array(quantized).astype(np.float32) * numpy_helper.to_array(scale)
-            initializers[name] = numpy_helper.from_array(values.astype(np.float32), name)
-            return name
-        initializers[quantized.name] = quantized
-        initializers[scale.name] = scale
-        nodes.append(helper.make_node("Cast", [quantized.name], [name + "_f"], to=TensorProto.FLOAT))
-        nodes.append(helper.make_node("Mul", [name + "_f", scale.name], [name]))
-        return name
+            self.initializers[tag + name] = numpy_helper.from_array(values.astype(np.float32), tag + name)
+            return tag + name
+        q_name, scale_name = tag + quantized.name, tag + scale.name
+        self.initializers[q_name] = _renamed(quantized, q_name)
+        self.initializers[scale_name] = _renamed(scale, scale_name)
+        self.nodes.append(helper.make_node("Cast", [q_name], [tag + name + "_f"], to=TensorProto.FLOAT))
+        self.nodes.append(helper.make_node("Mul", [tag + name + "_f", scale_name], [tag + name]))
+        return tag + name
 
-    def joined(name: str, parts: list[str], axis: int) -> None:
+    def joined(self, name: str, parts: list[str], axis: int) -> None:
         """`parts` concatenated along `axis` as `name`: by a node, or here when weights are floats."""
-        if not float_weights:
-            nodes.append(helper.make_node("Concat", parts, [name], axis=axis))
-            return
-        values = np.concatenate([numpy_helper.to_array(initializers.pop(part)) for part in parts], axis=axis)
-        initializers[name] = numpy_helper.from_array(values, name)
+        import numpy as np
+        from onnx import helper, numpy_helper
 
-    prefix = "inner.embeddings."
-    nodes.append(helper.make_node("Cast", ["input_ids"], ["ids32"], to=TensorProto.INT32))
-    nodes.append(helper.make_node("Cast", ["token_type_ids"], ["types32"], to=TensorProto.INT32))
-    nodes.append(helper.make_node("Cast", ["attention_mask"], ["mask32"], to=TensorProto.INT32))
-    nodes.append(
-        helper.make_node(
-            "EmbedLayerNormalization",
-            [
-                "ids32",
-                "types32",
-                dequantized(prefix + "word_embeddings.weight"),
-                dequantized(prefix + "position_embeddings.weight"),
-                dequantized(prefix + "token_type_embeddings.weight"),
-                dequantized(prefix + "LayerNorm.weight"),
-                dequantized(prefix + "LayerNorm.bias"),
-                "mask32",
-            ],
-            ["hidden_0", "mask_index"],
-            domain=_MS,
-            epsilon=EPSILON,
+        if not self.float_weights:
+            self.nodes.append(helper.make_node("Concat", parts, [name], axis=axis))
+            return
+        values = np.concatenate([numpy_helper.to_array(self.initializers.pop(p)) for p in parts], axis=axis)
+        self.initializers[name] = numpy_helper.from_array(values, name)
+
+    def embeddings(self, weights: dict[str, dict[str, Any]]) -> str:
+        """The embedding layer's nodes (token, position and type embeddings, normalised); returns the
+        hidden state's name. Also writes `mask_index`, which every layer's attention reads."""
+        from onnx import TensorProto, helper
+
+        prefix = "inner.embeddings."
+        for name, cast in (
+            ("ids32", "input_ids"),
+            ("types32", "token_type_ids"),
+            ("mask32", "attention_mask"),
+        ):
+            self.nodes.append(helper.make_node("Cast", [cast], [name], to=TensorProto.INT32))
+        self.nodes.append(
+            helper.make_node(
+                "EmbedLayerNormalization",
+                [
+                    "ids32",
+                    "types32",
+                    self.dequantized(weights, prefix + "word_embeddings.weight"),
+                    self.dequantized(weights, prefix + "position_embeddings.weight"),
+                    self.dequantized(weights, prefix + "token_type_embeddings.weight"),
+                    self.dequantized(weights, prefix + "LayerNorm.weight"),
+                    self.dequantized(weights, prefix + "LayerNorm.bias"),
+                    "mask32",
+                ],
+                ["hidden_0", "mask_index"],
+                domain=_MS,
+                epsilon=EPSILON,
+            )
         )
-    )
-    for layer in range(LAYERS):
+        return "hidden_0"
+
+    def layer(
+        self, weights: dict[str, dict[str, Any]], layer: int, hidden: str, output: str = "", *, tag: str = ""
+    ) -> str:
+        """Transformer layer `layer` of `weights` reading `hidden`; returns its output's name
+        (`output`, or a name of its own)."""
+        from onnx import helper
+
         p = f"inner.encoder.layer.{layer}."
-        hidden = f"hidden_{layer}"
-        qkv_weight, qkv_bias = f"qkv_weight_{layer}", f"qkv_bias_{layer}"
+
+        def weight(name: str) -> str:
+            return self.dequantized(weights, name, tag)
+
+        out = output or f"{tag}hidden_{layer + 1}"
+        qkv_weight, qkv_bias = f"{tag}qkv_weight_{layer}", f"{tag}qkv_bias_{layer}"
         parts = ("query", "key", "value")
-        joined(qkv_weight, [dequantized(weights["linear"][f"{p}attention.self.{x}"]) for x in parts], 1)
-        joined(qkv_bias, [dequantized(f"{p}attention.self.{x}.bias") for x in parts], 0)
-        nodes += [
+        self.joined(qkv_weight, [weight(weights["linear"][f"{p}attention.self.{x}"]) for x in parts], 1)
+        self.joined(qkv_bias, [weight(f"{p}attention.self.{x}.bias") for x in parts], 0)
+        context, attended, normed = (f"{tag}{x}_{layer}" for x in ("context", "attended", "normed"))
+        widened, gelu, narrowed = (f"{tag}{x}_{layer}" for x in ("widened", "gelu", "narrowed"))
+        self.nodes += [
             helper.make_node(
                 "Attention",
                 [hidden, qkv_weight, qkv_bias, "mask_index"],
-                [f"context_{layer}"],
+                [context],
                 domain=_MS,
                 num_heads=HEADS,
             ),
             helper.make_node(
-                "MatMul",
-                [f"context_{layer}", dequantized(weights["linear"][f"{p}attention.output.dense"])],
-                [f"attended_{layer}"],
+                "MatMul", [context, weight(weights["linear"][f"{p}attention.output.dense"])], [attended]
             ),
             helper.make_node(
                 "SkipLayerNormalization",
                 [
-                    f"attended_{layer}",
+                    attended,
                     hidden,
-                    dequantized(f"{p}attention.output.LayerNorm.weight"),
-                    dequantized(f"{p}attention.output.LayerNorm.bias"),
-                    dequantized(f"{p}attention.output.dense.bias"),
+                    weight(f"{p}attention.output.LayerNorm.weight"),
+                    weight(f"{p}attention.output.LayerNorm.bias"),
+                    weight(f"{p}attention.output.dense.bias"),
                 ],
-                [f"normed_{layer}"],
+                [normed],
                 domain=_MS,
                 epsilon=EPSILON,
             ),
             helper.make_node(
-                "MatMul",
-                [f"normed_{layer}", dequantized(weights["linear"][f"{p}intermediate.dense"])],
-                [f"widened_{layer}"],
+                "MatMul", [normed, weight(weights["linear"][f"{p}intermediate.dense"])], [widened]
             ),
             helper.make_node(
-                "BiasGelu",
-                [f"widened_{layer}", dequantized(f"{p}intermediate.dense.bias")],
-                [f"gelu_{layer}"],
-                domain=_MS,
+                "BiasGelu", [widened, weight(f"{p}intermediate.dense.bias")], [gelu], domain=_MS
             ),
-            helper.make_node(
-                "MatMul",
-                [f"gelu_{layer}", dequantized(weights["linear"][f"{p}output.dense"])],
-                [f"narrowed_{layer}"],
-            ),
+            helper.make_node("MatMul", [gelu, weight(weights["linear"][f"{p}output.dense"])], [narrowed]),
             helper.make_node(
                 "SkipLayerNormalization",
                 [
-                    f"narrowed_{layer}",
-                    f"normed_{layer}",
-                    dequantized(f"{p}output.LayerNorm.weight"),
-                    dequantized(f"{p}output.LayerNorm.bias"),
-                    dequantized(f"{p}output.dense.bias"),
+                    narrowed,
+                    normed,
+                    weight(f"{p}output.LayerNorm.weight"),
+                    weight(f"{p}output.LayerNorm.bias"),
+                    weight(f"{p}output.dense.bias"),
                 ],
-                ["last_hidden_state" if layer == LAYERS - 1 else f"hidden_{layer + 1}"],
+                [out],
                 domain=_MS,
                 epsilon=EPSILON,
             ),
         ]
-    batch_by_tokens = ["batch", "tokens"]
-    graph = helper.make_graph(
-        nodes,
-        "minilm_fused",
-        [
-            helper.make_tensor_value_info(n, TensorProto.INT64, batch_by_tokens)
-            for n in ("input_ids", "attention_mask", "token_type_ids")
-        ],
-        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, [*batch_by_tokens, HIDDEN])],
-        initializer=list(initializers.values()),
-    )
-    model = helper.make_model(
-        graph,
-        opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(_MS, 1)],
-        producer_name="openapi-rag",
-    )
-    model.ir_version = source.ir_version
-    return model
+        return out
+
+    def model(self, outputs: list[str], name: str, ir_version: int) -> Any:
+        """The graph as a model: token ids, mask and types in; `outputs`, hidden states, out."""
+        from onnx import TensorProto, helper
+
+        batch_by_tokens = ["batch", "tokens"]
+        graph = helper.make_graph(
+            self.nodes,
+            name,
+            [
+                helper.make_tensor_value_info(n, TensorProto.INT64, batch_by_tokens)
+                for n in ("input_ids", "attention_mask", "token_type_ids")
+            ],
+            [
+                helper.make_tensor_value_info(o, TensorProto.FLOAT, [*batch_by_tokens, HIDDEN])
+                for o in outputs
+            ],
+            initializer=list(self.initializers.values()),
+        )
+        model = helper.make_model(
+            graph,
+            opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(_MS, 1)],
+            producer_name="openapi-rag",
+        )
+        model.ir_version = ir_version
+        return model
+
+
+def _renamed(tensor: Any, name: str) -> Any:
+    """`tensor` under `name` (a copy when the name changes: the source graph keeps its own)."""
+    if tensor.name == name:
+        return tensor
+    from onnx import TensorProto
+
+    copy = TensorProto()
+    copy.CopyFrom(tensor)
+    copy.name = name
+    return copy
 
 
 def _weights(source: Any, path: str | Path) -> dict[str, dict[str, Any]]:

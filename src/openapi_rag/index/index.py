@@ -117,8 +117,10 @@ class Index:
                 settings=settings,
                 views=views,
                 static=None if static is not None and static.stale else static,  # kept for the update
+                embed_both=self._embed_both,
             )
         )
+        self._pairs: dict[int, Any] = {}  # `_embed_both`'s paired models, by the second embedder
 
     # ---- building ---------------------------------------------------------------------------
     @classmethod
@@ -347,6 +349,20 @@ class Index:
         if self._embedder is None:
             self._embedder = embedder_from_manifest(self.manifest.embedder, where=self.directory)
         return self._embedder
+
+    def _embed_both(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
+        """`texts` embedded by the index's embedder and the second list's in one run, where the
+        two share layers (`embed/minilm_pair.py`: the default and `minilm-users`); else None."""
+        from openapi_rag.embed.minilm_pair import PairedMiniLM
+
+        static = self.searcher.static
+        second = static.embedder if isinstance(self.searcher, Searcher) and static is not None else None
+        if second is None:
+            return None
+        if id(second) not in self._pairs:  # the second list may be swapped (ablations): one pair each
+            self._pairs = {id(second): PairedMiniLM.of(self.embedder, second)}
+        pair = self._pairs[id(second)]
+        return None if pair is None else PairedMiniLM.split(pair.embed_many(texts))
 
     def search(
         self,

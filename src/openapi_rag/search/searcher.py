@@ -107,6 +107,8 @@ from openapi_rag.store.filters import ChunkFilter
 if TYPE_CHECKING:
     from openapi_rag.search.views import ViewVectors
 
+EmbedBoth = Callable[[list[str]], "tuple[np.ndarray, np.ndarray] | None"]
+"""Texts -> their vectors by the first model and by the second list's, from one run (or None)."""
 MODES = ("hybrid", "dense", "bm25")
 AUTO = "auto"
 _UNTIMED = nullcontext()  # reusable: a stage with no timer attached enters this one
@@ -145,6 +147,8 @@ class Searcher:
         embed: texts -> their embeddings (2-D), for the clauses.
         views: vectors of the chunks' short views (same embedder), max-pooled into the dense list.
         static: a second embedder's vectors of the chunks, a third list in hybrid mode.
+        embed_both: texts -> their embeddings by `embed`'s model and by `static`'s, where one run
+            gives both (`embed/minilm_pair.py`), else None; used for the texts both lists read.
         **changes: fields of `settings` to change (`Searcher(store, bm25, clauses=False)`).
     """
 
@@ -157,6 +161,7 @@ class Searcher:
         embed: Callable[[list[str]], np.ndarray] | None = None,
         views: ViewVectors | None = None,
         static: ViewVectors | None = None,
+        embed_both: EmbedBoth | None = None,
         **changes: Any,
     ):
         if bm25 is not None and (len(bm25) != len(store) or set(bm25.ids()) != set(store.ids())):
@@ -169,6 +174,7 @@ class Searcher:
         self.embed = embed
         self.views = views  # short views of the chunks (`views.py`), pooled when view_pool is set
         self.static = static  # a second embedder's view (`views.py`), read when static_weight > 0
+        self.embed_both = embed_both
         self.settings = DEFAULT_SETTINGS
         self.configure(settings, **changes)
         self._graph: DependencyGraph | None = None
@@ -415,13 +421,32 @@ class Searcher:
             unique = list(dict.fromkeys(todo))  # a clause repeated, or the same as the query: once
             with self._stage("embed"):
                 searched = [self._searched(text) for text in unique]
-                vectors_of = dict(zip(unique, np.asarray(self.embed(searched)), strict=True))
+                served = self._second_served(
+                    [query, *clauses], [whole or vector is not None], mode, threshold
+                )
+                both = self._embed_both(searched, {[query, *clauses][i] for i in served})
+                found = both if both is not None else np.asarray(self.embed(searched))
+                vectors_of = dict(zip(unique, found, strict=True))
             embedded = [vectors_of[text] for text in todo]
             if whole and vector is None:
                 vector = embedded.pop(0)
         else:
             embedded = []
         return [query, *clauses], [vector if whole else None, *embedded]
+
+    def _embed_both(self, searched: list[str], second: set[str]) -> np.ndarray | None:
+        """The first model's vectors of `searched` from one run of both models (`embed_both`), the
+        second model's kept for the second list, where that list reads one of these texts as it is
+        searched (`second`: the texts it serves; a text with values masked reads otherwise); else None."""
+        if self.embed_both is None or self.static is None or not second.intersection(searched):
+            return None
+        both = self.embed_both(searched)
+        if both is None:
+            return None
+        first, other = both
+        kept = [(text, vector) for text, vector in zip(searched, other, strict=True) if text in second]
+        self.static.remember([text for text, _ in kept], [vector for _, vector in kept])
+        return np.asarray(first)
 
     def _searched(self, text: str) -> str:
         """The words of `text` that are searched (`mask_values`: not its identifiers and amounts)."""
@@ -451,7 +476,7 @@ class Searcher:
         dense_scores: dict[str, float] = {}
         bm25_scores: dict[str, float] = {}
         heads: set[str] = set()  # hybrid: chunks within `fusion_depth` of a retriever's list
-        second = self._second_served(texts, vectors, mode, threshold)
+        second = self._second_served(texts, [v is not None for v in vectors], mode, threshold)
         with self._stage("dense"):
             dense_lists = self._dense_lists(vectors, mode, fetch, threshold, filter)
             if second and self.static is not None and self.static.embedder is not None:
@@ -614,18 +639,21 @@ class Searcher:
     def _second_served(
         self,
         texts: Sequence[str | None],
-        vectors: Sequence[np.ndarray | None],
+        has_vector: Sequence[bool],
         mode: str,
         threshold: float | None,
     ) -> frozenset[int]:
         """Which of a search's texts (the whole request first, then its clauses or its focused
-        intent) the second embedder's list serves: those with a dense side in a hybrid search, as
-        far as `static_scope` reaches; only these are embedded by the second model."""
+        intent) the second embedder's list serves: those with a dense side (`has_vector`, the whole
+        request's; a clause always has one) in a hybrid search, as far as `static_scope` reaches;
+        only these are embedded by the second model."""
         cfg = self.settings
         if self.static is None or cfg.static_weight <= 0 or mode != "hybrid" or threshold is not None:
             return frozenset()
         dense_side = [
-            i for i, (t, v) in enumerate(zip(texts, vectors, strict=True)) if t is not None and v is not None
+            i
+            for i, t in enumerate(texts)
+            if t is not None and (has_vector[i] if i < len(has_vector) else True)
         ]
         if cfg.static_scope == "whole":
             return frozenset(i for i in dense_side if i == 0)

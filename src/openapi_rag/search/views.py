@@ -108,7 +108,9 @@ class ViewVectors:
         """Whether the rows were made by other weights than `embedder` has now (a package upgrade
         that ships a retrained model): its query vectors would be compared with another model's,
         so searches leave this list out until an update re-embeds it."""
-        return self.embedder is not None and self.made_by is not None and self.made_by != self.embedder.cache_key
+        return (
+            self.embedder is not None and self.made_by is not None and self.made_by != self.embedder.cache_key
+        )
 
     def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
         """This embedder's vectors of `texts`, the new ones embedded in one batch and kept: a
@@ -119,10 +121,24 @@ class ViewVectors:
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
             fresh = dict(zip(missing, self.embedder.embed_many(missing), strict=True))
-            kept = known if len(known) + len(missing) <= QUERY_MEMO else {t: known[t] for t in texts if t in known}
+            kept = (
+                known
+                if len(known) + len(missing) <= QUERY_MEMO
+                else {t: known[t] for t in texts if t in known}
+            )
             known = {**kept, **fresh}  # when full, it starts over from this request's texts
             self._queries = known  # swapped in whole: a concurrent search reads the old one or this one
         return [known[t] for t in texts]
+
+    def remember(self, texts: Sequence[str], vectors: Sequence[np.ndarray]) -> None:
+        """Keep this embedder's vectors of query `texts`, computed elsewhere (one run of both
+        models, `embed/minilm_pair.py`), for `embed_queries`."""
+        if not texts:
+            return
+        fresh = dict(zip(texts, vectors, strict=True))
+        known = self._queries
+        kept = known if len(known) + len(fresh) <= QUERY_MEMO else {}
+        self._queries = {**kept, **fresh}  # swapped in whole, as in `embed_queries`
 
     def __len__(self) -> int:
         return len(self.ids)

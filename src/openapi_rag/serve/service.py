@@ -164,6 +164,9 @@ def _prepared_embeddings(index: Any) -> PreparedEmbeddings | None:
     if type(searcher) is not Searcher or searcher.embed is None or hasattr(index, "_searcher_at"):
         return None
     searcher.embed = prepared = PreparedEmbeddings(searcher.embed)
+    # The first model's vectors come batched across requests; one run of both models per request
+    # (`Searcher.embed_both`) would embed them again.
+    searcher.embed_both = None
     return prepared
 
 
