@@ -30,6 +30,8 @@ _BREAKS = {
     "p", "div", "li", "ul", "ol", "section", "article", "aside", "blockquote", "header", "footer", "nav",
     "main", "br", "tr", "td", "th", "dt", "dd", "button", "label", "summary", "details", "form", "body",
 }  # fmt: skip
+# Elements that draw one line each when code is drawn a line an element (inside `pre`).
+_LINE_TAGS = {"div", "p", "li", "tr", "dt", "dd"}
 # What a `<wbr>` leaves in a run: the pieces of one word on either side join without a space.
 _GLUE = "\x00"
 _AROUND_GLUE = re.compile(r"\s*\x00\s*")
@@ -63,6 +65,7 @@ class Block:
     # block's links in order; a table's per cell (parallel to `rows`, "" where a cell has none).
     links: list[str] = field(default_factory=list)
     cell_links: list[list[str]] = field(default_factory=list)
+    editable: bool = False  # code a reader writes in (a text area), not code the page shows
 
 
 @dataclass
@@ -191,7 +194,12 @@ class _Walker:
                 self.add(Block("heading", _heading_text(el), level=_HEADINGS[tag]))
             elif tag == "pre":
                 self.flush()
-                self.add(Block("code", el.text_content()[:MAX_BLOCK_CHARS]))  # type: ignore[attr-defined]
+                self.add(Block("code", _code_text(el)[:MAX_BLOCK_CHARS]))
+            elif tag == "textarea":
+                # A text box a reader writes in (a console's request body): its text is what they would
+                # send, a request's example wherever on the page the box stands.
+                self.flush()
+                self.add(Block("code", el.text_content()[:MAX_BLOCK_CHARS], editable=True))  # type: ignore[attr-defined]
             elif tag == "dl" and is_container(el):
                 self.flush()
                 stack.extend(reversed(_container(el)))
@@ -401,6 +409,61 @@ def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = N
         if sum(len(p) for p in parts) > MAX_BLOCK_CHARS:
             break
     return " ".join(_glued(" ".join(parts)).split())[:MAX_BLOCK_CHARS]
+
+
+def _code_text(pre: object) -> str:
+    """A code block's text. Code drawn one element per line (`<pre><div>{</div><div>  "id": 1</div>`),
+    with no line break in its text, keeps its lines, and a gutter of line numbers drawn as elements of
+    their own ("1", "{", "2", "  \"id\": 1", …) is no part of the code."""
+    text: str = pre.text_content()  # type: ignore[attr-defined]
+    # Only code with no line break of its own: elements inside code that has them are its content
+    # (an example's HTML string drawn as paragraphs).
+    lines_drawn = any(isinstance(d.tag, str) and d.tag.lower() in _LINE_TAGS for d in pre.iterdescendants())  # type: ignore[attr-defined]
+    if "\n" in text or not lines_drawn:
+        return text
+    parts: list[str] = []
+    stack: list[object] = [pre]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        if item is None:  # a line element starts or ends: a line break, unless one is already there
+            if parts and not parts[-1].endswith("\n"):
+                parts.append("\n")
+            continue
+        tag = item.tag.lower() if isinstance(item.tag, str) else ""  # type: ignore[attr-defined]
+        if item is not pre and item.tail:  # type: ignore[attr-defined]
+            stack.append(item.tail)  # type: ignore[attr-defined]
+        if tag == "br":
+            parts.append("\n")
+            continue
+        line = tag in _LINE_TAGS
+        if line:
+            stack.append(None)
+        stack.extend(reversed(list(item)))  # type: ignore[call-overload]
+        if item.text:  # type: ignore[attr-defined]
+            stack.append(item.text)  # type: ignore[attr-defined]
+        if line:
+            stack.append(None)
+    return "\n".join(_without_gutter("".join(parts).strip("\n").split("\n")))
+
+
+def _without_gutter(lines: list[str]) -> list[str]:
+    """Lines less a gutter of line numbers drawn as lines of their own: "1", then the first line, "2",
+    then the second, and so on (a blank line of code leaves two numbers in a row). Only when the
+    first line is "1" and the numbers are at least as many as the lines they number."""
+    if not lines or lines[0].strip() != "1":
+        return lines
+    kept, expected = [], 1
+    for line in lines:
+        if line.strip() == str(expected):
+            expected += 1
+            continue
+        kept.append(line)
+    numbered = expected - 1
+    shown = sum(1 for line in kept if line.strip())
+    return kept if numbered >= 2 and 0 < shown <= numbered else lines
 
 
 def _shown_option(select: object) -> str:

@@ -37,7 +37,8 @@ _TYPE_WORD = re.compile(
 )  # fmt: skip
 # "required" among a type run's details, after a separator ("· required", "(required", ", required").
 _MARKED_REQUIRED = re.compile(r"[·(,|]\s*required\b", re.I)
-_DETAILS = re.compile(r"\s*($|format\b|[·(<\[|,:])", re.I)
+# After the type word, its details: a format, marks, or "or null" (a nullable type, "string or null").
+_DETAILS = re.compile(r"\s*($|format\b|or\s+null\b|[·(<\[|,:])", re.I)
 _LOCATION_RUN = re.compile(
     r"(path|query|header|cookie|body|form)\s+parameter\b\s*[—–:-]?\s*(.*)", re.I | re.S
 )
@@ -69,6 +70,8 @@ _SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 _REQUIRED_SAID = re.compile(r"required\s*:\s*(yes|no|true|false)", re.I)
 # A date or time format a page shows beside a field ("YYYY-MM-DD", "HH:mm:ss"): a note, never a name.
 _DATE_PATTERN = re.compile(r"[YMDTHhmsSZ]{1,4}(?:[-/:. ][YMDTHhmsSZ]{1,4})+")
+# A caption that names an example or a sample ("Response Example", "Request sample: cURL").
+_CAPTION = re.compile(r"(?:[\w-]+\s+){0,2}(?:example|sample)s?\b[^.]{0,40}", re.I)
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
 # A run that only states a media type ("Media type: application/json", "application/json"): what
 # a body is sent as, which a field never states so.
@@ -450,6 +453,8 @@ def _field_from(
         text = blocks[j].text
         if parse_signature(text) or parse_curl(text):
             break  # a request line or a sample command: the operation's again, no field's description
+        if j > start and j + 1 < len(blocks) and blocks[j + 1].kind == "code" and _CAPTION.fullmatch(text):
+            break  # a caption right over code ("Response Example"): the code's label, no description
         if text.lower() == "required":
             required = "true"
         elif said := _REQUIRED_SAID.fullmatch(text):  # "Required: No", a label's value (label_values)
