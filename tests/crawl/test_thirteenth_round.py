@@ -212,3 +212,52 @@ def test_elements_pages_give_every_operation_with_its_fields() -> None:
     assert {p["name"]: p["in"] for p in listed["parameters"]} == {"tags": "query", "limit": "query"}
     body = document["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert set(body["properties"]) == {"name", "tag"}
+
+
+def test_a_field_drawn_inside_an_object_fields_elements_is_nested_under_it() -> None:
+    # A schema tree that nests by enclosing elements: "metrics", object, then its fields one element deeper.
+    nested = "".join(_field(name, "number") for name in ("spend", "clicks"))
+    html = (
+        f"<html><body><div>{_field('campaign', 'string')}{_field('metrics', 'object')}<div>{nested}</div>"
+        f"{_field('roi', 'number')}</div></body></html>"
+    )
+    table = next(b for b in field_runs(parse_html(html).blocks) if b.kind == "table")
+    assert [row[0] for row in table.rows[1:]] == ["campaign", "metrics", "» spend", "» clicks", "roi"]
+
+
+def test_a_field_drawn_deeper_after_a_scalar_is_no_child_of_it() -> None:
+    html = f"<html><body><div>{_field('name', 'string')}<div>{_field('tag', 'string')}</div></div></body></html>"
+    table = next(b for b in field_runs(parse_html(html).blocks) if b.kind == "table")
+    assert [row[0] for row in table.rows[1:]] == ["name", "tag"]
+
+
+def test_a_maps_numbered_entries_in_a_generated_example_are_no_fields(tmp_path: Path) -> None:
+    # An example generator writes a map's entries as "property1", "property2" (additionalProperties).
+    report = _operation(
+        "get", "/reports", "", _field("totals", "object"),
+        '{\n  "totals": {\n    "property1": 0,\n    "property2": 0\n  }\n}', title="Reports",
+    )  # fmt: skip
+    get = _crawl(tmp_path, _page(report))["paths"]["/reports"]["get"]
+    totals = get["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["totals"]
+    assert not totals.get("properties")
+
+
+def test_a_type_run_marked_a_list_types_an_array() -> None:
+    # "object[]": the word, then "[]" (which the word's boundary parts from it): a list, not an object.
+    html = f"<html><body>{_field('items', 'object[]')}{_field('tags', 'string[]')}{_field('id', 'integer')}</body></html>"
+    table = next(b for b in field_runs(parse_html(html).blocks) if b.kind == "table")
+    assert [row[2] for row in table.rows[1:]] == ["array", "array", "integer"]
+
+
+def test_a_bodys_only_field_named_items_that_is_a_list_is_a_property(tmp_path: Path) -> None:
+    # "items: object[]" with its fields nested under it: a property named items, no array's item wrapper.
+    nested = _field("item_id", "string") + _field("quantity", "integer")
+    order = (
+        f"<div><h1>Create an order</h1>{_line('post', '/orders')}<h2>Request</h2><h3>Body</h3>"
+        f"<div><div>application/json</div></div><div>{_field('items', 'object[]', required=True)}"
+        f"<div>{nested}</div></div><h2>Responses</h2><div><div>201</div></div><div><p>Created.</p></div></div>"
+    )
+    post = _crawl(tmp_path, _page(order))["paths"]["/orders"]["post"]
+    schema = post["requestBody"]["content"]["application/json"]["schema"]
+    assert list(schema["properties"]) == ["items"] and schema["properties"]["items"]["type"] == "array"
+    assert set(schema["properties"]["items"]["items"]["properties"]) == {"item_id", "quantity"}

@@ -13,6 +13,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from openapi_rag.crawl.elements import MAX_ITEM_ELEMENTS, in_head, is_container, owner_table, row_span
 from openapi_rag.crawl.field_lists import colon_field_rows
@@ -66,6 +67,7 @@ class Block:
     links: list[str] = field(default_factory=list)
     cell_links: list[list[str]] = field(default_factory=list)
     editable: bool = False  # code a reader writes in (a text area), not code the page shows
+    depth: int = 0  # a text run's: how many elements enclose its first text (a schema tree's nesting)
 
 
 @dataclass
@@ -129,6 +131,15 @@ def _encoding(data: bytes) -> str | None:
     return "utf-8"
 
 
+class _Owner(NamedTuple):
+    """A stack item before an element's own text: that text's element, for the run's depth."""
+
+    element: object
+
+
+_MAX_DEPTH = 500  # ancestors counted for a run's depth
+
+
 class _Walker:
     """Depth-first walk with an explicit stack (hostile nesting never overflows Python's stack)."""
 
@@ -136,6 +147,7 @@ class _Walker:
         self.blocks: list[Block] = []
         self.run: list[str] = []
         self.run_links: list[str] = []
+        self.run_owner: object = None  # the element whose text starts the current run
         self.full = False
 
     def add(self, block: Block) -> None:
@@ -148,8 +160,15 @@ class _Walker:
     def flush(self) -> None:
         text = " ".join(_glued(" ".join(self.run)).split())
         links, self.run, self.run_links = self.run_links, [], []
+        owner, self.run_owner = self.run_owner, None
         if text:
-            self.add(Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS]))
+            depth = sum(1 for _ in itertools.islice(owner.iterancestors(), _MAX_DEPTH)) if owner is not None else 0  # type: ignore[attr-defined]
+            self.add(Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS], depth=depth))
+
+    def own(self, element: object) -> None:
+        """Note the element whose text starts a run (before the run holds any text)."""
+        if not "".join(self.run).strip():
+            self.run_owner = element
 
     def walk(self, root: object) -> None:
         # Stack items: an element to enter, a text to add to the current run, or None (a block break).
@@ -162,6 +181,9 @@ class _Walker:
             if isinstance(item, str):
                 self.run.append(item)
                 continue
+            if isinstance(item, _Owner):
+                self.own(item.element)
+                continue
             if isinstance(item, Block):  # a term that heads a section (see `_container`)
                 self.flush()
                 self.add(item)
@@ -171,6 +193,7 @@ class _Walker:
             tail = el.tail  # type: ignore[attr-defined]
             if tail and tail.strip():
                 stack.append(tail)
+                stack.append(_Owner(el.getparent()))  # type: ignore[attr-defined]
             if not tag or tag in _SKIP:
                 continue
             if tag == "wbr":  # a line-break opportunity inside a word ("snapshot<wbr>_id"), no space
@@ -183,10 +206,12 @@ class _Walker:
             if _is_permalink(el, tag):
                 continue
             if tag == "select":  # a drop-down shows its chosen option alone, inline as a word of the run
+                self.own(el)
                 self.run.append(_shown_option(el))
                 continue
             if tag == "input":  # a text box shows its value ("Production server [https://host/v1/pets]")
                 if (value := el.get("value")) and (el.get("type") or "text").lower() in _TEXT_BOXES:  # type: ignore[attr-defined]
+                    self.own(el)
                     self.run.append(value)
                 continue
             if tag in _HEADINGS:
@@ -220,6 +245,7 @@ class _Walker:
                 stack.extend(reversed(list(el)))  # type: ignore[call-overload]
                 if el.text and el.text.strip():  # type: ignore[attr-defined]
                     stack.append(el.text)  # type: ignore[attr-defined]
+                    stack.append(_Owner(el))
                 if brk:
                     stack.append(None)
 

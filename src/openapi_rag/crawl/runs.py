@@ -104,6 +104,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         and (stated := _explicit_type(run.text)) in SCALARS
     }
     i = 0
+    parents: list[int] = []  # the element depths of the structured fields the next field may sit under
     examples: list[Block] = []  # a field's own example between two fields: it follows the table
     field_end = -1  # where the last field's runs ended
     while i < len(blocks):
@@ -123,7 +124,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
                         cell_links=links,
                     )
                 )
-                rows, links = [], [[""] * len(_HEADER)]
+                rows, links, parents = [], [[""] * len(_HEADER)], []
                 out.extend(examples)
                 examples = []
             out.append(blocks[i])
@@ -131,6 +132,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
             continue
         start, (row, i) = i, field
         field_end = i
+        row[0] = "» " * _nesting(parents, blocks[start], row[2]) + row[0]
         link = _type_link(blocks[start:i])
         if link in scalars:  # "Type image-path", a schema whose own section says "Type string"
             row[2], link = scalars[link], ""
@@ -146,6 +148,21 @@ def field_runs(blocks: list[Block]) -> list[Block]:
     for index, block in enumerate(out):
         block.position = index
     return out
+
+
+def _nesting(parents: list[int], name: Block, type_: str) -> int:
+    """How deep a field sits in its schema where a tree draws nesting by enclosing elements: under each
+    object or array field before it whose name sits in fewer elements than its own ("metrics", object,
+    then "adSpend" one element deeper). `parents` holds those depths and is updated for the next field."""
+    if name.kind != "text":
+        parents.clear()
+        return 0
+    while parents and parents[-1] >= name.depth:
+        parents.pop()
+    level = len(parents)
+    if type_ in ("object", "array"):
+        parents.append(name.depth)
+    return level
 
 
 def _field_example_end(blocks: list[Block], i: int) -> int | None:
@@ -499,4 +516,6 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
     # sentence: "String values are trimmed" under "Summary" is prose.
     if not re.match(r"type\b", text, re.I) and not _DETAILS.match(typed.group(2)):
         return None, None, ""
+    if typed.group(1).endswith("[]") or typed.group(2).startswith("[]"):
+        return None, "array", ""  # "object[]", "string[]": a list of what the word names
     return None, normalize_type(typed.group(1)), ""
