@@ -261,3 +261,10 @@ def test_a_bodys_only_field_named_items_that_is_a_list_is_a_property(tmp_path: P
     schema = post["requestBody"]["content"]["application/json"]["schema"]
     assert list(schema["properties"]) == ["items"] and schema["properties"]["items"]["type"] == "array"
     assert set(schema["properties"]["items"]["items"]["properties"]) == {"item_id", "quantity"}
+
+
+def test_a_unions_first_option_types_the_field() -> None:
+    # "one of: object" (a union drawn with its first option open): the field is that option's type.
+    html = f"<html><body>{_field('item', 'one of: object')}{_field('limit', 'any of: integer')}</body></html>"
+    table = next(b for b in field_runs(parse_html(html).blocks) if b.kind == "table")
+    assert [row[:3] for row in table.rows[1:]] == [["item", "", "object"], ["limit", "", "integer"]]

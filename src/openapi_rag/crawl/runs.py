@@ -30,7 +30,10 @@ _MARK_RUN = re.compile(r"required|optional|deprecated|nullable|read[- ]?only|wri
 _NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\((?:optional|required)\))?", re.I)
 # A type run names the type first: "Type: integer", "Integer format: int32", "array of object",
 # "string · date-time". The word must be a type word, not any capitalised word ("Example").
-_TYPE_RUN = re.compile(r"(?:type(?::\s*|\s+))?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S)
+# A union's options ("one of: object", "any of: string"): the run states its first option's type.
+_TYPE_RUN = re.compile(
+    r"(?:type(?::\s*|\s+))?(?:(?:one|any|all)\s+of:?\s*)?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S
+)
 _TYPE_WORD = re.compile(
     r"(array of \w+|array|string|integer|int|int32|int64|long|number|float|double|decimal|boolean|"
     r"bool|object|map|date|date-time|datetime|uuid|binary|byte)(\[\])?", re.I
