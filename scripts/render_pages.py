@@ -117,6 +117,15 @@ untouched, before its pages were read):
   schemas page, joined into one benchmark page); one site for all 38 specs; pinned in a tree of its
   own, renderers/zudoku (see render_zudoku).
 
+One more joined in issue 17's thirteenth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `elements`: Stoplight Elements 9.0.25 (its `<elements-api>` web component, React, in headless Chromium as
+  the three above) in its default sidebar layout, which draws one page at a time (the overview, an
+  operation, a schema) as its sidebar routes: the harness opens every tag group of the sidebar, visits each
+  link in order and joins what the content pane drew into one page; pinned in a tree of its own,
+  renderers/elements (see render_elements).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -124,8 +133,8 @@ From the dumped pages, scripts (the harness holds the spec: the answer), styles,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
 (classes and framework attributes were half the bytes, and rules never read them); runs of whitespace
 outside `pre` become one space (template indentation was nine tenths of bootprint's bytes).
-@stoplight/elements 9.0.25 was tried too: offline, its stacked layout dumped only the overview
-(no operation), so it is not among the renderers.
+@stoplight/elements 9.0.25 was tried first in its stacked layout: offline, that dumped only the overview
+(no operation); its sidebar layout, visited link by link, is the `elements` renderer above.
 
 The source spec is copied to benchmarks/crawl/truth/ID.(json|yaml) as the ground truth.
 ReDoc pages carry the whole spec in an inline `__redoc_state` script plus a 1 MB JS bundle;
@@ -136,10 +145,11 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     cd benchmarks/crawl/renderers/openapi2html && npm ci --ignore-scripts   # once, its own tree
     cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's,
                                                                             # docusaurus', vitepress',
-                                                                            # raml2html', zudoku')
+                                                                            # raml2html', zudoku',
+                                                                            # elements')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
-    apt-get install chromium                            # for swagger-ui, scalar, rapidoc
+    apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements
     python3 -m venv benchmarks/crawl/renderers/.venv-openapi-generator   # once, then pip install -r
         # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
     python3 -m venv benchmarks/crawl/renderers/.venv-mkdocs    # once, then pip install -r
@@ -179,6 +189,7 @@ DOCUSAURUS = RENDERERS / "docusaurus"
 VITEPRESS = RENDERERS / "vitepress"
 RAML2HTML = RENDERERS / "raml2html"
 ZUDOKU = RENDERERS / "zudoku"
+ELEMENTS = RENDERERS / "elements"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -298,6 +309,70 @@ def render_rapidoc(spec: Path, out: Path, work: Path) -> None:
     docs.replaceWith(page);
   }}, 5000));</script>""")
     _render_in_chromium(spec, harness, out, work)
+
+
+def render_elements(spec: Path, out: Path, work: Path) -> None:
+    """Stoplight Elements 9.0.25 (its `<elements-api>` web component) in its default sidebar layout with
+    the hash router, otherwise defaults (the "Send API Request" panel and request samples shown). It draws
+    one page at a time, the overview, an operation or a schema, as the sidebar's links route, and keeps a
+    tag's links behind a collapsed group; so the harness opens every group, visits each link in the
+    sidebar's order and joins what the content pane drew for each into one page (the sidebar itself is
+    site chrome). Its stacked layout, tried in an earlier round, dumped only the overview. Added in issue
+    17's thirteenth round as a fresh held-out renderer; pinned in a tree of its own, renderers/elements."""
+    bundle = ELEMENTS / "node_modules" / "@stoplight" / "elements" / "web-components.min.js"
+    harness = _harness(f"""<elements-api id="docs" router="hash" layout="sidebar"></elements-api>
+<script src="{bundle.as_uri()}"></script>
+<script>document.getElementById("docs").apiDescriptionDocument = {{spec}};
+const wait = ms => new Promise(done => setTimeout(done, ms));
+const api = () => document.querySelector(".sl-elements-api");  // looked up anew: a route may redraw it
+async function sidebarLinks() {{
+  // a tag's operations sit behind a collapsed group (a chevron): open each, nested ones too
+  for (let round = 0; round < 20; round++) {{
+    const closed = [...api().children[0].querySelectorAll('[data-icon="chevron-right"]')]
+      .map(icon => icon.closest("[title]")).filter(group => group && !group.closest("a"));
+    if (!closed.length) break;
+    closed.forEach(group => group.click());
+    await wait(500);
+  }}
+  return [...api().children[0].querySelectorAll('a[href^="#/"]')];
+}}
+async function visitAll() {{
+  await wait(2000);
+  const routes = [...new Set((await sidebarLinks()).map(a => a.getAttribute("href")))];
+  const parts = [];
+  for (const route of routes) {{
+    // clicked as a reader does
+    const link = (await sidebarLinks()).find(a => a.getAttribute("href") === route);
+    if (!link) continue;
+    link.click();
+    await wait(1500);
+    // a route it cannot draw falls back to the overview (an operationId with spaces): a reader sees no page
+    if (decodeURIComponent(location.hash) !== route) continue;
+    parts.push("<div>" + api().children[1].innerHTML + "</div>");
+  }}
+  const page = document.createElement("div");
+  page.innerHTML = parts.join("\\n");
+  // the request form's text boxes get random ids on every render ("id_comicId_p6GpWt2Y"): dropped
+  page.querySelectorAll("input[id], select[id], textarea[id]").forEach(box => box.removeAttribute("id"));
+  document.getElementById("docs").replaceWith(page);
+}}
+visitAll();</script>""")
+    routable = work / "spec.json"
+    routable.write_text(json.dumps(_operation_ids_routable(_read_spec(spec))), encoding="utf-8")
+    _render_in_chromium(routable, harness, out, work, budget_ms=900_000)
+
+
+def _operation_ids_routable(data: dict) -> dict:
+    """The spec with each operationId that Elements' router cannot reach written as a slug: it routes an
+    operation's page by its operationId, and one with spaces or slashes ("find pet by id", Yelp's
+    "/businesses/search") falls back to the overview, so a reader never sees that operation's page. Letters,
+    digits, `_` and `-` stay; each other run becomes `-` ("businesses-search")."""
+    for item in (data.get("paths") or {}).values():
+        for method, operation in (item or {}).items():
+            if method in _ITEM_KEYS and isinstance(operation, dict) and operation.get("operationId"):
+                slug = re.sub(r"[^A-Za-z0-9_-]+", "-", str(operation["operationId"])).strip("-")
+                operation["operationId"] = slug or operation["operationId"]
+    return data
 
 
 def _harness(body: str) -> str:
@@ -1096,6 +1171,7 @@ RENDER = {
     "aglio": render_aglio,
     "starlight": render_starlight,
     "raml2html": render_raml2html,
+    "elements": render_elements,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {"docusaurus": render_docusaurus, "vitepress": render_vitepress, "zudoku": render_zudoku}
@@ -1160,6 +1236,11 @@ NEEDS = {
         ZUDOKU / "node_modules" / "zudoku" / "cli.js",
         "node",
         "cd benchmarks/crawl/renderers/zudoku && npm ci",
+    ),
+    "elements": Needs(
+        ELEMENTS / "node_modules" / "@stoplight" / "elements" / "web-components.min.js",
+        "chromium",
+        "cd benchmarks/crawl/renderers/elements && npm ci (and Debian's chromium)",
     ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }

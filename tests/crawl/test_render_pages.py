@@ -43,14 +43,15 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"swagger-ui", "scalar", "rapidoc"} <= set(module.RENDER)
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
     assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
-    assert "raml2html" in module.RENDER
+    assert {"raml2html", "elements"} <= set(module.RENDER)
     assert {"docusaurus", "vitepress", "zudoku"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
                         ("openapi-generator", 38), ("openapi-generator-html", 38), ("asciidoc", 38),
                         ("mkdocs", 38), ("openapi-generator-markdown", 38), ("bootprint", 36),
                         ("spectacle", 35), ("openapi2html", 36), ("starlight", 38),
-                        ("docusaurus", 38), ("vitepress", 38), ("raml2html", 36), ("zudoku", 38)):  # fmt: skip
+                        ("docusaurus", 38), ("vitepress", 38), ("raml2html", 36), ("zudoku", 38),
+                        ("elements", 38)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -139,3 +140,14 @@ def test_an_operation_without_operation_id_or_summary_is_named_as_code_generator
     assert named["paths"]["/comics/{comicId}/info.0.json"]["get"]["operationId"] == "getComicsComicIdInfo0Json"
     assert "operationId" not in named["paths"]["/pets"]["get"]
     assert named["paths"]["/pets"]["post"] == {"operationId": "addPet"}  # an empty summary would be an empty label
+
+
+def test_an_operation_id_elements_cannot_route_becomes_a_slug() -> None:
+    # Elements routes an operation's page by its operationId; spaces or slashes fall back to the overview.
+    data = {"paths": {"/pets/{id}": {"get": {"operationId": "find pet by id"}, "parameters": []},
+                      "/businesses/search": {"get": {"operationId": "/businesses/search"}},
+                      "/pets": {"post": {"operationId": "addPet"}, "get": {}}}}  # fmt: skip
+    paths = _render_pages()._operation_ids_routable(data)["paths"]
+    assert paths["/pets/{id}"]["get"]["operationId"] == "find-pet-by-id"
+    assert paths["/businesses/search"]["get"]["operationId"] == "businesses-search"
+    assert paths["/pets"]["post"]["operationId"] == "addPet" and "operationId" not in paths["/pets"]["get"]

@@ -20,6 +20,9 @@ _TYPE_NAME = re.compile(r"(string|integer|number|boolean|object|array)(?:\s*\([\
 # Keys an example generator writes for a map's entries (`additionalProperties` in the schema), no field:
 # "additionalProperties" itself, or Swagger UI's "additionalProp1", "additionalProp2", ….
 _MAP_PLACEHOLDER = re.compile(r"additionalProp(?:erties|\d+)")
+# Other generators number a map's entries "property1", "property2": placeholders when an object's keys
+# are only such, from 1 on (a field may be named "property1" beside others).
+_NUMBERED_ENTRY = re.compile(r"property(\d+)")
 # What stands for each type name in a sketch, so that inference gives that type.
 _STAND_INS: dict[str, Any] = {
     "string": "",
@@ -106,6 +109,9 @@ def _without_placeholders(value: Any, depth: int = 0) -> Any:
     if depth > _MAX_DEPTH:
         return value
     if isinstance(value, dict):
+        numbers = sorted(int(m.group(1)) for key in value if (m := _NUMBERED_ENTRY.fullmatch(str(key))))
+        if len(value) >= 2 and numbers == list(range(1, len(value) + 1)):
+            return {}  # "property1", "property2": a map's entries, no fields
         return {
             key: _without_placeholders(child, depth + 1)
             for key, child in value.items()

@@ -13,6 +13,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from openapi_rag.crawl.elements import MAX_ITEM_ELEMENTS, in_head, is_container, owner_table, row_span
 from openapi_rag.crawl.field_lists import colon_field_rows
@@ -30,6 +31,8 @@ _BREAKS = {
     "p", "div", "li", "ul", "ol", "section", "article", "aside", "blockquote", "header", "footer", "nav",
     "main", "br", "tr", "td", "th", "dt", "dd", "button", "label", "summary", "details", "form", "body",
 }  # fmt: skip
+# Elements that draw one line each when code is drawn a line an element (inside `pre`).
+_LINE_TAGS = {"div", "p", "li", "tr", "dt", "dd"}
 # What a `<wbr>` leaves in a run: the pieces of one word on either side join without a space.
 _GLUE = "\x00"
 _AROUND_GLUE = re.compile(r"\s*\x00\s*")
@@ -63,6 +66,8 @@ class Block:
     # block's links in order; a table's per cell (parallel to `rows`, "" where a cell has none).
     links: list[str] = field(default_factory=list)
     cell_links: list[list[str]] = field(default_factory=list)
+    editable: bool = False  # code a reader writes in (a text area), not code the page shows
+    depth: int = 0  # a text run's: how many elements enclose its first text (a schema tree's nesting)
 
 
 @dataclass
@@ -126,6 +131,15 @@ def _encoding(data: bytes) -> str | None:
     return "utf-8"
 
 
+class _Owner(NamedTuple):
+    """A stack item before an element's own text: that text's element, for the run's depth."""
+
+    element: object
+
+
+_MAX_DEPTH = 500  # ancestors counted for a run's depth
+
+
 class _Walker:
     """Depth-first walk with an explicit stack (hostile nesting never overflows Python's stack)."""
 
@@ -133,6 +147,7 @@ class _Walker:
         self.blocks: list[Block] = []
         self.run: list[str] = []
         self.run_links: list[str] = []
+        self.run_owner: object = None  # the element whose text starts the current run
         self.full = False
 
     def add(self, block: Block) -> None:
@@ -145,8 +160,15 @@ class _Walker:
     def flush(self) -> None:
         text = " ".join(_glued(" ".join(self.run)).split())
         links, self.run, self.run_links = self.run_links, [], []
+        owner, self.run_owner = self.run_owner, None
         if text:
-            self.add(Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS]))
+            depth = sum(1 for _ in itertools.islice(owner.iterancestors(), _MAX_DEPTH)) if owner is not None else 0  # type: ignore[attr-defined]
+            self.add(Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS], depth=depth))
+
+    def own(self, element: object) -> None:
+        """Note the element whose text starts a run (before the run holds any text)."""
+        if not "".join(self.run).strip():
+            self.run_owner = element
 
     def walk(self, root: object) -> None:
         # Stack items: an element to enter, a text to add to the current run, or None (a block break).
@@ -159,6 +181,9 @@ class _Walker:
             if isinstance(item, str):
                 self.run.append(item)
                 continue
+            if isinstance(item, _Owner):
+                self.own(item.element)
+                continue
             if isinstance(item, Block):  # a term that heads a section (see `_container`)
                 self.flush()
                 self.add(item)
@@ -168,6 +193,7 @@ class _Walker:
             tail = el.tail  # type: ignore[attr-defined]
             if tail and tail.strip():
                 stack.append(tail)
+                stack.append(_Owner(el.getparent()))  # type: ignore[attr-defined]
             if not tag or tag in _SKIP:
                 continue
             if tag == "wbr":  # a line-break opportunity inside a word ("snapshot<wbr>_id"), no space
@@ -180,10 +206,12 @@ class _Walker:
             if _is_permalink(el, tag):
                 continue
             if tag == "select":  # a drop-down shows its chosen option alone, inline as a word of the run
+                self.own(el)
                 self.run.append(_shown_option(el))
                 continue
             if tag == "input":  # a text box shows its value ("Production server [https://host/v1/pets]")
                 if (value := el.get("value")) and (el.get("type") or "text").lower() in _TEXT_BOXES:  # type: ignore[attr-defined]
+                    self.own(el)
                     self.run.append(value)
                 continue
             if tag in _HEADINGS:
@@ -191,7 +219,12 @@ class _Walker:
                 self.add(Block("heading", _heading_text(el), level=_HEADINGS[tag]))
             elif tag == "pre":
                 self.flush()
-                self.add(Block("code", el.text_content()[:MAX_BLOCK_CHARS]))  # type: ignore[attr-defined]
+                self.add(Block("code", _code_text(el)[:MAX_BLOCK_CHARS]))
+            elif tag == "textarea":
+                # A text box a reader writes in (a console's request body): its text is what they would
+                # send, a request's example wherever on the page the box stands.
+                self.flush()
+                self.add(Block("code", el.text_content()[:MAX_BLOCK_CHARS], editable=True))  # type: ignore[attr-defined]
             elif tag == "dl" and is_container(el):
                 self.flush()
                 stack.extend(reversed(_container(el)))
@@ -212,6 +245,7 @@ class _Walker:
                 stack.extend(reversed(list(el)))  # type: ignore[call-overload]
                 if el.text and el.text.strip():  # type: ignore[attr-defined]
                     stack.append(el.text)  # type: ignore[attr-defined]
+                    stack.append(_Owner(el))
                 if brk:
                     stack.append(None)
 
@@ -401,6 +435,61 @@ def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = N
         if sum(len(p) for p in parts) > MAX_BLOCK_CHARS:
             break
     return " ".join(_glued(" ".join(parts)).split())[:MAX_BLOCK_CHARS]
+
+
+def _code_text(pre: object) -> str:
+    """A code block's text. Code drawn one element per line (`<pre><div>{</div><div>  "id": 1</div>`),
+    with no line break in its text, keeps its lines, and a gutter of line numbers drawn as elements of
+    their own ("1", "{", "2", "  \"id\": 1", …) is no part of the code."""
+    text: str = pre.text_content()  # type: ignore[attr-defined]
+    # Only code with no line break of its own: elements inside code that has them are its content
+    # (an example's HTML string drawn as paragraphs).
+    lines_drawn = any(isinstance(d.tag, str) and d.tag.lower() in _LINE_TAGS for d in pre.iterdescendants())  # type: ignore[attr-defined]
+    if "\n" in text or not lines_drawn:
+        return text
+    parts: list[str] = []
+    stack: list[object] = [pre]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        if item is None:  # a line element starts or ends: a line break, unless one is already there
+            if parts and not parts[-1].endswith("\n"):
+                parts.append("\n")
+            continue
+        tag = item.tag.lower() if isinstance(item.tag, str) else ""  # type: ignore[attr-defined]
+        if item is not pre and item.tail:  # type: ignore[attr-defined]
+            stack.append(item.tail)  # type: ignore[attr-defined]
+        if tag == "br":
+            parts.append("\n")
+            continue
+        line = tag in _LINE_TAGS
+        if line:
+            stack.append(None)
+        stack.extend(reversed(list(item)))  # type: ignore[call-overload]
+        if item.text:  # type: ignore[attr-defined]
+            stack.append(item.text)  # type: ignore[attr-defined]
+        if line:
+            stack.append(None)
+    return "\n".join(_without_gutter("".join(parts).strip("\n").split("\n")))
+
+
+def _without_gutter(lines: list[str]) -> list[str]:
+    """Lines less a gutter of line numbers drawn as lines of their own: "1", then the first line, "2",
+    then the second, and so on (a blank line of code leaves two numbers in a row). Only when the
+    first line is "1" and the numbers are at least as many as the lines they number."""
+    if not lines or lines[0].strip() != "1":
+        return lines
+    kept, expected = [], 1
+    for line in lines:
+        if line.strip() == str(expected):
+            expected += 1
+            continue
+        kept.append(line)
+    numbered = expected - 1
+    shown = sum(1 for line in kept if line.strip())
+    return kept if numbered >= 2 and 0 < shown <= numbered else lines
 
 
 def _shown_option(select: object) -> str:

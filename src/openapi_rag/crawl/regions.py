@@ -29,7 +29,9 @@ def operation_regions(
     section = dict(ends)
     level = dict(headings)
     positions = sorted((sig.position, key) for sig, key in keyed)
-    listed = _listed(positions)
+    # A sample command (cURL, a raw HTTP request) ends its operation's part: the next operation's line
+    # right after it makes no list with it.
+    listed = _listed(sorted((s.position, k) for s, k in keyed if s.sample is None or s.sample.source == "template"))
     out: dict[tuple[str, str], list[tuple[int, int]]] = {}
     span_at: dict[int, tuple[int, int]] = {}
     heading_positions = [p for p, _ in headings]  # in page order
@@ -80,7 +82,21 @@ def operation_regions(
             # (and back to the one before, unless label headings showed the part starts here).
             # Never back past the heading it sits under (a group heading starts a fresh part).
             above = max((start for start, end in ends if start < pos < end), default=-1)
-            span = (max(prev + 1, above) if prev >= 0 and not cut else pos, nxt)
+            # Label headings between the previous operation's first line and this one ("Request",
+            # "Responses" after a line that no title heads, then its sample box's cURL command) were that
+            # operation's, when no other heading stands between (a group's "Site"): this part starts at
+            # its own line.
+            first = _run_start(positions, prev)
+            grouped = max(
+                (start for start, end in ends if start < pos < end and not label_kind(blocks[start].text.lower())),
+                default=-1,
+            )
+            labelled = grouped <= first and any(
+                first < p < pos and label_kind(blocks[p].text.lower()) for p, _ in headings
+            )
+            span = (max(prev + 1, above) if prev >= 0 and not cut and not labelled else pos, nxt)
+            if not cut and (end := _after_labels(blocks, headings, pos, nxt)) is not None:
+                span = (span[0], end)
             if cut:  # its label headings follow it: a shallower heading after them ends its part ("Models")
                 # (the shallowest label level seen so far: a description's own "Recent Changes" h4 over
                 # "Path parameters" h3 ends nothing)
@@ -90,6 +106,38 @@ def operation_regions(
         span_at[pos] = span
         out.setdefault(key, []).append(span)
     return out
+
+
+def _after_labels(blocks: list[Block], headings: list[tuple[int, int]], pos: int, nxt: int) -> int | None:
+    """Where the part of a request line that label headings follow ("Request", "Responses", right after
+    it) ends before the next operation: at the first heading that labels nothing and is shallower than
+    every label heading before it (the page's "Schemas" h1 after the last operation). None where no
+    label heading comes first or none such follows."""
+    after = [(p, lv) for p, lv in headings if pos < p < nxt]
+    if not after or not label_kind(blocks[after[0][0]].text.lower()):
+        return None
+    shallowest = after[0][1]
+    for p, lv in after:
+        if label_kind(blocks[p].text.lower()):
+            shallowest = min(shallowest, lv)
+        elif lv < shallowest:
+            return p
+    return None
+
+
+def _run_start(positions: list[tuple[int, tuple[str, str]]], at: int) -> int:
+    """The first of the request lines, each naming the operation the one at `at` names, that run up
+    to it with no other operation's between (its line, then its sample's)."""
+    keys = dict(positions)
+    if at not in keys:
+        return at
+    start = at
+    for p, k in reversed(positions):
+        if p < at:
+            if k != keys[at]:
+                break
+            start = p
+    return start
 
 
 def _listed(positions: list[tuple[int, tuple[str, str]]]) -> set[int]:

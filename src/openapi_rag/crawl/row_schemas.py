@@ -38,13 +38,14 @@ def with_references(
 def _wrappers(rows: list[FieldRow]) -> set[int]:
     """Rows that only wrap their children (allOf parts, a body, an array's items): transparent. A row
     named "items" beside fields of its own level is a property of that name (a paging object's
-    `items` next to `total` and `next`), not an array's item wrapper."""
+    `items` next to `total` and `next`), not an array's item wrapper; so is one typed a list (a body's
+    only field "items: object[]", its fields nested under it), as the wrapper is the item itself."""
     out = set()
     for index, row in enumerate(rows):
         if row.name.lower().strip("*") not in _ANONYMOUS:
             continue
-        if row.name.lower() == "items" and _has_sibling(rows, index):
-            continue
+        if row.name.lower() == "items" and (_has_sibling(rows, index) or row.type == "array"):
+            continue  # beside fields of its own level, or itself a list ("items: object[]"): a property
         out.add(index)
     return out
 

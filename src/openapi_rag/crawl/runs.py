@@ -30,14 +30,18 @@ _MARK_RUN = re.compile(r"required|optional|deprecated|nullable|read[- ]?only|wri
 _NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\((?:optional|required)\))?", re.I)
 # A type run names the type first: "Type: integer", "Integer format: int32", "array of object",
 # "string · date-time". The word must be a type word, not any capitalised word ("Example").
-_TYPE_RUN = re.compile(r"(?:type(?::\s*|\s+))?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S)
+# A union's options ("one of: object", "any of: string"): the run states its first option's type.
+_TYPE_RUN = re.compile(
+    r"(?:type(?::\s*|\s+))?(?:(?:one|any|all)\s+of:?\s*)?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S
+)
 _TYPE_WORD = re.compile(
     r"(array of \w+|array|string|integer|int|int32|int64|long|number|float|double|decimal|boolean|"
     r"bool|object|map|date|date-time|datetime|uuid|binary|byte)(\[\])?", re.I
 )  # fmt: skip
 # "required" among a type run's details, after a separator ("· required", "(required", ", required").
 _MARKED_REQUIRED = re.compile(r"[·(,|]\s*required\b", re.I)
-_DETAILS = re.compile(r"\s*($|format\b|[·(<\[|,:])", re.I)
+# After the type word, its details: a format, marks, or "or null" (a nullable type, "string or null").
+_DETAILS = re.compile(r"\s*($|format\b|or\s+null\b|[·(<\[|,:])", re.I)
 _LOCATION_RUN = re.compile(
     r"(path|query|header|cookie|body|form)\s+parameter\b\s*[—–:-]?\s*(.*)", re.I | re.S
 )
@@ -69,6 +73,8 @@ _SCHEMA_NAME = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 _REQUIRED_SAID = re.compile(r"required\s*:\s*(yes|no|true|false)", re.I)
 # A date or time format a page shows beside a field ("YYYY-MM-DD", "HH:mm:ss"): a note, never a name.
 _DATE_PATTERN = re.compile(r"[YMDTHhmsSZ]{1,4}(?:[-/:. ][YMDTHhmsSZ]{1,4})+")
+# A caption that names an example or a sample ("Response Example", "Request sample: cURL").
+_CAPTION = re.compile(r"(?:[\w-]+\s+){0,2}(?:example|sample)s?\b[^.]{0,40}", re.I)
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
 # A run that only states a media type ("Media type: application/json", "application/json"): what
 # a body is sent as, which a field never states so.
@@ -101,6 +107,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         and (stated := _explicit_type(run.text)) in SCALARS
     }
     i = 0
+    parents: list[int] = []  # the element depths of the structured fields the next field may sit under
     examples: list[Block] = []  # a field's own example between two fields: it follows the table
     field_end = -1  # where the last field's runs ended
     while i < len(blocks):
@@ -120,7 +127,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
                         cell_links=links,
                     )
                 )
-                rows, links = [], [[""] * len(_HEADER)]
+                rows, links, parents = [], [[""] * len(_HEADER)], []
                 out.extend(examples)
                 examples = []
             out.append(blocks[i])
@@ -128,6 +135,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
             continue
         start, (row, i) = i, field
         field_end = i
+        row[0] = "» " * _nesting(parents, blocks[start], row[2]) + row[0]
         link = _type_link(blocks[start:i])
         if link in scalars:  # "Type image-path", a schema whose own section says "Type string"
             row[2], link = scalars[link], ""
@@ -143,6 +151,21 @@ def field_runs(blocks: list[Block]) -> list[Block]:
     for index, block in enumerate(out):
         block.position = index
     return out
+
+
+def _nesting(parents: list[int], name: Block, type_: str) -> int:
+    """How deep a field sits in its schema where a tree draws nesting by enclosing elements: under each
+    object or array field before it whose name sits in fewer elements than its own ("metrics", object,
+    then "adSpend" one element deeper). `parents` holds those depths and is updated for the next field."""
+    if name.kind != "text":
+        parents.clear()
+        return 0
+    while parents and parents[-1] >= name.depth:
+        parents.pop()
+    level = len(parents)
+    if type_ in ("object", "array"):
+        parents.append(name.depth)
+    return level
 
 
 def _field_example_end(blocks: list[Block], i: int) -> int | None:
@@ -450,6 +473,8 @@ def _field_from(
         text = blocks[j].text
         if parse_signature(text) or parse_curl(text):
             break  # a request line or a sample command: the operation's again, no field's description
+        if j > start and j + 1 < len(blocks) and blocks[j + 1].kind == "code" and _CAPTION.fullmatch(text):
+            break  # a caption right over code ("Response Example"): the code's label, no description
         if text.lower() == "required":
             required = "true"
         elif said := _REQUIRED_SAID.fullmatch(text):  # "Required: No", a label's value (label_values)
@@ -494,4 +519,6 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
     # sentence: "String values are trimmed" under "Summary" is prose.
     if not re.match(r"type\b", text, re.I) and not _DETAILS.match(typed.group(2)):
         return None, None, ""
+    if typed.group(1).endswith("[]") or typed.group(2).startswith("[]"):
+        return None, "array", ""  # "object[]", "string[]": a list of what the word names
     return None, normalize_type(typed.group(1)), ""

@@ -251,6 +251,11 @@ def _names_status(heading: Block) -> bool:
     return label_kind(words) == "response" and bool(label_status(words))
 
 
+def _names_responses(heading: Block) -> bool:
+    """A heading that is only a label of the responses ("Responses", "Response"), their statuses below it."""
+    return bool(_LABEL_ONLY.fullmatch(heading.text.strip())) and label_kind(heading.text.lower()) == "response"
+
+
 def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
     return any(b.kind == "heading" for b in blocks[start:end])
 
@@ -361,8 +366,14 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 if shown is not None:
                     evidence.response_examples.setdefault(shown[0], []).append(shown[1])
                 continue
-            if label_kind(label) == "request":
+            if block.editable or (index and blocks[index - 1].editable and parse_json(blocks[index - 1].text) == value):
+                # What a reader writes in a text box (a console's body) is a request, whatever label is
+                # nearest; code right after it that shows the same value is the box's own highlighting.
+                if not block.editable:
+                    continue
                 evidence.request_examples.append(value)
+            elif label_kind(label) == "request" and not _piece_under_response(outline):
+                evidence.request_examples.append(value)  # not "Responses", "201", then a "Body" heading's
             else:
                 # In a strip's panels ("200", "default", then a schema and an example for each) the
                 # example's panel names its status, as a field table's does.
@@ -410,8 +421,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 _SECURITY_HEADING.fullmatch(h.text.strip()) for h in outline
             ):
                 continue  # "Secured by api_key", then "Query Parameters": the scheme's key, no parameter
-            if default_location == "header" and any(_names_status(h) for h in outline):
-                continue  # "Headers" under a status heading ("302", then "Headers"): the response's
+            if default_location == "header" and any(_names_status(h) or _names_responses(h) for h in outline):
+                # "Headers" under a status heading ("302", then "Headers") or a "Responses" heading (its
+                # status a tab, "302", then "Headers"): the response's
+                continue
             for row in rows:
                 location = row.location or default_location
                 if location in ("body", "formData", "form") or (location is None and kind == "request"):

@@ -62,6 +62,9 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
                     path = is_path(blocks[i + 2].text) or ""
                     found.append(Signature(i, method, drawn, width=3, template=path))
                     continue
+                if joined := _server_and_path(blocks[i + 1].text):
+                    found.append(Signature(i, method, joined[0], width=2, template=joined[1]))
+                    continue
                 path = is_path(blocks[i + 1].text)
                 if path:
                     found.append(Signature(i, method, path, width=2))
@@ -78,6 +81,19 @@ def _server_then_path(after: list[Block]) -> str | None:
     if not server or not path or split_url(path)[0]:
         return None
     return server.group(0).rstrip("/") + path
+
+
+def _server_and_path(text: str) -> tuple[str, str] | None:
+    """(URL, path) of a method badge's next run when it is the server's base URL and the path template,
+    drawn as two elements, so the run has a space between them ("https://api.example.com/v2 /pets"):
+    one request line whose path is the template and whose base URL is the server."""
+    pieces = text.split()
+    if len(pieces) < 2 or len(text) >= 500:
+        return None
+    server, path = _SERVER_RUN.fullmatch(pieces[0]), is_path(" ".join(pieces[1:]))
+    if not server or not path or split_url(path)[0]:
+        return None
+    return server.group(0).rstrip("/") + path, path
 
 
 def _template_sample(method: str, url: str) -> RequestSample | None:
