@@ -3,8 +3,9 @@
 Each row is one operation of ``../shared/data/realworld`` as a writer sees it: the API's title, method
 and path, summary, first description sentence and operationId (tab-separated). Identical twin
 documents of one API (the same title, method and path) count once. Two rounds, as they were written:
-at most 60 operations per API (seed 11), then at most 140 more per API among the rest (seed 12); the
-rows of both are shuffled and cut into sheets (6, then 5). A writer (an LLM told what makes a request
+at most 60 operations per API (seed 11), then at most 140 more per API among the rest (seed 12), then
+at most 400 more (seed 13, session 19: the long tails of Kubernetes, DigitalOcean, SendGrid, Jira,
+Trello, OpenAI...); each round's rows are shuffled and cut into sheets (6, then 5, then 6). A writer (an LLM told what makes a request
 useful: users' goal words, not the summary; accurate to this operation and not a sibling; three
 forms: a search-box phrase, a first-person need, a question or short conversational request) turns
 each row into three requests; `benchmarks/embedder/user_queries.jsonl` holds what came back, keyed by
@@ -24,7 +25,8 @@ from train_embedder import load_corpus
 
 from openapi_rag.chunking.render import collapse, leading_sentence
 
-ROUNDS = ((60, 11, 6), (140, 12, 5))  # (operations per API at most, seed, sheets)
+ROUNDS = ((60, 11, 6), (140, 12, 5), (400, 13, 6))  # (operations per API at most, seed, sheets)
+"""The third round (session 19) writes the operations the first two left: APIs of more than 200."""
 
 
 def rows_of(corpus, cap: int, rng: random.Random, done: set[str]) -> list[dict[str, str]]:

@@ -5,6 +5,7 @@ import pytest
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     best_producer,
+    gives_identifier,
     names_something,
     path_entities,
     producer_entity,
@@ -182,6 +183,49 @@ def test_a_named_thing_lifts_the_best_operation_s_search(monkeypatch: pytest.Mon
     scores = {jira[2]: 1.0, jira[1]: 0.5, jira[0]: 0.1}  # the generic search goes first all the same
     assert propagate(scores, DependencyGraph.of(jira), named=True)[jira[0]] == pytest.approx(0.9)
     assert not names_something("list my issues in Jira", known=frozenset({"jira"}))  # the API, no thing
+
+
+@pytest.mark.parametrize(
+    ("task", "given"),
+    [
+        ("Please mark order ord_3321 as paid in the point-of-sale system", True),
+        ("Cancel the scheduled message SM8812 so it never goes out", True),
+        ("Book leave for employee E-204 from 10 July", True),
+        ("I want to cancel my contract. My account ID is 0123.", True),
+        ("Update the reservation with ID 123", True),
+        ("Close ticket #4521", True),
+        ("refund $200 of yesterday's order", False),  # an amount
+        ("alert me when CPU stays above 80% for 5 minutes after 9am", False),  # a share, a time
+        ("add more worker nodes to my managed k8s cluster", False),  # a name
+        ("Who directed the top-1 rated movie?", False),
+        ("read this paragraph aloud as an mp3", False),
+        ("resize the volume to 100GB", False),  # a size
+    ],
+)
+def test_gives_identifier(task: str, given: bool) -> None:
+    assert gives_identifier(task) is given
+
+
+def test_no_producer_is_lifted_where_the_task_needs_none() -> None:
+    graph = DependencyGraph.of(OPS)
+    scores = {("tmdb", "GET /person/{person_id}/images"): 0.5}
+    assert ("tmdb", "GET /search/person") in propagate(scores, graph)
+    assert propagate(scores, graph, needs=False) == scores
+
+
+@pytest.mark.shared
+def test_a_request_giving_the_identifier_lifts_no_producer_of_it(restbench_index) -> None:  # type: ignore[no-untyped-def]
+    searcher = restbench_index.searcher
+    query = "Get the images of the person with id 287"  # the consumer has its person id
+    searcher.configure(DEFAULT_SETTINGS, lift_identified=True)
+    lifted = {hit.id: hit.score for hit in restbench_index.search(query, k=10, expand=False)}
+    searcher.configure(DEFAULT_SETTINGS)  # lift_identified False
+    kept = {hit.id: hit.score for hit in restbench_index.search(query, k=10, expand=False)}
+    searcher.configure(DEFAULT_SETTINGS)
+    consumer, producer = "GET /person/{person_id}/images", "GET /search/person"
+    assert next(iter(lifted)) == next(iter(kept)) == consumer
+    assert lifted[producer] == pytest.approx(0.9 * lifted[consumer])  # lifted to the producer share
+    assert kept.get(producer, 0.0) < 0.9 * kept[consumer]  # where its own words put it, if anywhere
 
 
 @pytest.mark.shared

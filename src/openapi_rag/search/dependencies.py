@@ -48,6 +48,12 @@ CONSUMERS = 20
 """How many of the best operations have their producers lifted (`SearchSettings.consumers`)."""
 _OWN_WORDS = re.compile(r"\b(?:my|mine|our)\b", re.IGNORECASE)
 _QUOTED = re.compile(r"'[^']{2,}'|\"[^\"]{2,}\"|“[^”]{2,}”")
+
+_ID_WORDS = re.compile(r"(?<![\w$])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9]")
+"""A word of letters and digits both (with `_` or `-` inside): an identifier, or a unit (below)."""
+_UNIT = re.compile(r"\d+(?:[.,]\d+)?(?:st|nd|rd|th|am|pm|[kmgt]b|ms|s|m|h|d|x|k|px|%)|v?\d+(?:\.\d+)*", re.I)
+"""An amount with its unit, an ordinal, a time or a version ("10GB", "3rd", "9am", "v2"): no identifier."""
+_NUMBER_AFTER_ID = re.compile(r"(?:\b(?:id|ids|no\.?|number)\s*(?:is|was|:)?\s*#?|#)\d", re.I)
 _NOT_NAMES = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
 SEARCH_WORDS = ("search", "find", "lookup")
 ENTITY_ALIASES = {"user": ("me",)}
@@ -168,7 +174,9 @@ class DependencyGraph:
                 found = list(self._producers.get((service, entity), []))
                 if self._generic:
                     aliases = [
-                        p for a in ENTITY_ALIASES.get(entity, ()) for p in self._producers.get((service, a), [])
+                        p
+                        for a in ENTITY_ALIASES.get(entity, ())
+                        for p in self._producers.get((service, a), [])
                     ]
                     # `GET /me` is *the* producer of the caller's user id where a service has it; a
                     # generic search that happens to score higher for the query is not.
@@ -212,6 +220,7 @@ def propagate(
     own: bool = False,
     named: bool = False,
     search_first: bool = True,
+    needs: bool = True,
 ) -> dict[OpKey, float]:
     """Operation scores with producers lifted to `share` of their best consumer's score.
 
@@ -219,11 +228,12 @@ def propagate(
     (`best_producer`; `own`: the task says "my") is lifted; the others are left alone, so
     `GET /search/movie` rather than every movie list is added for "the cast of Titanic".
     `named` (the task names a thing, `names_something`): a search of the best operation's service
-    is lifted too, its generic search where it has one, else its best-scoring one.
+    is lifted too, its generic search where it has one, else its best-scoring one. `needs` False:
+    no producer of what the consumers need is lifted (the task gives the identifier itself).
     """
     out = dict(scores)
     top = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:consumers]
-    for op, score in top:
+    for op, score in top if needs else ():
         for group in graph.needs(op):
             best = best_producer(group, scores, own=own, search_first=search_first)
             out[best] = max(out.get(best, 0.0), share * score)
@@ -257,6 +267,27 @@ def names_something(text: str | None, *, known: frozenset[str] = frozenset()) ->
         for before, word in words
         if before[-1:] not in ".!?:"
     )
+
+
+def gives_identifier(text: str | None) -> bool:
+    """Whether a task gives an identifier an operation would take: a word mixing letters and three
+    digits or more ("ord_3321", "SM8812", "INV-0310", "E-204"), or a number right after "ID", "#" or
+    "number" ("account ID is 0123"). Amounts, dates, times, sizes and names are not ("$200",
+    "10 July", "80%", "5pm", "10GB", "mp3", "top-10").
+
+    Example:
+        >>> gives_identifier("Please mark order ord_3321 as paid"), gives_identifier("refund $200 of it")
+        (True, False)
+        >>> gives_identifier("My account ID is 0123."), gives_identifier("book leave from 10 July at 9am")
+        (True, False)
+    """
+    if not text:
+        return False
+    for word in _ID_WORDS.findall(text):
+        # three digits at least: "mp3", "k8s", "top-10" and "EC2" are names, not identifiers
+        if sum(c.isdigit() for c in word) >= 3 and not _UNIT.fullmatch(word):
+            return True
+    return _NUMBER_AFTER_ID.search(text) is not None
 
 
 def speaks_of_own(text: str | None) -> bool:

@@ -87,6 +87,7 @@ from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
     best_producer,
+    gives_identifier,
     names_something,
     propagate,
     speaks_of_own,
@@ -743,6 +744,7 @@ class Searcher:
         graph = self._dependency_graph() if cfg.dependencies else None
         lifting = graph is not None and not graph.is_empty
         own = cfg.own_first and speaks_of_own(texts[0])
+        needs = cfg.lift_identified or not gives_identifier(texts[0])  # else the consumer has its identifier
         if graph is not None and lifting:
             per_text = [
                 scores
@@ -755,6 +757,7 @@ class Searcher:
                     own=own,
                     named=cfg.named_search and names_something(text, known=self._title_words),
                     search_first=cfg.search_first,
+                    needs=needs,
                 )
                 for i, (scores, text) in enumerate(zip(per_text, texts, strict=True))
             ]
@@ -788,7 +791,7 @@ class Searcher:
         for scores in per_text[1:] if len(per_text) > 1 else per_text:
             best = max(scores.values(), default=0.0)
             kept_here = {key for key, score in scores.items() if score >= ratio * best}
-            if cfg.auto_producers and lifting and not plan:
+            if cfg.auto_producers and lifting and needs and not plan:
                 kept_here |= self._needed_producers(kept_here, scores, own=own)
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]

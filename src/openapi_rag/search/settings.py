@@ -274,6 +274,12 @@ class SearchSettings(BaseModel):
     """For "my ...", lift a producer under `/me/` first."""
     named_search: bool = True
     """A task naming a thing lifts its best operation's service's search."""
+    lift_identified: bool = False
+    """Lift producers for a request that gives an identifier (`dependencies.gives_identifier`:
+    "ord_3321", "account ID 0123"); False (the default since session 19): none there, its consumer
+    has the identifier at hand (issue 18: "a lifted producer enters only when the task needs its
+    output"). Rule 3 passes by a hair: tuning halves +.0008 (long requests' tuning MRR +.006), no
+    reporting half moves (`scripts/ablation_quality.py --base "shipped default ("`)."""
     producer_share: float = Field(0.9, ge=0, le=1)
     """A lifted producer's score relative to the consumer that needs it."""
     consumers: int = Field(20, ge=0)
