@@ -168,6 +168,15 @@ def test_names_something(task: str, named: bool) -> None:
     assert names_something(task) is named
 
 
+@pytest.mark.parametrize(
+    "task",
+    ["only let SSH in from our office IP address", "Who is the lead actor in the most popular TV show?"],
+)
+def test_a_word_in_capitals_is_a_term_unless_acronyms_are_read_as_names(task: str) -> None:
+    assert names_something(task) and not names_something(task, acronyms=False)
+    assert names_something("Play Mojito on my TV", acronyms=False)  # a name beside the term still names
+
+
 def test_a_named_thing_lifts_the_best_operation_s_search(monkeypatch: pytest.MonkeyPatch) -> None:
     ops = [("spotify", "GET /search"), ("spotify", "PUT /me/following"), ("tmdb", "GET /search/movie")]
     graph = DependencyGraph.of(ops)

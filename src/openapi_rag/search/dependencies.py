@@ -55,6 +55,8 @@ _UNIT = re.compile(r"\d+(?:[.,]\d+)?(?:st|nd|rd|th|am|pm|[kmgt]b|ms|s|m|h|d|x|k|
 """An amount with its unit, an ordinal, a time or a version ("10GB", "3rd", "9am", "v2"): no identifier."""
 _NUMBER_AFTER_ID = re.compile(r"(?:\b(?:id|ids|no\.?|number)\s*(?:is|was|:)?\s*#?|#)\d", re.I)
 _NOT_NAMES = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
+_ACRONYM = re.compile(r"[A-Z]{2,5}s?")
+"""A word in capitals ("SSH", "IP", "TV", "PDFs"): a term, unless `names_something` reads acronyms as names."""
 SEARCH_WORDS = ("search", "find", "lookup")
 ENTITY_ALIASES = {"user": ("me",)}
 
@@ -246,10 +248,11 @@ def propagate(
     return out
 
 
-def names_something(text: str | None, *, known: frozenset[str] = frozenset()) -> bool:
+def names_something(text: str | None, *, known: frozenset[str] = frozenset(), acronyms: bool = True) -> bool:
     """Whether a task names a particular thing (named search): a quoted title, or a capitalised
     word that does not start a sentence and is not in `known` (lower-case words of the catalog's
-    API titles: "in Jira" names the API, not a thing in it; "I" names nothing).
+    API titles: "in Jira" names the API, not a thing in it; "I" names nothing); with `acronyms`
+    False, a word in capitals ("SSH", "IP", "TV") is a term and names nothing either.
 
     Example:
         >>> names_something("Follow Taylor Swift"), names_something("Who is my favorite artist?")
@@ -263,7 +266,10 @@ def names_something(text: str | None, *, known: frozenset[str] = frozenset()) ->
         return True
     words = [(before, word.strip(".,;:!?'\"()")) for before, word in pairwise(text.split())]
     return any(
-        word[:1].isupper() and word not in _NOT_NAMES and word.lower() not in known
+        word[:1].isupper()
+        and word not in _NOT_NAMES
+        and word.lower() not in known
+        and (acronyms or not _ACRONYM.fullmatch(word))
         for before, word in words
         if before[-1:] not in ".!?:"
     )

@@ -670,7 +670,7 @@ class Searcher:
     def _names_thing(self, text: str | None) -> bool:
         """Whether `text` names a particular thing that is no API of the catalog (`names_something`)."""
         self._dependency_graph()  # reads the APIs' titles
-        return names_something(text, known=self._title_words)
+        return names_something(text, known=self._title_words, acronyms=self.settings.acronyms_name)
 
     def _scan(self) -> _Catalog:
         """What the dependency graph and the API names read from every chunk, in one walk of the
@@ -755,7 +755,8 @@ class Searcher:
                     share=cfg.producer_share,
                     consumers=cfg.consumers,
                     own=own,
-                    named=cfg.named_search and names_something(text, known=self._title_words),
+                    named=cfg.named_search
+                    and names_something(text, known=self._title_words, acronyms=cfg.acronyms_name),
                     search_first=cfg.search_first,
                     needs=needs,
                 )

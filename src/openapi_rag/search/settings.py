@@ -274,6 +274,13 @@ class SearchSettings(BaseModel):
     """For "my ...", lift a producer under `/me/` first."""
     named_search: bool = True
     """A task naming a thing lifts its best operation's service's search."""
+    acronyms_name: bool = False
+    """Read a word in capitals ("SSH", "IP", "TV") as naming a particular thing, as a capitalised
+    word does (`dependencies.names_something`: named search, and the second list's whole-text gate);
+    False (the default since session 19): it is a term, as in "only let SSH in from our office IP".
+    Rule 3 (`scripts/ablation_quality.py --base "shipped default ("`): tuning halves +.0010 (RestBench
+    tuning R@5 +.007); reporting halves realworld R@5 +.008, R@10 +.014, MRR +.006, RestBench R@1
+    +.004, MRR +.008, R@5 -.006, R@10 -.008; the others unchanged."""
     lift_identified: bool = False
     """Lift producers for a request that gives an identifier (`dependencies.gives_identifier`:
     "ord_3321", "account ID 0123"); False (the default since session 19): none there, its consumer
