@@ -62,6 +62,8 @@ _FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "dou
 _NUMERIC_VALUE = re.compile(
     r"\b(?:default(?:\s+value)?|minimum|maximum|possible\s+values)\s*:\s*(?:[<>]=?\s*)?(-?\d+(?:\.\d+)?)(?![\d./:-])", re.I
 )
+# A bound on the value itself ("Range 0 <= value <= 50", "value >= 1"), not on a length: a number.
+_VALUE_BOUND = re.compile(r"(-?\d+(?:\.\d+)?)\s*[<>]=?\s*value\b|\bvalue\s*[<>]=?\s*(-?\d+(?:\.\d+)?)", re.I)
 # HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
 _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
 # A label a schema's value follows ("Type", then "Pet"), never a field's name before it.
@@ -491,6 +493,8 @@ def _field_from(
         type_ = _FORMAT_TYPES[formatted.group(1).lower()]  # "… default: null format: int64": an integer
     elif type_ is None and (bound := _NUMERIC_VALUE.search(" ".join(following))):
         type_ = "number" if "." in bound.group(1) else "integer"  # "Possible values: >= 0 and <= 50"
+    elif type_ is None and (bound := _VALUE_BOUND.search(" ".join(following))):
+        type_ = "number" if "." in (bound.group(1) or bound.group(2)) else "integer"  # "Range 0 <= value <= 50"
     return [name, location or "", type_ or "", required, description], j
 
 

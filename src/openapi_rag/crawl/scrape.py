@@ -311,7 +311,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # No heading names the operation: the short line right under its signature does
                 # ("GET /albums/{id}" then "Get Album").
                 evidence.title = block.text
-            elif block.position not in signature_positions and _is_prose(block.text):
+            elif block.position not in signature_positions and not block.control and _is_prose(block.text):
                 evidence.prose.append(block.text)
                 # A response's short run that ends by naming a schema ("Refer to the common response
                 # description: PagingObject"), as a lone name does.
