@@ -57,8 +57,11 @@ def _operation(method: str, path: str, title: str, description: str, parameters:
     )
 
 
-def _page(*operations: str) -> str:
-    return f"<html><body><main><article><h1>Pet store</h1><p>Pets.</p>{''.join(operations)}</article></main></body></html>"
+def _page(*operations: str, after: str = "") -> str:
+    return (
+        f"<html><body><main><article><h1>Pet store</h1><p>Pets.</p>{''.join(operations)}{after}</article></main>"
+        "</body></html>"
+    )
 
 
 def test_a_path_whose_slashes_are_drawn_apart_from_its_segments_is_one_path() -> None:
@@ -83,7 +86,7 @@ def test_a_mark_between_a_fields_name_and_its_type_says_whether_it_is_required()
     )
     table = next(b for b in field_runs(parse_html(html).blocks) if b.kind == "table")
     assert [row[:4] for row in table.rows[1:]] == [
-        ["url", "", "string", "true"], ["tags", "", "array", ""], ["format", "", "string", "true"],
+        ["url", "", "string", "true"], ["tags", "", "array", "false"], ["format", "", "string", "true"],
         ["market", "", "", "true"],
     ]  # fmt: skip
 
@@ -132,3 +135,28 @@ def test_fumadocs_pages_give_every_operation_with_its_fields() -> None:
     body = document["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert set(body["properties"]) == {"name", "tag"} and body.get("required") == ["name"]
     assert "loading" not in listed.get("description", "")
+
+
+def test_a_name_marked_optional_then_a_type_run_is_an_optional_field() -> None:
+    # "properties ?", then "object" in a run of its own (a button that opens its fields).
+    html = (
+        "<html><body><h3>Request Body</h3><div>"
+        f"{_field('name', '*', 'string', 'Its name.')}"
+        "<div><div><span><span>properties</span><span>?</span></span><span><button>object</button></span></div>"
+        "<div><p>Its general properties.</p></div></div></div></body></html>"
+    )
+    table = next(b for b in field_runs(parse_html(html).blocks) if b.kind == "table")
+    assert [row[:4] for row in table.rows[1:]] == [["name", "", "string", "true"], ["properties", "", "object", "false"]]
+
+
+def test_a_link_card_to_another_page_is_no_description(tmp_path: Path) -> None:
+    # A pager after the last operation: the next page's title and description inside one link.
+    pager = '<div><a href="/users"><div><p>Users</p></div><p>Everything about the shop\'s customers</p></a></div>'
+    document = _crawl(
+        tmp_path, _page(_operation("DELETE", "/pets/{id}", "Delete Pet", "Deletes a single pet."), after=pager)
+    )
+    description = document["paths"]["/pets/{id}"]["delete"].get("description", "")
+    assert "Deletes a single pet." in description and "customers" not in description
+    # A description that starts with a link (no paragraphs inside it) is the operation's all the same.
+    linked = _operation("GET", "/pets", "List pets", '<a href="/docs/pets">Pets</a> in the store, every one of them.')
+    assert "in the store" in _crawl(tmp_path, _page(linked))["paths"]["/pets"]["get"].get("description", "")

@@ -63,6 +63,8 @@ def inline_field(text: str) -> tuple[str, str | None, list[str]] | None:
         return None  # a sentence's last word, a label, a JSON type ("string date-time": a type run) or a mark
     if star == "*" and "required" not in marks:
         marks = ["required", *marks]
+    elif star == "?":
+        marks = ["optional", *marks]
     if _TYPE.fullmatch(shown):
         return name, normalize_type(shown), marks
     if star and (listed := _MARKED_TYPE.fullmatch(shown)):

@@ -71,7 +71,9 @@ class Block:
     cell_links: list[list[str]] = field(default_factory=list)
     editable: bool = False  # code a reader writes in (a text area), not code the page shows
     depth: int = 0  # a text run's: how many elements enclose its first text (a schema tree's nesting)
-    control: bool = False  # a text run's: it starts inside a button (a control's label, never prose)
+    # A text run's: it starts inside a button or a link card (a control's label, a link to another page
+    # around paragraphs: navigation), never prose about the operation.
+    control: bool = False
 
 
 @dataclass
@@ -167,7 +169,7 @@ class _Walker:
         owner, self.run_owner = self.run_owner, None
         if text:
             ancestors = list(itertools.islice(owner.iterancestors(), _MAX_DEPTH)) if owner is not None else []  # type: ignore[attr-defined]
-            control = any(_tag(e) == "button" for e in [owner, *ancestors] if e is not None)
+            control = any(_tag(e) == "button" or _link_card(e) for e in [owner, *ancestors] if e is not None)
             self.add(
                 Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS], depth=len(ancestors), control=control)
             )
@@ -320,6 +322,15 @@ class _Walker:
 def _tag(element: object) -> str:
     tag = getattr(element, "tag", None)
     return tag.lower() if isinstance(tag, str) else ""
+
+
+def _link_card(element: object) -> bool:
+    """Whether an element is a link to another page drawn around block content (a pager's "Next: Pets,
+    Everything about your pets", a card): what it says is the other page's, not this one's."""
+    if _tag(element) != "a" or (element.get("href") or "#").startswith("#"):  # type: ignore[attr-defined]
+        return False
+    inside = itertools.islice(element.iterdescendants(), MAX_ITEM_ELEMENTS)  # type: ignore[attr-defined]
+    return any(_tag(d) in ("p", "div", "h1", "h2", "h3", "h4", "h5", "h6") for d in inside)
 
 
 def _inline_button(button: object) -> bool:

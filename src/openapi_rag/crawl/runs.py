@@ -27,7 +27,8 @@ MAX_FOLLOWING = 12  # runs read after a field's type run for "required" and its 
 MAX_BETWEEN = 8  # marks, a title and descriptions read between a field's name and a type run after them
 # A run that only marks a field: required, deprecated, nullable, read- or write-only.
 _MARK_RUN = re.compile(r"required|optional|deprecated|nullable|read[- ]?only|write[- ]?only", re.I)
-_NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\((?:optional|required)\))?", re.I)
+# `?` marks an optional field as TypeScript declares one ("properties ?", its type in the next run).
+_NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\?|\((?:optional|required)\))?", re.I)
 # A type run names the type first: "Type: integer", "Integer format: int32", "array of object",
 # "string · date-time". The word must be a type word, not any capitalised word ("Example").
 # A union's options ("one of: object", "any of: string"): the run states its first option's type.
@@ -200,7 +201,8 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
         return _heading_field_at(blocks, i)
     if blocks[i].kind == "text" and (inline := inline_field(blocks[i].text)) is not None:
         name, type_, marks = inline  # "name string required": the whole field in one run
-        return _field_from(blocks, i + 1, name, "(required)" if "required" in marks else "", None, type_, "")
+        mark = "(required)" if "required" in marks else "(optional)" if "optional" in marks else ""
+        return _field_from(blocks, i + 1, name, mark, None, type_, "")
     if i + 1 >= len(blocks) or blocks[i].kind != "text" or blocks[i + 1].kind != "text":
         return None
     named = _NAME_RUN.fullmatch(blocks[i].text)
@@ -454,7 +456,7 @@ def _field_from(
 ) -> tuple[list[str], int]:
     """The field's row, reading the runs from `start` up to the next field for "required", a type
     not stated yet and the description."""
-    required = "true" if mark in ("*", "(required)") else "false" if mark == "(optional)" else ""
+    required = "true" if mark in ("*", "(required)") else "false" if mark in ("?", "(optional)") else ""
     following: list[str] = [rest] if rest else []
     j = start
     while j < len(blocks) and j < start + MAX_FOLLOWING and blocks[j].kind == "text":
