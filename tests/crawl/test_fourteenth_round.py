@@ -160,3 +160,13 @@ def test_a_link_card_to_another_page_is_no_description(tmp_path: Path) -> None:
     # A description that starts with a link (no paragraphs inside it) is the operation's all the same.
     linked = _operation("GET", "/pets", "List pets", '<a href="/docs/pets">Pets</a> in the store, every one of them.')
     assert "in the store" in _crawl(tmp_path, _page(linked))["paths"]["/pets"]["get"].get("description", "")
+
+
+def test_a_run_that_only_states_a_media_type_is_no_description(tmp_path: Path) -> None:
+    # Under "Request Body": "application/x-www-form-urlencoded", how the body is sent (over 30 characters).
+    operation = _operation("POST", "/token", "Issue a token", "Issues a new access token.").replace(
+        "<h3>Response Body</h3>",
+        "<div><h3>Request Body</h3><p><code>application/x-www-form-urlencoded</code></p></div><h3>Response Body</h3>",
+    )
+    description = _crawl(tmp_path, _page(operation))["paths"]["/token"]["post"].get("description", "")
+    assert "Issues a new access token." in description and "urlencoded" not in description
