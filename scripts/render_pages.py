@@ -126,6 +126,14 @@ untouched, before its pages were read):
   link in order and joins what the content pane drew into one page; pinned in a tree of its own,
   renderers/elements (see render_elements).
 
+One more joined in issue 17's fourteenth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `fumadocs`: Fumadocs (fumadocs-ui and fumadocs-core 16.15.13 on Next.js 16.4.6, React 19.2.5) with
+  fumadocs-openapi 11.4.3, a docs site statically exported (React rendered on the server at build time, no
+  browser); a page per spec (`per: "file"`); one site for all 38 specs; React's streamed parts put where its
+  inline script puts them; pinned in a tree of its own, renderers/fumadocs (see render_fumadocs).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -146,7 +154,7 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's,
                                                                             # docusaurus', vitepress',
                                                                             # raml2html', zudoku',
-                                                                            # elements')
+                                                                            # elements', fumadocs')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements
@@ -190,6 +198,7 @@ VITEPRESS = RENDERERS / "vitepress"
 RAML2HTML = RENDERERS / "raml2html"
 ZUDOKU = RENDERERS / "zudoku"
 ELEMENTS = RENDERERS / "elements"
+FUMADOCS = RENDERERS / "fumadocs"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1045,6 +1054,163 @@ def render_zudoku(jobs: list[tuple[Path, Path]], work: Path) -> list[str]:
     return failures
 
 
+_FUMADOCS_FILES = {
+    "package.json": '{"private": true, "type": "module"}\n',
+    "next.config.mjs": """import path from "node:path";
+export default {
+  output: "export",
+  images: { unoptimized: true },
+  turbopack: { root: path.resolve(process.cwd(), "..") },
+};
+""",
+    "lib/openapi.js": """import { createOpenAPI } from "fumadocs-openapi/server";
+import specs from "./specs.json";
+export const openapi = createOpenAPI({
+  input: Object.fromEntries(specs.map((key) => [key, `./specs/${key}.json`])),
+});
+""",
+    "lib/source.js": """import { loader } from "fumadocs-core/source";
+import { openapi } from "./openapi.js";
+export const source = loader(await openapi.staticSource({ per: "file" }), {
+  baseUrl: "/",
+  plugins: [openapi.loaderPlugin()],
+});
+""",
+    "components/api-page.jsx": """"use client";
+import { createOpenAPIPage } from "fumadocs-openapi/ui";
+export const OpenAPIPage = createOpenAPIPage();
+""",
+    "app/layout.jsx": """import { RootProvider } from "fumadocs-ui/provider/next";
+import { DocsLayout } from "fumadocs-ui/layouts/docs";
+import { source } from "../lib/source.js";
+export default function Layout({ children }) {
+  return (
+    <html lang="en"><body>
+      <RootProvider search={{ enabled: false }}>
+        <DocsLayout tree={source.getPageTree()} nav={{ title: "API documentation" }}>{children}</DocsLayout>
+      </RootProvider>
+    </body></html>
+  );
+}
+""",
+    "app/[spec]/page.jsx": """import { DocsPage, DocsTitle, DocsDescription, DocsBody } from "fumadocs-ui/layouts/docs/page";
+import { source } from "../../lib/source.js";
+import { OpenAPIPage } from "../../components/api-page.jsx";
+export const dynamicParams = false;
+export function generateStaticParams() {
+  return source.getPages().map((page) => ({ spec: page.slugs[0] }));
+}
+export default async function Page({ params }) {
+  const { spec } = await params;
+  const page = source.getPage([spec]);
+  return (
+    <DocsPage toc={page.data.toc}>
+      <DocsTitle>{page.data.title}</DocsTitle>
+      <DocsDescription>{page.data.description}</DocsDescription>
+      <DocsBody><OpenAPIPage {...page.data.getOpenAPIPageProps()} /></DocsBody>
+    </DocsPage>
+  );
+}
+""",
+}
+
+
+def render_fumadocs(jobs: list[tuple[Path, Path]], work: Path) -> list[str]:
+    """Fumadocs (fumadocs-ui and fumadocs-core 16.15.13, a Next.js 16.4.6 docs site) with fumadocs-openapi
+    11.4.3, statically exported (`output: "export"`: React rendered on the server at build time, no
+    browser), as its documentation sets one up: an OpenAPI server over the specs (`createOpenAPI`), its
+    virtual pages in the docs loader (`staticSource`), the docs layout, and a page per spec (`per: "file"`,
+    one of its documented page layouts: every operation of the spec on one page), otherwise defaults.
+    Pinned in a tree of its own, renderers/fumadocs. One site for all 38 specs (one Next.js build: its
+    fixed cost is most of the time), built inside the renderer's tree and removed after; telemetry is off
+    and nothing is fetched. Each benchmark page is one built page's `main` (the sidebar and the header
+    are site chrome), with React's streamed parts put where its inline script puts them (`_streamed_in`:
+    the page sends a part that suspends, a request body's fields, at the end of the body, and a one-line
+    script moves it into place; the scripts are dropped from the kept page). Swagger 2 specs are read as
+    they are (it upgrades them itself). Added in issue 17's fourteenth round as a fresh held-out renderer."""
+    import lxml.html
+
+    failures, built = [], {}
+    with tempfile.TemporaryDirectory(dir=FUMADOCS, prefix="site-") as site_dir:
+        site = Path(site_dir)
+        for name, text in _FUMADOCS_FILES.items():
+            (site / name).parent.mkdir(parents=True, exist_ok=True)
+            (site / name).write_text(text, encoding="utf-8")
+        (site / "specs").mkdir()
+        for index, (spec, page) in enumerate(jobs):
+            key = f"s{index:02d}"
+            # `x-` extensions dropped, as for Sphinx, Starlight, Docusaurus, VitePress and Zudoku (its bundler
+            # fails the whole build on Spotify's, which point at a file that is not there); a quoted
+            # `additionalProperties` ("true", Spotify's) as the boolean it quotes (its schema view fails the
+            # build on a schema that is a string)
+            data = _unquoted(_without_extensions(_read_spec(spec)), {"additionalProperties"})
+            (site / "specs" / f"{key}.json").write_text(json.dumps(data), encoding="utf-8")
+            built[key] = (page, _spec_title(data, spec))
+        (site / "lib" / "specs.json").write_text(json.dumps(list(built)), encoding="utf-8")
+        subprocess.run(
+            ["node", str(FUMADOCS / "node_modules" / "next" / "dist" / "bin" / "next"), "build"],
+            check=True,
+            capture_output=True,
+            timeout=3 * CHROMIUM_TIMEOUT_S,
+            cwd=site,
+            env={**os.environ, "NEXT_TELEMETRY_DISABLED": "1"},
+        )
+        for key, (page, title) in built.items():
+            exported = site / "out" / f"{key}.html"
+            if not exported.exists():
+                failures.append(f"{page.stem}: no page built")
+                continue
+            text = exported.read_text(encoding="utf-8")
+            root = lxml.html.document_fromstring(text)
+            _streamed_in(root, text)
+            main = root.find(".//main")
+            body = lxml.html.tostring(main if main is not None else root.body, encoding="unicode")
+            page.write_text(strip_page(_PAGE.format(title=html_escape(title), body=body), work), encoding="utf-8")
+    return failures
+
+
+_REACT_MOVES = re.compile(r'\$R([CS])\("([^"]+)","([^"]+)"\)')
+
+
+def _streamed_in(root: object, text: str) -> None:
+    """React's streamed parts put in place, as its inline script does in a browser: `$RC("B:0","S:0")` puts
+    the hidden `div#S:0` where the boundary `template#B:0` holds its fallback (the fallback, up to the
+    boundary's closing comment, goes), `$RS("S:1","P:1")` puts `div#S:1` where `template#P:1` stands."""
+    import lxml.etree
+
+    ids = {element.get("id"): element for element in root.iter() if element.get("id")}  # type: ignore[attr-defined]
+    for kind, first, second in _REACT_MOVES.findall(text):
+        marker, content = (ids.get(first), ids.get(second)) if kind == "C" else (ids.get(second), ids.get(first))
+        if marker is None or content is None or marker.getparent() is None:
+            continue
+        parent = marker.getparent()
+        if kind == "C":  # the fallback after the marker, up to the boundary's closing comment, goes
+            depth, sibling = 0, marker.getnext()
+            while sibling is not None:
+                following = sibling.getnext()
+                if isinstance(sibling, lxml.etree._Comment):
+                    if sibling.text in ("/$", "/&"):
+                        if depth == 0:
+                            break
+                        depth -= 1
+                    elif sibling.text in ("$", "$?", "$!", "$~", "&"):
+                        depth += 1
+                parent.remove(sibling)  # its tail goes with it: text of the fallback
+                sibling = following
+        position = parent.index(marker)
+        for offset, child in enumerate(list(content)):
+            parent.insert(position + offset, child)
+        if content.text and content.text.strip():
+            previous = parent[position - 1] if position else None
+            if previous is None:
+                parent.text = (parent.text or "") + content.text
+            else:
+                previous.tail = (previous.tail or "") + content.text
+        marker.drop_tree()
+        if content.getparent() is not None:
+            content.drop_tree()
+
+
 def _operations_named(data: dict) -> dict:
     """The spec with an operationId, made as code generators make one (the method, then the path's words:
     `getComicsComicId`), on each operation that has neither an operationId nor a summary, and without
@@ -1174,7 +1340,12 @@ RENDER = {
     "elements": render_elements,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
-RENDER_ALL = {"docusaurus": render_docusaurus, "vitepress": render_vitepress, "zudoku": render_zudoku}
+RENDER_ALL = {
+    "docusaurus": render_docusaurus,
+    "vitepress": render_vitepress,
+    "zudoku": render_zudoku,
+    "fumadocs": render_fumadocs,
+}
 
 
 class Needs(NamedTuple):
@@ -1241,6 +1412,11 @@ NEEDS = {
         ELEMENTS / "node_modules" / "@stoplight" / "elements" / "web-components.min.js",
         "chromium",
         "cd benchmarks/crawl/renderers/elements && npm ci (and Debian's chromium)",
+    ),
+    "fumadocs": Needs(
+        FUMADOCS / "node_modules" / "next" / "dist" / "bin" / "next",
+        "node",
+        "cd benchmarks/crawl/renderers/fumadocs && npm ci",
     ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
 }

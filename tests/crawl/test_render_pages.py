@@ -44,14 +44,14 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
     assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
     assert {"raml2html", "elements"} <= set(module.RENDER)
-    assert {"docusaurus", "vitepress", "zudoku"} <= set(module.RENDER_ALL)
+    assert {"docusaurus", "vitepress", "zudoku", "fumadocs"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
                         ("openapi-generator", 38), ("openapi-generator-html", 38), ("asciidoc", 38),
                         ("mkdocs", 38), ("openapi-generator-markdown", 38), ("bootprint", 36),
                         ("spectacle", 35), ("openapi2html", 36), ("starlight", 38),
                         ("docusaurus", 38), ("vitepress", 38), ("raml2html", 36), ("zudoku", 38),
-                        ("elements", 38)):  # fmt: skip
+                        ("elements", 38), ("fumadocs", 38)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -151,3 +151,23 @@ def test_an_operation_id_elements_cannot_route_becomes_a_slug() -> None:
     assert paths["/pets/{id}"]["get"]["operationId"] == "find-pet-by-id"
     assert paths["/businesses/search"]["get"]["operationId"] == "businesses-search"
     assert paths["/pets"]["post"]["operationId"] == "addPet" and "operationId" not in paths["/pets"]["get"]
+
+
+def test_reacts_streamed_parts_are_put_where_its_inline_script_puts_them() -> None:
+    # A statically exported Next.js page sends a part that suspends at the end of the body, hidden, and a
+    # one-line script moves it into its boundary in a browser; the kept page has no script, so the harness
+    # moves it (Fumadocs' request body fields).
+    import lxml.html
+
+    text = (
+        '<html><body><main><h3>Request Body</h3><div><input value=""><!--$?--><template id="B:0"></template>'
+        "<p>Loading</p><!--/$--><p>after</p></div><!--$?--><template id=\"B:1\"></template><!--/$--></main>"
+        '<div hidden id="S:0">lead <span>name</span><span>string</span></div>'
+        '<script>$RC("B:0","S:0")</script></body></html>'
+    )
+    root = lxml.html.document_fromstring(text)
+    _render_pages()._streamed_in(root, text)
+    page = lxml.html.tostring(root.find(".//main"), encoding="unicode")
+    assert '<input value=""><!--$?-->lead <span>name</span><span>string</span><!--/$--><p>after</p>' in page
+    assert "Loading" not in page and 'id="B:0"' not in page and 'id="S:0"' not in lxml.html.tostring(root).decode()
+    assert 'id="B:1"' in page  # a part never sent keeps its boundary (and shows nothing)

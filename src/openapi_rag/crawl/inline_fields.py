@@ -3,11 +3,14 @@ one line (the name in bold, the type and the marks beside it):
 
     name string required        tags string[]        limit int32
     owner image-path (string) nullable                market Market required
+    name * string               tags ? array<string>  format * ".json"
 
 The type is a type word or an OpenAPI format, perhaps a list of them ("string[]", "array[]"), or a
 schema's own title with its type in parentheses ("image-path (string)"); a title alone ("Market",
 "Spotify Artist ID", "Groups to include (single, album)") states no type, so it counts only when it
-repeats the name or a mark follows.
+repeats the name or a mark follows. A mark may stand between the name and the type, as TypeScript
+declares a property: `*` for a required field, `?` for an optional one; after it, a generic list
+("array<string>") or one quoted value (an enumeration's only value, '".json"', a string) is a type too.
 Anything else after a name ("Returns string values", "Query string") is prose.
 """
 
@@ -20,7 +23,7 @@ from openapi_rag.crawl.tables import normalize_type
 MAX_RUN = 120
 _MARKS = r"required|nullable|deprecated|read[- ]?only|write[- ]?only"
 _RUN = re.compile(
-    r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s+(\S.{0,79}?)((?:\s+(?:" + _MARKS + r"))*)",
+    r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})(?:\s*([*?]))?\s+(\S.{0,79}?)((?:\s+(?:" + _MARKS + r"))*)",
     re.I | re.S,
 )
 _TYPE_WORD = (
@@ -40,6 +43,8 @@ _LABELS = {"Type", "Format", "Default", "Example", "Items", "Item", "Value", "Va
 # A JSON type never names a field drawn so: "string date-time", "integer int64" state a type and its
 # format; a format may ("date date-time required": a field named date).
 _JSON_TYPE = re.compile(r"(?:string|integer|number|boolean|object|array)(?:\[\])*", re.I)
+# After a `*` or `?` mark: a generic list ("array<string>", drawn "array< string >") or a quoted value.
+_MARKED_TYPE = re.compile(r'array\s*<\s*[\w.-]{1,40}(?:\[\])*\s*>|"[^"]{0,60}"', re.I)
 _TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}")
 # A title in words, before a mark: a capital first, then words and a parenthesised list, no sentence.
 _LONG_TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[\w-]+){0,5}(?:\s+\([^()]{1,60}\))?")
@@ -53,14 +58,20 @@ def inline_field(text: str) -> tuple[str, str | None, list[str]] | None:
     run = _RUN.fullmatch(text.strip())
     if run is None:
         return None
-    name, shown, marks = run.group(1), run.group(2).strip(), run.group(3).lower().split()
+    name, star, shown, marks = run.group(1), run.group(2), run.group(3).strip(), run.group(4).lower().split()
     if name.endswith(".") or name in _LABELS or _JSON_TYPE.fullmatch(name) or re.fullmatch(_MARKS, name, re.I):
         return None  # a sentence's last word, a label, a JSON type ("string date-time": a type run) or a mark
+    if star == "*" and "required" not in marks:
+        marks = ["required", *marks]
+    elif star == "?":
+        marks = ["optional", *marks]
     if _TYPE.fullmatch(shown):
         return name, normalize_type(shown), marks
-    if _TITLE.fullmatch(shown) and (marks or (_same_words(shown, name) and shown != name)):
+    if star and (listed := _MARKED_TYPE.fullmatch(shown)):
+        return name, "string" if listed.group(0).startswith('"') else "array", marks
+    if _TITLE.fullmatch(shown) and (marks or star or (_same_words(shown, name) and shown != name)):
         return name, None, marks  # the schema's title where its type would be ("Market", "Limit")
-    if marks and _LONG_TITLE.fullmatch(shown):
+    if (marks or star) and _LONG_TITLE.fullmatch(shown):
         return name, None, marks  # "include_groups Groups to include (single, album) required"
     return None
 

@@ -31,6 +31,9 @@ _BREAKS = {
     "p", "div", "li", "ul", "ol", "section", "article", "aside", "blockquote", "header", "footer", "nav",
     "main", "br", "tr", "td", "th", "dt", "dd", "button", "label", "summary", "details", "form", "body",
 }  # fmt: skip
+# Phrasing elements: a button inside one, after text of its own, is a word of the run ("array<object>",
+# the item type a button that opens it), not a run of its own as buttons side by side are (a tab strip).
+_PHRASING = {"span", "code", "a", "em", "strong", "b", "i", "small", "sub", "sup", "kbd", "var", "samp", "q", "abbr"}
 # Elements that draw one line each when code is drawn a line an element (inside `pre`).
 _LINE_TAGS = {"div", "p", "li", "tr", "dt", "dd"}
 # What a `<wbr>` leaves in a run: the pieces of one word on either side join without a space.
@@ -68,6 +71,9 @@ class Block:
     cell_links: list[list[str]] = field(default_factory=list)
     editable: bool = False  # code a reader writes in (a text area), not code the page shows
     depth: int = 0  # a text run's: how many elements enclose its first text (a schema tree's nesting)
+    # A text run's: it starts inside a button or a link card (a control's label, a link to another page
+    # around paragraphs: navigation), never prose about the operation.
+    control: bool = False
 
 
 @dataclass
@@ -162,8 +168,11 @@ class _Walker:
         links, self.run, self.run_links = self.run_links, [], []
         owner, self.run_owner = self.run_owner, None
         if text:
-            depth = sum(1 for _ in itertools.islice(owner.iterancestors(), _MAX_DEPTH)) if owner is not None else 0  # type: ignore[attr-defined]
-            self.add(Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS], depth=depth))
+            ancestors = list(itertools.islice(owner.iterancestors(), _MAX_DEPTH)) if owner is not None else []  # type: ignore[attr-defined]
+            control = any(_tag(e) == "button" or _link_card(e) for e in [owner, *ancestors] if e is not None)
+            self.add(
+                Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS], depth=len(ancestors), control=control)
+            )
 
     def own(self, element: object) -> None:
         """Note the element whose text starts a run (before the run holds any text)."""
@@ -239,7 +248,7 @@ class _Walker:
             else:
                 if tag == "a" and (target := link_target(el)):
                     self.run_links.append(target)
-                brk = tag in _BREAKS
+                brk = tag in _BREAKS and not (tag == "button" and _inline_button(el))
                 if brk:
                     stack.append(None)
                 stack.extend(reversed(list(el)))  # type: ignore[call-overload]
@@ -308,6 +317,31 @@ class _Walker:
         if rows:
             self.add(Block("table", rows=rows))
         return []
+
+
+def _tag(element: object) -> str:
+    tag = getattr(element, "tag", None)
+    return tag.lower() if isinstance(tag, str) else ""
+
+
+def _link_card(element: object) -> bool:
+    """Whether an element is a link to another page drawn around block content (a pager's "Next: Pets,
+    Everything about your pets", a card): what it says is the other page's, not this one's."""
+    if _tag(element) != "a" or (element.get("href") or "#").startswith("#"):  # type: ignore[attr-defined]
+        return False
+    inside = itertools.islice(element.iterdescendants(), MAX_ITEM_ELEMENTS)  # type: ignore[attr-defined]
+    return any(_tag(d) in ("p", "div", "h1", "h2", "h3", "h4", "h5", "h6") for d in inside)
+
+
+def _inline_button(button: object) -> bool:
+    """Whether a button stands inside a phrasing element right after text ("array<", then a button
+    "object", then ">"): a word of the run it sits in."""
+    parent = button.getparent()  # type: ignore[attr-defined]
+    if parent is None or not isinstance(parent.tag, str) or parent.tag.lower() not in _PHRASING:
+        return False
+    before = button.getprevious()  # type: ignore[attr-defined]
+    text = parent.text if before is None else before.tail
+    return bool(text and text.strip())
 
 
 def _is_permalink(el: object, tag: str) -> bool:

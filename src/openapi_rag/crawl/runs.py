@@ -27,7 +27,8 @@ MAX_FOLLOWING = 12  # runs read after a field's type run for "required" and its 
 MAX_BETWEEN = 8  # marks, a title and descriptions read between a field's name and a type run after them
 # A run that only marks a field: required, deprecated, nullable, read- or write-only.
 _MARK_RUN = re.compile(r"required|optional|deprecated|nullable|read[- ]?only|write[- ]?only", re.I)
-_NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\((?:optional|required)\))?", re.I)
+# `?` marks an optional field as TypeScript declares one ("properties ?", its type in the next run).
+_NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\?|\((?:optional|required)\))?", re.I)
 # A type run names the type first: "Type: integer", "Integer format: int32", "array of object",
 # "string · date-time". The word must be a type word, not any capitalised word ("Example").
 # A union's options ("one of: object", "any of: string"): the run states its first option's type.
@@ -62,6 +63,8 @@ _FORMAT_TYPES = {"int32": "integer", "int64": "integer", "float": "number", "dou
 _NUMERIC_VALUE = re.compile(
     r"\b(?:default(?:\s+value)?|minimum|maximum|possible\s+values)\s*:\s*(?:[<>]=?\s*)?(-?\d+(?:\.\d+)?)(?![\d./:-])", re.I
 )
+# A bound on the value itself ("Range 0 <= value <= 50", "value >= 1"), not on a length: a number.
+_VALUE_BOUND = re.compile(r"(-?\d+(?:\.\d+)?)\s*[<>]=?\s*value\b|\bvalue\s*[<>]=?\s*(-?\d+(?:\.\d+)?)", re.I)
 # HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
 _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
 # A label a schema's value follows ("Type", then "Pet"), never a field's name before it.
@@ -198,7 +201,8 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
         return _heading_field_at(blocks, i)
     if blocks[i].kind == "text" and (inline := inline_field(blocks[i].text)) is not None:
         name, type_, marks = inline  # "name string required": the whole field in one run
-        return _field_from(blocks, i + 1, name, "(required)" if "required" in marks else "", None, type_, "")
+        mark = "(required)" if "required" in marks else "(optional)" if "optional" in marks else ""
+        return _field_from(blocks, i + 1, name, mark, None, type_, "")
     if i + 1 >= len(blocks) or blocks[i].kind != "text" or blocks[i + 1].kind != "text":
         return None
     named = _NAME_RUN.fullmatch(blocks[i].text)
@@ -452,7 +456,7 @@ def _field_from(
 ) -> tuple[list[str], int]:
     """The field's row, reading the runs from `start` up to the next field for "required", a type
     not stated yet and the description."""
-    required = "true" if mark in ("*", "(required)") else "false" if mark == "(optional)" else ""
+    required = "true" if mark in ("*", "(required)") else "false" if mark in ("?", "(optional)") else ""
     following: list[str] = [rest] if rest else []
     j = start
     while j < len(blocks) and j < start + MAX_FOLLOWING and blocks[j].kind == "text":
@@ -491,6 +495,8 @@ def _field_from(
         type_ = _FORMAT_TYPES[formatted.group(1).lower()]  # "… default: null format: int64": an integer
     elif type_ is None and (bound := _NUMERIC_VALUE.search(" ".join(following))):
         type_ = "number" if "." in bound.group(1) else "integer"  # "Possible values: >= 0 and <= 50"
+    elif type_ is None and (bound := _VALUE_BOUND.search(" ".join(following))):
+        type_ = "number" if "." in (bound.group(1) or bound.group(2)) else "integer"  # "Range 0 <= value <= 50"
     return [name, location or "", type_ or "", required, description], j
 
 

@@ -127,11 +127,20 @@ def is_method(text: str) -> str | None:
 
 def is_path(text: str) -> str | None:
     """The path a lone run of text shows; a path drawn as separate segments ("/pets /{id}": each an
-    element of its own, so the page's text has a space between them) is one path."""
+    element of its own, so the page's text has a space between them) is one path, and so is one whose
+    slashes are drawn apart from its segments ("/ pets / {id}"): each piece starts a segment or a
+    template variable, or follows a piece that ends with a slash."""
     if len(text) >= 500:
         return None
     pieces = text.split()
-    if len(pieces) > 1 and pieces[0].startswith("/") and all(_PATH_PIECE.match(piece) for piece in pieces):
+    if (
+        len(pieces) > 1
+        and pieces[0].startswith("/")
+        and all(
+            _PATH_PIECE.match(piece) or before.endswith("/")
+            for before, piece in zip(pieces, pieces[1:], strict=False)
+        )
+    ):
         text = "".join(pieces)
     match = _PATH_ONLY.match(text)
     return match.group(1) if match else None

@@ -183,6 +183,12 @@ def scrape(page: Page) -> Scraped:
     return Scraped(title, first_text, servers, operations, schemas)
 
 
+# A run that only states a media type ("application/x-www-form-urlencoded", "Content-Type: text/csv").
+_MEDIA_TYPE = re.compile(
+    r"(?:(?:media|content)[ -]type\s*:?\s*)?(?:application|text|multipart|image|audio|video)/[\w.+-]+", re.I
+)
+
+
 def _is_prose(text: str) -> bool:
     """Words about the operation: a long run, or a short one that is a sentence ("Search for
     collections."); never a caption that names the request ("Request Example for get /pets")."""
@@ -193,6 +199,8 @@ def _is_prose(text: str) -> bool:
     if shows_url(text):  # "Production server https://api.example.com/v1/pets": where, not what
         return False
     if parse_curl(text):  # a sample command drawn as a run of text: how to call it, not what it does
+        return False
+    if _MEDIA_TYPE.fullmatch(text):  # "application/x-www-form-urlencoded": how a body is sent, not what it does
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
@@ -311,7 +319,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # No heading names the operation: the short line right under its signature does
                 # ("GET /albums/{id}" then "Get Album").
                 evidence.title = block.text
-            elif block.position not in signature_positions and _is_prose(block.text):
+            elif block.position not in signature_positions and not block.control and _is_prose(block.text):
                 evidence.prose.append(block.text)
                 # A response's short run that ends by naming a schema ("Refer to the common response
                 # description: PagingObject"), as a lone name does.
