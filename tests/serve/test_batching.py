@@ -106,3 +106,28 @@ def test_a_query_the_search_would_refuse_is_refused_before_anything_is_embedded(
         else:
             raise AssertionError(f"{query!r} was searched")
     assert recording.calls == []
+
+
+def test_texts_the_second_list_reads_are_embedded_by_both_models_in_the_batch(index_dir: Path, monkeypatch):
+    from openapi_rag.serve.batching import BothModels
+
+    service = SearchService(IndexHolder(index_dir))
+    index = service.holder.current.index
+    prepared = service.holder.current.prepared
+    assert isinstance(prepared.embed, BothModels)  # the default index: minilm beside minilm-users
+    queries = ["make a new playlist for my summer holiday", *QUERIES]  # one sentence: both lists read it
+    wanted = [text for query in queries for text in index.searcher.second_texts(query)]
+    assert "make a new playlist for my summer holiday" in wanted
+    index.searcher.static._queries = {}
+    expected = [service.search(query, k=5) for query in queries]  # one at a time
+    second = index.searcher.static.embedder
+    calls: list[list[str]] = []
+    monkeypatch.setattr(second, "embed_many", lambda texts, **kw: calls.append(list(texts)) or np.zeros(0))
+    index.searcher.static._queries = {}
+
+    async def together():
+        return await asyncio.gather(*(service.asearch(query, k=5) for query in queries))
+
+    assert asyncio.run(together()) == expected  # the same results, bit for bit
+    assert calls == []  # the second model never ran alone: its vectors came with the batch
+    assert prepared.embed.wanted == set()

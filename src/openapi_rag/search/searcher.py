@@ -375,6 +375,17 @@ class Searcher:
         texts = self._embed_plan(query, self._clauses(query, threshold), vector_given=False)[1]
         return [self._searched(text) for text in texts]
 
+    def second_texts(self, query: str, *, mode: str = "hybrid", threshold: float | None = None) -> list[str]:
+        """Of `texts_to_embed`, those the second list reads as they are embedded: a caller that
+        embeds them ahead can have both models embed them in one run (`serve/batching.BothModels`)."""
+        if mode == "bm25" or self.embed is None or self.static is None:
+            return []
+        clauses = self._clauses(query, threshold)
+        whole, todo = self._embed_plan(query, clauses, vector_given=False)
+        texts = [query, *clauses]
+        served = {texts[i] for i in self._second_served(texts, [whole], mode, threshold)}
+        return [text for text in dict.fromkeys(todo) if text in served and self._searched(text) == text]
+
     def _embed_plan(self, query: str, clauses: list[str], *, vector_given: bool) -> tuple[bool, list[str]]:
         """Whether the whole query has a dense side (fewer than `whole_query_clauses` clauses), and
         the texts to embed: the whole query where it has one and its vector is not given, then the

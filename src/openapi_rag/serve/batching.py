@@ -49,6 +49,39 @@ class PreparedEmbeddings:
         return self.embed(texts)
 
 
+class BothModels:
+    """The first model's embed function for a batch of requests' texts, where the index's second
+    list reads some of them too (`Searcher.second_texts`): such a batch runs once through both
+    models (`Index._embed_both`, `embed/minilm_pair.py`), and the second list keeps its vectors of
+    the texts it reads (`ViewVectors.remember`), which its search would otherwise embed one request
+    at a time. A request marks its texts in `wanted` before it queues them; the flush, on the same
+    event loop, takes them. The vectors are each model's own, bit for bit.
+    """
+
+    def __init__(
+        self,
+        embed: Embed,
+        both: Callable[[list[str]], tuple[np.ndarray, np.ndarray] | None],
+        keep: Callable[[list[str], list[np.ndarray]], None],
+    ):
+        self.embed = embed
+        self.both = both
+        self.keep = keep
+        self.wanted: set[str] = set()
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        wanted = self.wanted.intersection(texts)
+        if wanted:
+            self.wanted -= wanted
+            both = self.both(texts)
+            if both is not None:
+                first, second = both
+                kept = [(t, v) for t, v in zip(texts, second, strict=True) if t in wanted]
+                self.keep([t for t, _ in kept], [v for _, v in kept])
+                return np.asarray(first)
+        return self.embed(texts)
+
+
 class EmbedBatcher:
     """Collects the texts of the requests queued in one turn of the event loop; embeds them at once.
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from openapi_rag.errors import OpenAPIRagError
 from openapi_rag.search.clauses import check_query
-from openapi_rag.serve.batching import EmbedBatcher, PreparedEmbeddings
+from openapi_rag.serve.batching import BothModels, EmbedBatcher, PreparedEmbeddings
 from openapi_rag.serve.settings import Limits
 from openapi_rag.serve.timing import Stopwatch, add_search_time
 from openapi_rag.store.pg_target import PgTarget
@@ -163,9 +163,13 @@ def _prepared_embeddings(index: Any) -> PreparedEmbeddings | None:
     searcher = getattr(index, "searcher", None)
     if type(searcher) is not Searcher or searcher.embed is None or hasattr(index, "_searcher_at"):
         return None
-    searcher.embed = prepared = PreparedEmbeddings(searcher.embed)
-    # The first model's vectors come batched across requests; one run of both models per request
-    # (`Searcher.embed_both`) would embed them again.
+    embed = searcher.embed
+    if searcher.embed_both is not None and searcher.static is not None:
+        # a batch that the second list reads too runs once through both models (`BothModels`)
+        embed = BothModels(embed, searcher.embed_both, searcher.static.remember)
+    searcher.embed = prepared = PreparedEmbeddings(embed)
+    # The first model's vectors come batched across requests, the second's with them where wanted:
+    # one run of both models per request (`Searcher.embed_both`) would embed them again.
     searcher.embed_both = None
     return prepared
 
@@ -337,9 +341,12 @@ class SearchService:
             check_query(query, loaded.index.query_limits)
         except ValueError as exc:
             raise BadRequest(field, str(exc)) from exc
-        texts = loaded.index.searcher.texts_to_embed(query, mode=mode)
+        searcher = loaded.index.searcher
+        texts = searcher.texts_to_embed(query, mode=mode)
         if not texts:
             return self._search(loaded, query, k, mode, service, tag, field)
+        if isinstance(prepared.embed, BothModels):
+            prepared.embed.wanted.update(searcher.second_texts(query, mode=mode))
         vectors = await self.batcher.embed(prepared.embed, texts)
         prepared.ready = dict(zip(texts, vectors, strict=True))
         try:
