@@ -374,6 +374,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 if shown is not None:
                     evidence.response_examples.setdefault(shown[0], []).append(shown[1])
                 continue
+            before = blocks[index - 1] if index else None
+            if before is not None and before.kind == "code" and not before.editable and parse_json(before.text) == value:
+                continue  # the same value drawn again right after it (highlighted, then as plain text): one example
             if block.editable or (index and blocks[index - 1].editable and parse_json(blocks[index - 1].text) == value):
                 # What a reader writes in a text box (a console's body) is a request, whatever label is
                 # nearest; code right after it that shows the same value is the box's own highlighting.
