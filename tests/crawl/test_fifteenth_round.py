@@ -193,3 +193,30 @@ def test_kong_pages_give_every_operation_with_its_fields() -> None:
     body = added["requestBody"]["content"]["application/json"]["schema"]
     assert set(body["properties"]) == {"name", "tag"}
     assert _response_names(document, "/pets", "post") == {"name", "tag", "id"}
+
+
+def test_the_last_operations_part_starts_at_its_title(tmp_path: Path) -> None:
+    # The last operation's h2 section ends at the schemas' first h2 ("Pet"), which heads no request, so its
+    # part ran on past it and started at its line, leaving its title and description out.
+    schemas = "<div><h2>Pet</h2>" + _field("name", "string", required=True) + "</div>"
+    html = _page(
+        _operation("get", "/pets", "List pets", response=_field("name", "string")),
+        _operation("delete", "/pets/{id}", "Delete a pet"),
+    ).replace("</main>", schemas + "</main>")
+    document = _crawl(tmp_path, html)
+    deleted = document["paths"]["/pets/{id}"]["delete"]
+    assert deleted.get("summary") == "Delete a pet"
+    assert "What delete a pet does" in deleted.get("description", "")
+
+
+def test_a_status_run_under_the_responses_heading_gives_the_fields_their_status(tmp_path: Path) -> None:
+    # "Response", then "302 application/json" (one status: a run, not a tab), then the schema's title and
+    # its fields: the 302's fields, not a success's.
+    operation = _operation("get", "/authorize", "Authorize", response="").replace(
+        "<div><button><span></span> 200</button></div><span>application/json</span>",
+        "<span>302</span><span> application/json</span>",
+    ).replace("<p>Done.</p>", "<p>Found</p><h4>oauth.v1.authorize</h4>" + _field("redirect_to", "string"))
+    responses = _crawl(tmp_path, _page(operation))["paths"]["/authorize"]["get"]["responses"]
+    assert "302" in responses and "200" not in responses
+    schema = responses["302"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"redirect_to"}
