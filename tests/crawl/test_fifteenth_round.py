@@ -220,3 +220,13 @@ def test_a_status_run_under_the_responses_heading_gives_the_fields_their_status(
     assert "302" in responses and "200" not in responses
     schema = responses["302"]["content"]["application/json"]["schema"]
     assert set(schema["properties"]) == {"redirect_to"}
+
+
+def test_a_schemas_title_over_a_field_named_type_is_no_field(tmp_path: Path) -> None:
+    # "NewRecord" (the body's schema, an h4), then "type string" (a field named "type") and more fields:
+    # the heading is the schema's title, not a field whose type the run states.
+    fields = _field("type", "string") + _field("details", "string") + _field("date", "string")
+    operation = _operation("post", "/records", "Add a record", body=f"<h4>NewRecord</h4>{fields}")
+    document = _crawl(tmp_path, _page(operation))
+    body = document["paths"]["/records"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"type", "details", "date"}
