@@ -134,6 +134,14 @@ untouched, before its pages were read):
   browser); a page per spec (`per: "file"`); one site for all 38 specs; React's streamed parts put where its
   inline script puts them; pinned in a tree of its own, renderers/fumadocs (see render_fumadocs).
 
+One more joined in issue 17's fifteenth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `kong`: Kong's spec renderer, @kong/spec-renderer 1.107.15 (its `<kong-spec-renderer>` web component, Vue,
+  the renderer of Kong's developer portals), in headless Chromium as the four above, with its defaults: every
+  operation and schema on one long page, each section drawn as it scrolls into view, so the harness scrolls
+  each into view until none waits; pinned in a tree of its own, renderers/kong (see render_kong).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -154,10 +162,10 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's,
                                                                             # docusaurus', vitepress',
                                                                             # raml2html', zudoku',
-                                                                            # elements', fumadocs')
+                                                                            # elements', fumadocs', kong')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
-    apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements
+    apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong
     python3 -m venv benchmarks/crawl/renderers/.venv-openapi-generator   # once, then pip install -r
         # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
     python3 -m venv benchmarks/crawl/renderers/.venv-mkdocs    # once, then pip install -r
@@ -199,6 +207,7 @@ RAML2HTML = RENDERERS / "raml2html"
 ZUDOKU = RENDERERS / "zudoku"
 ELEMENTS = RENDERERS / "elements"
 FUMADOCS = RENDERERS / "fumadocs"
+KONG = RENDERERS / "kong"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -369,6 +378,51 @@ visitAll();</script>""")
     routable = work / "spec.json"
     routable.write_text(json.dumps(_operation_ids_routable(_read_spec(spec))), encoding="utf-8")
     _render_in_chromium(routable, harness, out, work, budget_ms=900_000)
+
+
+def render_kong(spec: Path, out: Path, work: Path) -> None:
+    """Kong's spec renderer, @kong/spec-renderer 1.107.15 (its `<kong-spec-renderer>` web component, Vue,
+    the renderer of Kong's developer portals), with its defaults: content scrolling on (every operation and
+    schema on one long page, as its table of contents links them), the "Try it" panel and request samples
+    shown, nested properties open one level deep. Its UMD bundle carries Vue and the rest; it draws in the
+    light DOM or in shadow roots, which the harness inlines before the dump. Added in issue 17's fifteenth
+    round as a fresh held-out renderer; pinned in a tree of its own, renderers/kong."""
+    bundle = KONG / "node_modules" / "@kong" / "spec-renderer" / "dist" / "kong-spec-renderer.web-component.umd.js"
+    flatten = (HARNESS / "flatten-shadow.js").read_text(encoding="utf-8")
+    harness = _harness(f"""<div id="docs"></div>
+<script>{flatten}</script><script src="{bundle.as_uri()}"></script>
+<script>KongSpecRenderer.registerKongSpecRenderer();
+const docs = document.createElement("kong-spec-renderer");
+docs.setAttribute("navigation-type", "hash");
+docs.spec = JSON.stringify({{spec}});
+document.getElementById("docs").replaceWith(docs);
+const wait = ms => new Promise(done => setTimeout(done, ms));
+// In its content-scrolling mode a section is drawn once it scrolls into the window (a placeholder before),
+// and stays drawn: bring each section into view as a reader scrolling down does, until none waits. Headless
+// Chromium's virtual time delivers no scroll event for a scroll made by a script, so the harness sends one.
+const sections = () => [...(docs.shadowRoot || docs).querySelectorAll(".nodes-wrapper > div")];
+const waiting = section => section.querySelector(".placeholder");
+async function scrollAll() {{
+  await wait(3000);
+  for (let round = 0; round < 5 && sections().some(waiting); round++) {{
+    for (const section of sections()) {{
+      if (!waiting(section)) continue;
+      section.scrollIntoView();
+      await wait(100);
+      window.dispatchEvent(new Event("scroll"));
+      await wait(1000);
+    }}
+  }}
+  if (!sections().length || sections().some(waiting)) {{
+    docs.replaceWith(document.createElement("div"));  // never finished: an empty page, which the checks catch
+    return;
+  }}
+  const page = document.createElement("div");
+  page.innerHTML = flattenShadow(docs);
+  docs.replaceWith(page);
+}}
+scrollAll();</script>""")
+    _render_in_chromium(spec, harness, out, work, budget_ms=900_000)
 
 
 def _operation_ids_routable(data: dict) -> dict:
@@ -1338,6 +1392,7 @@ RENDER = {
     "starlight": render_starlight,
     "raml2html": render_raml2html,
     "elements": render_elements,
+    "kong": render_kong,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -1412,6 +1467,11 @@ NEEDS = {
         ELEMENTS / "node_modules" / "@stoplight" / "elements" / "web-components.min.js",
         "chromium",
         "cd benchmarks/crawl/renderers/elements && npm ci (and Debian's chromium)",
+    ),
+    "kong": Needs(
+        KONG / "node_modules" / "@kong" / "spec-renderer" / "dist" / "kong-spec-renderer.web-component.umd.js",
+        "chromium",
+        "cd benchmarks/crawl/renderers/kong && npm ci (and Debian's chromium)",
     ),
     "fumadocs": Needs(
         FUMADOCS / "node_modules" / "next" / "dist" / "bin" / "next",

@@ -1,7 +1,8 @@
 """A field drawn as one run: its name, its type, then its marks, as schema trees lay out a property on
 one line (the name in bold, the type and the marks beside it):
 
-    name string required        tags string[]        limit int32
+    name string required        tags string[]        limit int32        tags array [string]
+    expires_in integer | null (int64)
     owner image-path (string) nullable                market Market required
     name * string               tags ? array<string>  format * ".json"
 
@@ -34,8 +35,14 @@ _TYPE_WORD = (
 # (string)", "winner (string)": a schema's title, its type in parentheses; "undefined[]": a list
 # whose items state no type.
 # Case-sensitive: renderers print types in lower case, and "Spotify URI" is a title, not a field.
+_ONE_TYPE = (
+    r"(?:(?:" + _TYPE_WORD + r")(?:\[\])*|[a-z]\w*(?:\[\])+"
+    r"|array\s*\[\s*[\w.-]{1,40}\s*\])"  # a list and its items' type: "array [string]", "array[Pet]"
+)
 _TYPE = re.compile(
-    r"(?:(?:" + _TYPE_WORD + r")(?:\[\])*|[a-z]\w*(?:\[\])+|[\w.-]{1,40}\s+\((?:" + _TYPE_WORD + r")(?:\[\])*\))"
+    # a type that may be null ("string | null"), then perhaps its format ("integer | null (int64)")
+    r"(?:" + _ONE_TYPE + r"(?:\s*\|\s*null)?(?:\s+\((?:" + _TYPE_WORD + r")\))?"
+    r"|[\w.-]{1,40}\s+\((?:" + _TYPE_WORD + r")(?:\[\])*\))"
 )
 # Words that label a value in a capital ("Type string", "Default 1"), never a field drawn so.
 _LABELS = {"Type", "Format", "Default", "Example", "Items", "Item", "Value", "Values", "Query", "Path", "Header",

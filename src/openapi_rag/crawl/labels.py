@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from openapi_rag.crawl.page import Block
-from openapi_rag.crawl.samples import parse_curl, parse_json, parse_signature
+from openapi_rag.crawl.samples import is_path, parse_curl, parse_json, parse_signature
 from openapi_rag.crawl.tables import is_status_table
 
 _STATUS_WORD = re.compile(r"\b([1-5]\d\d)\b")
@@ -38,6 +38,8 @@ def label_before(blocks: list[Block], index: int) -> str:
         if block.kind == "heading":
             words.append(_BREADCRUMB.split(block.text)[-1])
             break
+        if block.caption:
+            continue  # a form control's caption ("Show only required parameters"): it labels the control
         if len(block.text) <= 80:
             words.append(block.text)
             if len(words) >= 12:
@@ -52,15 +54,24 @@ _PIECE = re.compile(r"(?:body|schema|example)s?\s*:?")  # "Example :" where a bo
 def part_label(blocks: list[Block], index: int, label: str) -> str:
     """The label of the part a piece label belongs to: under "Response 201" (a short run) come "Headers",
     "Body" and "Schema" headings, so the body and schema are the response's, not a request body. The
-    nearest earlier short run or heading that names a request or a response says; else the label
-    stands (bounded: 60 blocks back)."""
+    nearest earlier short run or heading that names a request or a response says, back to a request line
+    (a console's "post /pets" after the responses, then "Body": the request's) or to a heading shallower
+    than the piece's that labels nothing (the operation's title: what comes before it is another part);
+    else the label stands (bounded: 60 blocks back)."""
     pieces = label.split(" | ")
     # The piece label is the nearest words, or the heading above a picker ("Examples", then
     # "Select example create").
     if not _PIECE.fullmatch(pieces[0].strip()) and not (len(pieces) == 2 and _PIECE.fullmatch(pieces[1].strip())):
         return label
+    floor = 0  # the level of the heading the piece sits under
     for back in range(index - 1, max(-1, index - 61), -1):
         block = blocks[back]
+        if _is_request_sample(block):
+            break  # a request line ("post /pets", a console's) starts the request's own part: the piece is its
+        if block.kind == "heading":
+            floor = floor or block.level
+            if block.level < floor and not label_kind(block.text.lower()):
+                break  # a shallower heading that labels nothing (the operation's title) ends the part
         if block.kind not in ("text", "heading") or len(block.text) > 80:
             continue
         words = block.text.lower()
@@ -170,6 +181,8 @@ def label_kind(label: str) -> str:
     for index, piece in enumerate(pieces):
         if piece.endswith(".") and len(piece.split()) > 3:
             continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
+        if is_path(piece.strip()):
+            continue  # a path ("/incident-response", a request line's) names a resource, never a part
         if index + 1 < len(pieces) and _STATUS_ONLY.fullmatch(pieces[index + 1].strip()):
             # A caption right under a status ("200", "a pull request object", then the media type and
             # pickers before the example) is the status's, whatever it names.

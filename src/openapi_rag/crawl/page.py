@@ -74,6 +74,9 @@ class Block:
     # A text run's: it starts inside a button or a link card (a control's label, a link to another page
     # around paragraphs: navigation), never prose about the operation.
     control: bool = False
+    # A text run's: it starts inside a `<label>`, the caption of a form control ("Show only required
+    # parameters" beside a switch, "limit" over a text box): it names the control, not what follows it.
+    caption: bool = False
 
 
 @dataclass
@@ -169,9 +172,18 @@ class _Walker:
         owner, self.run_owner = self.run_owner, None
         if text:
             ancestors = list(itertools.islice(owner.iterancestors(), _MAX_DEPTH)) if owner is not None else []  # type: ignore[attr-defined]
-            control = any(_tag(e) == "button" or _link_card(e) for e in [owner, *ancestors] if e is not None)
+            chain = [e for e in [owner, *ancestors] if e is not None]
+            control = any(_tag(e) == "button" or _link_card(e) for e in chain)
+            caption = any(_tag(e) == "label" for e in chain)
             self.add(
-                Block("text", text[:MAX_BLOCK_CHARS], links=links[:_MAX_LINKS], depth=len(ancestors), control=control)
+                Block(
+                    "text",
+                    text[:MAX_BLOCK_CHARS],
+                    links=links[:_MAX_LINKS],
+                    depth=len(ancestors),
+                    control=control,
+                    caption=caption,
+                )
             )
 
     def own(self, element: object) -> None:

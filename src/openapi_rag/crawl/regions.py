@@ -48,6 +48,7 @@ def operation_regions(
             out.setdefault(key, []).append(titled_span)
             continue
         cut = False
+        cut_at = -1  # the heading of the first section the line's part ran past
         prev = max((p for p, k in positions[:number] if k != key), default=-1)
         # The levels of the label headings inside the previous operation's part ("Responses").
         before = span_at.get(prev, (0, 0))
@@ -75,6 +76,7 @@ def operation_regions(
                 and not (end < len(blocks) and _WORD_AND_PATH.fullmatch(blocks[end].text))
             ):
                 cut = True
+                cut_at = start if cut_at < 0 else cut_at
                 continue
             span = (start, end)
         if span is None:
@@ -95,6 +97,10 @@ def operation_regions(
                 first < p < pos and label_kind(blocks[p].text.lower()) for p, _ in headings
             )
             span = (max(prev + 1, above) if prev >= 0 and not cut and not labelled else pos, nxt)
+            if cut and prev < cut_at < pos and _titles(blocks, headings, cut_at, pos, nxt):
+                # The section it ran past is headed by the operation's title (its summary, then its
+                # description, then the line), not by the previous operation's last label: it starts there.
+                span = (cut_at, nxt)
             if not cut and (end := _after_labels(blocks, headings, pos, nxt)) is not None:
                 span = (span[0], end)
             if cut:  # its label headings follow it: a shallower heading after them ends its part ("Models")
@@ -106,6 +112,23 @@ def operation_regions(
         span_at[pos] = span
         out.setdefault(key, []).append(span)
     return out
+
+
+def _titles(blocks: list[Block], headings: list[tuple[int, int]], at: int, pos: int, nxt: int) -> bool:
+    """Whether the heading at `at` is the title of the request line at `pos`: it labels nothing, its
+    description (a run of text) and no other heading stand between it and the line, and
+    label headings deeper than it follow the line ("Path Parameters", "Response"). A tag's heading right
+    over the line, or over a list of its operations whose own titles follow, is none."""
+    level = dict(headings)
+    after = [(p, lv) for p, lv in headings if pos < p < nxt]
+    return (
+        not label_kind(blocks[at].text.lower())
+        and bool(after)
+        and level[at] < after[0][1]
+        and bool(label_kind(blocks[after[0][0]].text.lower()))
+        and not any(b.kind == "heading" for b in blocks[at + 1 : pos])
+        and any(b.kind == "text" and not b.control for b in blocks[at + 1 : pos])
+    )
 
 
 def _after_labels(blocks: list[Block], headings: list[tuple[int, int]], pos: int, nxt: int) -> int | None:

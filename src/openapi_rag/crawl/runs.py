@@ -338,6 +338,8 @@ def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
     if not typed or len(typed) > 1:
         return None
     marked = named.group(2) or named.group(3)  # "(query)", "required": the heading is a field's for sure
+    if not marked and not led and inline_field(runs[typed[0]]) is not None:
+        return None  # "NewRecord", then "type string": a schema's title over its field named "type"
     if not marked and any(_field_at(blocks, i + 1 + k) is not None for k in range(typed[0])):
         return None
     location = named.group(2)

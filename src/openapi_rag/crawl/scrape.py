@@ -245,6 +245,23 @@ def _piece_under_response(outline: list[Block]) -> str:
     return (status or "default") if kind == "response" else ""
 
 
+# A run that shows a response's status, perhaps with its media type ("302", "201 application/json").
+_STATUS_RUN = re.compile(r"([1-5]\d\d)(?:\s+[\w.+-]+/[\w.+-]+)?")
+
+
+def _status_run(blocks: list[Block], index: int, outline: list[Block]) -> str:
+    """The status that the first run under the responses' heading shows ("Response", then "302
+    application/json", then the schema's title and its fields), for fields no nearer label gives one;
+    "" when that run shows none."""
+    heading = next((h for h in reversed(outline) if label_kind(h.text.lower()) == "response"), None)
+    start = next((k for k, b in enumerate(blocks) if b is heading), None)
+    if start is None:
+        return ""
+    shown = next((b for b in blocks[start + 1 : index] if b.kind == "text"), None)
+    found = _STATUS_RUN.fullmatch(shown.text.strip()) if shown is not None else None
+    return found.group(1) if found else ""
+
+
 def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
     """(kind, status) of the nearest heading before block `index` that names one (bounded: 200 back)."""
     for block in reversed(blocks[max(0, index - 200) : index]):
@@ -374,6 +391,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 if shown is not None:
                     evidence.response_examples.setdefault(shown[0], []).append(shown[1])
                 continue
+            before = blocks[index - 1] if index else None
+            if before is not None and before.kind == "code" and not before.editable and parse_json(before.text) == value:
+                continue  # the same value drawn again right after it (highlighted, then as plain text): one example
             if block.editable or (index and blocks[index - 1].editable and parse_json(blocks[index - 1].text) == value):
                 # What a reader writes in a text box (a console's body) is a request, whatever label is
                 # nearest; code right after it that shows the same value is the box's own highlighting.
@@ -420,7 +440,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
-                status = panel_status(blocks, index, first=True) or status
+                status = panel_status(blocks, index, first=True) or status or _status_run(blocks, index, outline)
                 if label_location(label) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
