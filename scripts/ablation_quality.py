@@ -319,6 +319,10 @@ ROWS: dict[str, Row] = {
     "shipped default reading acronyms as names (until session 19)": Row(
         dict(static_weight=1.25, acronyms_name=True), static="minilm-users"
     ),
+    # session 19: the actions a request says not to take are not searched ("but don't delete it")
+    "shipped default searching the actions a request forbids (until session 19)": Row(
+        dict(static_weight=1.25, drop_negations=False), static="minilm-users"
+    ),
     # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
     "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),
     "with WordNet aliases in BM25 (16, two senses)": Row(chunking=dict(aliases=16, alias_senses=2)),

@@ -140,3 +140,43 @@ def test_main_clause_rule_reads_what_the_statement_rule_misses() -> None:
         "so please issue a credit note for that amount."
     ]
 
+
+
+@pytest.mark.parametrize(
+    ("request_", "searched"),
+    [
+        (
+            "Take site promo-2024 offline so it stops serving pages, but don't delete it. We'll bring it back.",
+            "Take site promo-2024 offline so it stops serving pages. We'll bring it back.",
+        ),
+        ("Archive card 5f2b9c. Don't delete it, we might need it for the retro.", "Archive card 5f2b9c."),
+        ("Put user 42 in a timeout. Do not kick or ban them yet.", "Put user 42 in a timeout."),
+        ("Pause the nightly job for a week without deleting its schedule.", "Pause the nightly job for a week."),
+        # a subject's own negation says what the writer wants: it stays
+        ("We don't want any more invoices from it, stop the template.", None),
+        ("Cancel the scheduled message SM8812 so it never goes out.", None),
+        ("Make sure jane@example.com never receives anything from us again.", None),
+        ("Don't forget to send the invoice.", None),  # asks for it
+        ("Don't.", None),  # nothing would be left
+    ],
+)
+def test_the_actions_a_request_forbids_are_not_searched(request_: str, searched: str | None) -> None:
+    from openapi_rag.search.context import without_negations
+
+    assert without_negations(request_) == (searched or request_)
+
+
+def test_a_forbidden_action_is_not_searched_for() -> None:
+    from openapi_rag.search.settings import DEFAULT_SETTINGS
+
+    netlify = Index.build(load_services([shared_data("realworld", "netlify")]).services)
+    request = (
+        "We're pausing the promo microsite while legal reviews it. Take site promo-2024 offline so it "
+        "stops serving pages, but don't delete it. We'll bring it back next week."
+    )
+    netlify.searcher.configure(DEFAULT_SETTINGS, drop_negations=False)
+    read_whole = [hit.id for hit in netlify.search(request, k=3, expand=False)]
+    netlify.searcher.configure(DEFAULT_SETTINGS)  # drop_negations
+    searched = [hit.id for hit in netlify.search(request, k=3, expand=False)]
+    assert read_whole[0] == searched[0] == "PUT /sites/{site_id}/disable"
+    assert "DELETE /sites/{site_id}" in read_whole and "DELETE /sites/{site_id}" not in searched

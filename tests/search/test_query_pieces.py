@@ -88,7 +88,7 @@ def test_a_real_intent_is_searched_without_its_identifier() -> None:
         "it stops serving pages, but don't delete it. We'll bring it back next week."
     )
     assert index.searcher.texts_to_embed(query)[1:] == [
-        "Take site promo-2024 offline so it stops serving pages, but don't delete it."
+        "Take site promo-2024 offline so it stops serving pages."  # what it forbids is not searched
     ]
     index.searcher.configure(clause_core=True)
     assert index.searcher.texts_to_embed(query)[1:] == ["Take site offline"]

@@ -61,7 +61,9 @@ REQUIREMENTS = frozenset(
 """Words that open a requirement, a greeting or a courtesy ("please make sure ...", "thanks")."""
 WISHES = frozenset("want wants need needs like would wish i'd we'd let prefer request ask".split())
 """Words that make a statement a request ("I'd like to have ...", "we need to be ...")."""
-INDEFINITES = frozenset("one someone somebody everyone everybody nobody anyone anybody something everything".split())
+INDEFINITES = frozenset(
+    "one someone somebody everyone everybody nobody anyone anybody something everything".split()
+)
 """Indefinite pronouns that open a statement like a determiner's noun ("One of our clients
 overpaid", "Someone deleted the page"): read as subjects by the "main_clause" rule."""
 PERSONS = frozenset("i we they he she it".split())
@@ -144,7 +146,8 @@ def is_context(clause: str, rule: str = "statement", *, wish_requirements: bool 
     # "main_clause": a verb after an adverb ends a longer subject ("A table at our restaurant just
     # paid in cash"): a noun phrase seldom has "just", "already" or "never" before a verb form
     return main and any(
-        a in _ADVERBS and (w in FINITE or _past(w)) for a, w in zip(words[1:STATEMENT_WINDOW], words[2:], strict=False)
+        a in _ADVERBS and (w in FINITE or _past(w))
+        for a, w in zip(words[1:STATEMENT_WINDOW], words[2:], strict=False)
     )
 
 
@@ -318,6 +321,41 @@ def without_values(text: str) -> str:
         return "." if match.group().endswith(".") else ""
 
     kept = " ".join(_VALUE.sub(drop, text).split())
+    kept = re.sub(r"\s+([.,;:!?])", r"\1", kept)
+    return kept if len(_PIECE_WORDS.findall(kept.lower())) >= 2 else text
+
+
+_PROHIBITION = re.compile(
+    r"(?:^|(?<=[.!?;]))\s*(?:please\s+)?(?:don'?t|do not|never)\s+(?!forget\b|fail\b)[^.!?;]*[.!?;]?", re.I
+)
+"""A sentence that opens by forbidding an action ("Don't delete it, we might need it."; "Do not
+send a new message."): all of it; "Don't forget to ..." asks for it."""
+_NEGATED = re.compile(
+    r"(?:,\s*)?(?:\b(?:but|and|or)\s+(?:please\s+)?(?:don'?t|do not|never)\s+(?!forget\b|fail\b)|\bwithout\s+(?=\w+ing\b))"
+    r"[^,.;:!?]*",
+    re.IGNORECASE,
+)
+"""An action a clause forbids, to the end of the clause: "..., but don't delete it", "without deleting
+its schedule". A subject's own negation ("we don't want ...", "so it never goes out") says what the
+writer wants, and stays."""
+
+
+def without_negations(text: str) -> str:
+    """`text` without the actions it says not to take: searched, "don't delete it" reads as a
+    request to delete. The text itself when fewer than two words would be left.
+
+    Example:
+        >>> without_negations("Take site promo-2024 offline so it stops serving pages, but don't delete it.")
+        'Take site promo-2024 offline so it stops serving pages.'
+        >>> without_negations("Archive card 5f2b9c. Don't delete it, we might need it. Thanks!")
+        'Archive card 5f2b9c. Thanks!'
+        >>> without_negations("Pause the report job for a week without deleting its schedule.")
+        'Pause the report job for a week.'
+        >>> without_negations("Don't forget to send the invoice; we don't want it late")
+        "Don't forget to send the invoice; we don't want it late"
+    """
+    kept = _NEGATED.sub("", _PROHIBITION.sub(" ", text))
+    kept = " ".join(kept.split())
     kept = re.sub(r"\s+([.,;:!?])", r"\1", kept)
     return kept if len(_PIECE_WORDS.findall(kept.lower())) >= 2 else text
 

@@ -82,7 +82,7 @@ from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summa
 from openapi_rag.search.bm25 import JARGON_TEXT, BM25Index
 from openapi_rag.search.clauses import conversational, single_intent, split_clauses
 from openapi_rag.search.coherence import favour_one_api
-from openapi_rag.search.context import core, without_values
+from openapi_rag.search.context import core, without_negations, without_values
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -231,6 +231,7 @@ class Searcher:
         """
         self._check(query, query_vector, mode, threshold)
         check_k(k)
+        query = self._read(query)
         auto = k == AUTO
         cfg = self.settings
         limit = cfg.auto_max if auto else int(k)
@@ -302,6 +303,7 @@ class Searcher:
     ) -> list[Hit]:
         """Rank chunks (not operations) for one query; arguments as in `search`."""
         self._check(query, query_vector, mode, threshold)
+        query = self._read(query)
         allowed = None if filter is None or filter.is_empty else self.store.select(filter)
         cfg = self.settings
         fetch = max(cfg.min_fetch, cfg.fusion_depth, k * cfg.fetch_factor)
@@ -372,6 +374,7 @@ class Searcher:
         that a caller can embed them ahead, in one batch with other queries' (`serve/batching.py`)."""
         if mode == "bm25" or self.embed is None:
             return []
+        query = self._read(query) or query
         texts = self._embed_plan(query, self._clauses(query, threshold), vector_given=False)[1]
         return [self._searched(text) for text in texts]
 
@@ -380,11 +383,17 @@ class Searcher:
         embeds them ahead can have both models embed them in one run (`serve/batching.BothModels`)."""
         if mode == "bm25" or self.embed is None or self.static is None:
             return []
+        query = self._read(query) or query
         clauses = self._clauses(query, threshold)
         whole, todo = self._embed_plan(query, clauses, vector_given=False)
         texts = [query, *clauses]
         served = {texts[i] for i in self._second_served(texts, [whole], mode, threshold)}
         return [text for text in dict.fromkeys(todo) if text in served and self._searched(text) == text]
+
+    def _read(self, query: str | None) -> str | None:
+        """The request as it is searched: without the actions it says not to take, with
+        `drop_negations` (`context.without_negations`)."""
+        return without_negations(query) if query and self.settings.drop_negations else query
 
     def _embed_plan(self, query: str, clauses: list[str], *, vector_given: bool) -> tuple[bool, list[str]]:
         """Whether the whole query has a dense side (fewer than `whole_query_clauses` clauses), and
