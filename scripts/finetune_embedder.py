@@ -38,25 +38,23 @@ import json
 import random
 import sys
 import time
-import zlib
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from train_embedder import (
-    PRIORITY,
+from minilm_training import (
+    SCALE,
+    Encoder,
     Example,
-    batches,
-    candidate_queries,
-    load_corpus,
-    mrr_among,
-    nearest_siblings,
+    Recipe,
+    ranking_mrr,
+    split_held_out,
+    train,
+    write_examples,
 )
+from train_embedder import PRIORITY, candidate_queries, load_corpus, nearest_siblings
 
 from openapi_rag.paths import package_file
-
-SCALE = 20.0  # cosine scale of the ranking loss (sentence-transformers' default for MNRL)
-HELD_OUT = 10  # one API in ten (by a hash of its id) is kept out of training and scored
 
 
 def base_model_dir() -> Path:
@@ -130,80 +128,6 @@ def read_queries(path: Path) -> dict[str, list[str]]:
         row = json.loads(line)
         out[row["op"]] = [q.strip() for q in row["queries"] if q.strip()]
     return out
-
-
-# ---- training ------------------------------------------------------------------------------------
-class Encoder:
-    """BertModel + mean pooling + normalisation: what sentence-transformers runs for this model."""
-
-    def __init__(self, base: Path, max_tokens: int):
-        import torch
-        from transformers import AutoModel, AutoTokenizer
-
-        self.torch = torch
-        self.model = AutoModel.from_pretrained(str(base))
-        self.tokenizer = AutoTokenizer.from_pretrained(str(base))
-        self.max_tokens = max_tokens
-
-    def __call__(self, texts: list[str]):
-        batch = self.tokenizer(
-            texts, padding=True, truncation=True, max_length=self.max_tokens, return_tensors="pt"
-        )
-        hidden = self.model(**batch).last_hidden_state
-        mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-        pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-        return self.torch.nn.functional.normalize(pooled, dim=-1)
-
-
-def train(encoder: Encoder, examples: list[Example], args: argparse.Namespace, rng: random.Random) -> float:
-    torch = encoder.torch
-    schedule = [b for _ in range(args.epochs) for b in batches(examples, args.batch_size, rng)]
-    # The embeddings and the lowest layers stay as they are: on 2 CPU cores the backward pass through
-    # six layers costs more than the forward, and the words' contextual meaning lives in the top ones.
-    frozen = ["embeddings."] + [f"encoder.layer.{i}." for i in range(args.freeze_layers)]
-    trained = []
-    for name, parameter in encoder.model.named_parameters():
-        parameter.requires_grad = not any(name.startswith(f) for f in frozen)
-        if parameter.requires_grad:
-            trained.append(parameter)
-    optimizer = torch.optim.AdamW(trained, lr=args.lr, weight_decay=0.01)
-    warm = max(1, len(schedule) // 10)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min((s + 1) / warm, max(0.0, (len(schedule) - s) / (len(schedule) - warm)))
-    )
-    encoder.model.train()
-    start, total = time.perf_counter(), 0.0
-    for step, batch in enumerate(schedule):
-        queries = encoder([e.query for e in batch])
-        negatives = [e.negative for e in batch] if args.hard_negatives else []
-        docs = encoder([e.positive for e in batch] + negatives)
-        loss = torch.nn.functional.cross_entropy(SCALE * queries @ docs.T, torch.arange(len(batch)))
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        scheduler.step()
-        total += loss.item()
-        if (step + 1) % 20 == 0 or step + 1 == len(schedule):
-            spent = time.perf_counter() - start
-            print(
-                f"step {step + 1}/{len(schedule)} loss {total / (step + 1):.3f} "
-                f"{spent:.0f} s ({(step + 1) * args.batch_size / spent:.1f} examples/s)",
-                file=sys.stderr,
-            )
-    encoder.model.eval()
-    return time.perf_counter() - start
-
-
-def ranking_mrr(encoder: Encoder, examples: list[Example]) -> float:
-    """MRR of each held-out request's operation among every text of the held-out APIs' examples."""
-    torch = encoder.torch
-    docs = list(dict.fromkeys(t for e in examples for t in (e.positive, e.negative)))
-    with torch.no_grad():
-        doc_vectors = torch.cat([encoder(docs[i : i + 64]) for i in range(0, len(docs), 64)])
-        query_vectors = torch.cat(
-            [encoder([e.query for e in examples[i : i + 64]]) for i in range(0, len(examples), 64)]
-        )
-    return mrr_among((query_vectors @ doc_vectors.T).numpy(), docs, examples)
 
 
 # ---- export --------------------------------------------------------------------------------------
@@ -295,6 +219,11 @@ def main() -> None:
         "--trained-state", type=Path, help="export the weights --save-state saved; no training"
     )
     parser.add_argument(
+        "--write-examples",
+        type=Path,
+        help="write the examples as JSONL (finetune_sweep.py reads them) and stop",
+    )
+    parser.add_argument(
         "--interpolate", type=float, default=1.0, help="share of the fine-tuned weights (WiSE-FT); 1: all"
     )
     args = parser.parse_args()
@@ -319,10 +248,11 @@ def main() -> None:
         compose_share=args.compose_share,
     )
     built = time.perf_counter() - start
-    held = {e.operation.split(" ")[0] for e in examples}
-    held = {s for s in held if zlib.crc32(s.encode()) % HELD_OUT == 0}
-    fit = [e for e in examples if e.operation.split(" ")[0] not in held]
-    dev = [e for e in examples if e.operation.split(" ")[0] in held and e.source == "user"]
+    if args.write_examples:
+        write_examples(examples, args.write_examples)
+        print(f"{len(examples)} examples written to {args.write_examples}", file=sys.stderr)
+        return
+    fit, dev, held = split_held_out(examples)
     sources = dict(sorted(Counter(e.source for e in fit).items()))
     print(
         f"{len(fit)} training examples over {len({e.operation for e in fit})} operations ({sources}); "
@@ -334,10 +264,13 @@ def main() -> None:
     start_state = {k: v.clone() for k, v in encoder.model.state_dict().items()}
     before = ranking_mrr(encoder, dev)
     seconds = None
-    if args.trained_state:  # the weights of an earlier run of this script (--save-state)
-        encoder.model.load_state_dict(torch.load(args.trained_state))
+    if args.trained_state:  # weights saved by --save-state, or the layers finetune_sweep.py trained
+        missing, unexpected = encoder.model.load_state_dict(torch.load(args.trained_state), strict=False)
+        if unexpected:
+            sys.exit(f"{args.trained_state}: weights this model lacks: {unexpected[:3]}")
     else:
-        seconds = train(encoder, fit, args, rng)
+        recipe = Recipe(args.epochs, args.batch_size, args.lr, args.freeze_layers, args.hard_negatives)
+        seconds = train(encoder, fit, recipe, rng)
     if args.save_state:
         torch.save(encoder.model.state_dict(), args.save_state)
     if args.interpolate != 1.0:

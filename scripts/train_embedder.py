@@ -37,10 +37,10 @@ import sys
 import time
 import zlib
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from minilm_training import SCALE, Example, batches, mrr_among
 
 from openapi_rag.chunking import get_strategy
 from openapi_rag.chunking.render import collapse, humanise, leading_sentence, sentences
@@ -64,17 +64,7 @@ MAX_PER_SERVICE = 150  # Kubernetes alone has ~1,000 near-identical operations: 
 # Query lengths kept: shorter says nothing, longer is a paragraph no user types.
 MIN_CHARS, MAX_CHARS = 12, 220
 PROVIDER_SHARE = 0.15  # queries that also name the API, as about a tenth of user requests do
-SCALE = 20.0  # cosine scale of the ranking loss (sentence-transformers' default for MNRL)
 VERBS = {"GET": "get", "POST": "create", "PUT": "update", "PATCH": "update", "DELETE": "delete"}
-
-
-@dataclass(frozen=True)
-class Example:
-    query: str
-    positive: str
-    negative: str
-    operation: str  # service id + `METHOD /path`: no two examples of one operation share a batch
-    source: str  # which template wrote the query (reported, never used in training)
 
 
 # ---- pairs ---------------------------------------------------------------------------------------
@@ -184,26 +174,6 @@ def make_examples(
     return examples
 
 
-def batches(examples: list[Example], size: int, rng: random.Random) -> list[list[Example]]:
-    """Shuffled batches in which no operation appears twice (its twin would be a false negative)."""
-    pool = examples[:]
-    rng.shuffle(pool)
-    out: list[list[Example]] = []
-    open_batches: list[tuple[list[Example], set[str]]] = []
-    for example in pool:
-        for batch, ops in open_batches:
-            if example.operation not in ops:
-                batch.append(example)
-                ops.add(example.operation)
-                break
-        else:
-            open_batches.append(([example], {example.operation}))
-        if open_batches and len(open_batches[0][0]) == size:
-            out.append(open_batches.pop(0)[0])
-        open_batches = [b for b in open_batches if len(b[0]) < size]
-    return out  # the few leftovers of an unfinished batch are dropped
-
-
 # ---- training and export -------------------------------------------------------------------------
 def embed_examples(examples: list[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Query, positive and negative vectors from the shipped int8 encoder (through the embedding
@@ -270,14 +240,6 @@ def ranking_mrr(examples: list[Example], vectors: tuple[np.ndarray, ...], weight
     q = q / np.linalg.norm(q, axis=1, keepdims=True)
     matrix = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
     return mrr_among(q @ matrix.T, names, examples)
-
-
-def mrr_among(scores: np.ndarray, names: list[str], examples: list[Example]) -> float:
-    """MRR of each example's positive, given its query's `scores` over the texts `names`."""
-    where = {t: i for i, t in enumerate(names)}
-    gold = np.array([scores[i, where[e.positive]] for i, e in enumerate(examples)])
-    ranks = (scores > gold[:, None]).sum(axis=1) + 1
-    return float((1.0 / ranks).mean())
 
 
 def export_model(weight: np.ndarray, out: Path) -> int:

@@ -2,13 +2,14 @@
 
 Each row is one operation of ``../shared/data/realworld`` as a writer sees it: the API's title, method
 and path, summary, first description sentence and operationId (tab-separated). Identical twin
-documents of one API (the same title, method and path) count once. Two rounds, as they were written:
+documents of one API (the same title, method and path) count once. Three rounds, as they were written:
 at most 60 operations per API (seed 11), then at most 140 more per API among the rest (seed 12), then
 at most 400 more (seed 13, session 19: the long tails of Kubernetes, DigitalOcean, SendGrid, Jira,
-Trello, OpenAI...); each round's rows are shuffled and cut into sheets (6, then 5, then 6). A writer (an LLM told what makes a request
-useful: users' goal words, not the summary; accurate to this operation and not a sibling; three
-forms: a search-box phrase, a first-person need, a question or short conversational request) turns
-each row into three requests; `benchmarks/embedder/user_queries.jsonl` holds what came back, keyed by
+Trello, OpenAI...); each round's rows are shuffled and cut into sheets (6, then 5, then 6). A writer
+(an LLM told what makes a request useful: users' goal words, not the summary; accurate to this
+operation and not a sibling; three forms: a search-box phrase, a first-person need, a question or
+short conversational request) turns each row into three requests;
+`benchmarks/embedder/user_queries.jsonl` holds what came back, keyed by
 operation. No writer saw a task file or a benchmark's spec.
 
     python scripts/user_query_sheets.py --data ../shared/data/realworld --out sheets/
