@@ -67,8 +67,9 @@ def main() -> None:
     parser.add_argument(
         "--keep-layers",
         type=int,
-        default=3,
-        help="also save the best recipe among those that keep at least this many lowest layers frozen",
+        nargs="*",
+        default=[3],
+        help="also save, for each number, the best recipe that keeps at least that many lowest layers frozen",
     )
     parser.add_argument("--out", type=Path, default=Path("."))
     parser.add_argument(
@@ -105,11 +106,16 @@ def main() -> None:
         results.append(row)
         print(json.dumps(row), flush=True)
         (args.out / "sweep.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
     # Saved: the best recipe, and the best that keeps the layers the default model shares (the two
     # models then run as one graph, embed/minilm_pair.py).
-    best = max(range(len(results)), key=lambda i: results[i]["mrr_after"])
-    kept = [i for i, r in enumerate(recipes) if r.freeze_layers >= args.keep_layers]
-    for index in {best, max(kept, key=lambda i: results[i]["mrr_after"])} if kept else {best}:
+    def best(indexes: list[int]) -> set[int]:
+        return {max(indexes, key=lambda i: results[i]["mrr_after"])} if indexes else set()
+
+    saved = best(list(range(len(results))))
+    for layers in args.keep_layers:
+        saved |= best([i for i, r in enumerate(recipes) if r.freeze_layers >= layers])
+    for index in sorted(saved):
         results[index]["saved"] = save_state(torch, states[index], args.out, f"recipe{index}")
     (args.out / "sweep.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 
