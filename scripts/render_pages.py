@@ -448,13 +448,19 @@ items:
       includers:
         - name: openapi
           input: spec.json
+          leadingPage:
+            spec:
+              renderMode: hidden
 """
 
 
 def render_diplodoc(spec: Path, out: Path, work: Path) -> None:
     """Diplodoc, @diplodoc/cli 5.3.2 (Yandex's docs-as-code platform; the newest here that runs on Node 20),
     with its OpenAPI includer (bundled in the cli), as its documentation sets one up: a `toc.yaml` whose item
-    includes the spec through the `openapi` includer, defaults otherwise. `yfm build` writes a static site, a
+    includes the spec through the `openapi` includer, defaults otherwise but one: the leading page's copy of
+    the whole spec (by default a collapsed "Open API" block of its JSON under "Specification": the answer, as
+    ReDoc's `__redoc_state`) is not drawn (`leadingPage.spec.renderMode: hidden`, the includer's documented
+    setting; since the round's first contact, which found no operation either way). `yfm build` writes a static site, a
     leading page and a page per operation, whose content the site's React client draws in the browser (the
     built HTML holds it as data), so each page is loaded in headless Chromium and its `main` kept (the
     navigation and the page's own table of contents are site chrome); the pages are joined in the order the

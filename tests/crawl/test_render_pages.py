@@ -204,3 +204,12 @@ def test_diplodocs_input_is_mended_where_its_validation_refuses_it_and_nothing_d
     # an example's own keys are data, never a media type to give a schema
     assert get["responses"]["200"]["content"]["application/json"]["example"] == {"content": {"a": 1}}
     assert mended["components"]["securitySchemes"]["jwt"]["scheme"] == "bearer"
+
+
+def test_diplodocs_leading_page_draws_no_copy_of_the_spec() -> None:
+    # The includer's leading page shows the whole spec as JSON by default (the answer itself): hidden by
+    # its documented setting, so no committed page holds it.
+    assert "renderMode: hidden" in _render_pages()._DIPLODOC_TOC
+    for page in sorted((BENCH / "pages" / "diplodoc").glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        assert '"openapi":' not in text and "<summary>Open API</summary>" not in text, page.name
