@@ -48,10 +48,13 @@ def _contents(*words: str) -> str:
     return f"<div><ul>{items}</ul></div>"
 
 
-def _operation(method: str, url: str, *, params: str = "", responses: str = "", title: str = "op-get") -> str:
+def _operation(
+    method: str, url: str, *, params: str = "", responses: str = "", title: str = "op-get", about: bool = True
+) -> str:
     """One operation's page as the includer draws it."""
+    described = f"<p>Fetch what {title} names.</p>" if about else ""
     return (
-        f"<main>{_contents('Request', 'Responses', '200 OK')}<div><h1>{title}</h1><p>Fetch what {title} names.</p>"
+        f"<main>{_contents('Request', 'Responses', '200 OK')}<div><h1>{title}</h1>{described}"
         f"{_heading(2, 'Request')}<div><div><p>{method}</p><div><pre>{url}</pre><button> </button></div></div></div>"
         f"{params}{_heading(2, 'Responses')}<div>{responses}</div></div>"
         '<dfn id=":Deprecated_element"><p>No longer supported, please use an alternative and newer version.</p></dfn>'
@@ -166,6 +169,61 @@ def test_a_body_under_a_status_after_its_example_is_the_responses(tmp_path: Path
     assert "requestBody" not in listed
     schema = listed["responses"]["200"]["content"]["application/json"]["schema"]
     assert set(schema["properties"]) == {"id"}
+
+
+def test_a_word_over_a_url_starts_a_part_of_its_own_not_a_label(tmp_path: Path) -> None:
+    # Each path's shared parameters drawn as a page of their own ("lists-parameters", then "PARAMETERS" over
+    # the URL) between two operations, each under its title alone (no description): the operation's part
+    # is its title's whole section, up to that page, and its responses with it.
+    fields = _table(("copyright", "string"), ("results", "object[]"))
+    responses = f"{_heading(2, '200 OK')}<div>{_heading(3, 'Body')}{fields}</div>"
+    html = _page(
+        _operation("PARAMETERS", "https://api.example.com/v3/lists.json", title="lists-parameters"),
+        _operation(
+            "GET", "https://api.example.com/v3/lists.json", params=_PARAMS, responses=responses, title="Lists", about=False
+        ),
+        _operation("PARAMETERS", "https://api.example.com/v3/names.json", title="names-parameters"),
+        _operation("GET", "https://api.example.com/v3/names.json", responses=responses, title="Names", about=False),
+    )
+    listed = _crawl(tmp_path, html)["paths"]["/lists.json"]["get"]
+    assert listed.get("summary") == "Lists"
+    schema = listed["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"copyright", "results"}
+
+
+def test_a_shallower_label_after_the_lines_labels_stays_in_its_part_and_its_title_heads_it(tmp_path: Path) -> None:
+    # A tag's page between two operations (an h1 that heads no request): the first operation's part runs
+    # past its h3 "Query parameters" and on through the h2 "Responses" and "201 Created" to it, and starts
+    # at its h1 title, above the h2 "Request" the line sits in.
+    fields = _table(("access_token", "string"), ("expires_in", "integer"))
+    responses = f"{_heading(2, '201 Created')}<p>Created</p><div>{_heading(3, 'Body')}{fields}</div>"
+    tag = "<main><div><h1>Tokens</h1><p>Everything about tokens.</p></div></main>"
+    html = _page(
+        _operation("POST", "https://api.example.com/v1/token", params=_PARAMS, responses=responses, title="Issue a token"),
+        tag,
+        _operation("GET", "https://api.example.com/v1/authorize", title="Authorize"),
+    )
+    issued = _crawl(tmp_path, html)["paths"]["/token"]["post"]
+    assert issued.get("summary") == "Issue a token"
+    schema = issued["responses"]["201"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"access_token", "expires_in"}
+
+
+def test_a_body_headings_example_under_a_later_status_is_that_statuss(tmp_path: Path) -> None:
+    # "204 No Content" (no body), then "default", its "Body", the example and the table: the error's, not the 204's.
+    fields = _table(("code", "integer"), ("message", "string"))
+    example = _example('{"code": 0, "message": "string"}')
+    responses = (
+        f"{_heading(2, '204 No Content')}<p>pet deleted</p>"
+        f"{_heading(2, 'default')}<p>unexpected error</p><div>{_heading(3, 'Body')}{example}{fields}</div>"
+    )
+    html = _page(
+        _operation("GET", "https://api.example.com/v1/pets", title="findPets"),
+        _operation("DELETE", "https://api.example.com/v1/pets/{id}", responses=responses, title="deletePet"),
+    )
+    responses = _crawl(tmp_path, html)["paths"]["/pets/{id}"]["delete"]["responses"]
+    assert "content" not in responses["204"]
+    assert set(responses["default"]["content"]["application/json"]["schema"]["properties"]) == {"code", "message"}
 
 
 def test_a_contents_item_names_no_schema_of_the_operation_before(tmp_path: Path) -> None:

@@ -252,6 +252,15 @@ def _piece_under_response(outline: list[Block]) -> str:
     return (status or "default") if kind == "response" else ""
 
 
+def _status_over_piece(outline: list[Block]) -> str:
+    """The status a heading further out names ("default", "204 No Content") over a piece heading ("Body");
+    "" where none names one ("Responses" alone: the first status the page shows is meant)."""
+    if not outline or not _PIECE_HEADING.fullmatch(outline[-1].text.strip()):
+        return ""
+    kind, status = _enclosing(outline[:-1])
+    return status if kind == "response" else ""
+
+
 # A run that shows a response's status, perhaps with its media type ("302", "201 application/json").
 _STATUS_RUN = re.compile(r"([1-5]\d\d)(?:\s+[\w.+-]+/[\w.+-]+)?")
 
@@ -427,6 +436,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # In a strip's panels ("200", "default", then a schema and an example for each) the
                 # example's panel names its status, as a field table's does.
                 status = panel_status(blocks, example_panel(blocks, index), first=True) or label_status(label)
+                # A "Body" heading's example under a status heading further out ("default", "Body", then
+                # the example under its media type) is that status's, as the table after it is.
+                status = status or _status_over_piece(outline)
                 evidence.response_examples.setdefault(status, []).append(value)
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):
