@@ -142,6 +142,17 @@ untouched, before its pages were read):
   operation and schema on one long page, each section drawn as it scrolls into view, so the harness scrolls
   each into view until none waits; pinned in a tree of its own, renderers/kong (see render_kong).
 
+One more joined in issue 17's sixteenth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read), unrelated to the others:
+
+- `diplodoc`: Diplodoc, @diplodoc/cli 5.3.2 (Yandex's docs-as-code platform) with the OpenAPI includer it
+  bundles, as a documentation set includes a spec (`toc.yaml`, the `openapi` includer); `yfm build` writes a
+  static site (a leading page and a page per operation) whose React client draws each page from data in the
+  built HTML, so each page is loaded in headless Chromium and its `main` kept, the pages joined in the order
+  the navigation lists them; Swagger 2.0 specs through api-spec-converter 2.12.0 first (the includer reads
+  OpenAPI 3 only), and the spec mended where the includer's validation refuses it (`_openapi_3_valid`);
+  pinned in a tree of its own, renderers/diplodoc (see render_diplodoc).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -162,10 +173,12 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
     cd benchmarks/crawl/renderers/starlight && npm ci --ignore-scripts      # once, its own tree (and aglio's,
                                                                             # docusaurus', vitepress',
                                                                             # raml2html', zudoku',
-                                                                            # elements', fumadocs', kong')
+                                                                            # elements', fumadocs', kong',
+                                                                            # diplodoc')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
-    apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong
+    apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong,
+                                                        # diplodoc
     python3 -m venv benchmarks/crawl/renderers/.venv-openapi-generator   # once, then pip install -r
         # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
     python3 -m venv benchmarks/crawl/renderers/.venv-mkdocs    # once, then pip install -r
@@ -208,6 +221,7 @@ ZUDOKU = RENDERERS / "zudoku"
 ELEMENTS = RENDERERS / "elements"
 FUMADOCS = RENDERERS / "fumadocs"
 KONG = RENDERERS / "kong"
+DIPLODOC = RENDERERS / "diplodoc"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -425,6 +439,121 @@ scrollAll();</script>""")
     _render_in_chromium(spec, harness, out, work, budget_ms=900_000)
 
 
+_RANDOM_ID = re.compile(r"[0-9a-f]+\.[0-9a-f]+")  # Math.random().toString(16) less its "0."
+_DIPLODOC_TOC = """title: {title}
+items:
+  - name: {title}
+    include:
+      path: api
+      includers:
+        - name: openapi
+          input: spec.json
+          leadingPage:
+            spec:
+              renderMode: hidden
+"""
+
+
+def render_diplodoc(spec: Path, out: Path, work: Path) -> None:
+    """Diplodoc, @diplodoc/cli 5.3.2 (Yandex's docs-as-code platform; the newest here that runs on Node 20),
+    with its OpenAPI includer (bundled in the cli), as its documentation sets one up: a `toc.yaml` whose item
+    includes the spec through the `openapi` includer, defaults otherwise but one: the leading page's copy of
+    the whole spec (by default a collapsed "Open API" block of its JSON under "Specification": the answer, as
+    ReDoc's `__redoc_state`) is not drawn (`leadingPage.spec.renderMode: hidden`, the includer's documented
+    setting; since the round's first contact, which found no operation either way). `yfm build` writes a static site, a
+    leading page and a page per operation, whose content the site's React client draws in the browser (the
+    built HTML holds it as data), so each page is loaded in headless Chromium and its `main` kept (the
+    navigation and the page's own table of contents are site chrome); the pages are joined in the order the
+    site's navigation lists them. Added in issue 17's sixteenth round as a fresh held-out renderer; pinned in a
+    tree of its own, renderers/diplodoc."""
+    import lxml.html
+
+    data = _read_spec(spec)
+    title = _spec_title(data, spec)
+    converted = data
+    if "swagger" in data:  # the includer reads OpenAPI 3 only
+        converter = DIPLODOC / "node_modules" / ".bin" / "api-spec-converter"
+        done = subprocess.run(
+            [str(converter), "--from=swagger_2", "--to=openapi_3", "--syntax=json", str(spec)],
+            check=True,
+            capture_output=True,
+            timeout=CHROMIUM_TIMEOUT_S,
+        )
+        converted = json.loads(done.stdout)
+    source = work / "source"
+    source.mkdir()
+    (source / "spec.json").write_text(json.dumps(_openapi_3_valid(converted)), encoding="utf-8")
+    (source / "toc.yaml").write_text(_DIPLODOC_TOC.format(title=json.dumps(title)), encoding="utf-8")
+    site = work / "site"
+    subprocess.run(
+        [str(DIPLODOC / "node_modules" / ".bin" / "yfm"), "build", "-i", str(source), "-o", str(site), "--quiet"],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    # the navigation, as the site's client reads it: `window.__DATA__.data.toc = {...};`
+    toc = json.loads((site / "toc.js").read_text(encoding="utf-8").split("=", 1)[1].strip().rstrip(";"))
+    hrefs: list[str] = []
+
+    def visit(item: dict) -> None:
+        href = item.get("href")
+        if href and not re.match(r"[a-z]+:", href) and href not in hrefs:
+            hrefs.append(href)
+        for child in item.get("items") or []:
+            visit(child)
+
+    visit(toc)
+    pages = [site / href for href in hrefs if (site / href).is_file()]
+    pages += sorted(set(site.rglob("*.html")) - set(pages))
+    if not pages:
+        raise subprocess.CalledProcessError(1, "yfm build", b"", b"no page built")
+    parts = []
+    for number, page in enumerate(pages):
+        root = lxml.html.document_fromstring(_chromium_dom(page.as_uri(), work / f"profile-{number}"))
+        main = root.find(".//main")
+        if main is None or not main.text_content().strip():
+            raise subprocess.CalledProcessError(1, "chromium", b"", f"{page.name}: nothing drawn".encode())
+        for anchor in main.xpath(".//*[@id]"):  # a popup's anchor gets a random id on every draw ("194d007.cd601d3")
+            if _RANDOM_ID.fullmatch(anchor.get("id")):
+                del anchor.attrib["id"]
+        parts.append(lxml.html.tostring(main, encoding="unicode"))
+    dom = _PAGE.format(title=html_escape(title), body="\n".join(parts))
+    out.write_text(strip_page(dom, work), encoding="utf-8")
+
+
+_OPENAPI_3_INFO_KEYS = {"title", "summary", "description", "termsOfService", "contact", "license", "version"}
+
+
+def _openapi_3_valid(data: dict) -> dict:
+    """An OpenAPI 3 document mended where its schema refuses it, since Diplodoc's includer validates the
+    spec (swagger-parser) and refuses the whole file on one slip the other renderers pass over: `x-`
+    extensions go (Spotify's point at a file that is not there), and so do what `_schema_valid` mends for
+    aglio (TMDB's `cache`, quoted booleans and numbers), a quoted `explode` ("false", Spotify's), `info`
+    keys OpenAPI 3 does not have (NYTimes' `logo`, which the converter carries); an HTTP auth scheme is
+    written in lower case (tictactoe's "Bearer": the schema of OpenAPI 3.1 allows a `bearerFormat` only
+    beside "bearer"; the scheme's name is case-insensitive); and a media type with an example but no
+    schema gets an empty one (SOCBench-D's bodies: the includer crashes on it). Nothing an operation
+    documents is dropped."""
+    data = _unquoted(_schema_valid(_without_extensions(data)), {"explode"})
+    info = data.get("info") or {}
+    data["info"] = {k: v for k, v in info.items() if k in _OPENAPI_3_INFO_KEYS}
+    for scheme in ((data.get("components") or {}).get("securitySchemes") or {}).values():
+        if isinstance(scheme, dict) and scheme.get("type") == "http" and isinstance(scheme.get("scheme"), str):
+            scheme["scheme"] = scheme["scheme"].lower()
+
+    components = data.get("components") or {}
+    bodies = [*(components.get("requestBodies") or {}).values(), *(components.get("responses") or {}).values()]
+    for item in (data.get("paths") or {}).values():
+        for key, operation in (item or {}).items():
+            if key in _ITEM_KEYS and isinstance(operation, dict):
+                bodies += [operation.get("requestBody"), *(operation.get("responses") or {}).values()]
+    for body in bodies:
+        for media in ((body.get("content") if isinstance(body, dict) else None) or {}).values():
+            if isinstance(media, dict):
+                media.setdefault("schema", {})
+    return data
+
+
 def _operation_ids_routable(data: dict) -> dict:
     """The spec with each operationId that Elements' router cannot reach written as a slug: it routes an
     operation's page by its operationId, and one with spaces or slashes ("find pet by id", Yelp's
@@ -453,18 +582,24 @@ def _render_in_chromium(
     literal = json.dumps(data).replace("</", "<\\/")  # a "</script>" inside the spec ends no script
     page = work / "harness.html"
     page.write_text(harness.replace("{title}", title).replace("{spec}", literal), encoding="utf-8")
-    profile = work / "profile"
+    dom = _chromium_dom(page.as_uri(), work / "profile", window_height=window_height, budget_ms=budget_ms)
+    out.write_text(strip_page(dom, work), encoding="utf-8")
+
+
+def _chromium_dom(url: str, profile: Path, *, window_height: int = 2000, budget_ms: int = 8000) -> str:
+    """The DOM headless Chromium draws for `url` (no network, a throwaway profile), dumped once the
+    virtual-time budget is spent."""
     command = [
         "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         f"--user-data-dir={profile}", f"--window-size=1280,{window_height}", f"--virtual-time-budget={budget_ms}",
-        "--dump-dom", page.as_uri(),
+        "--dump-dom", url,
     ]  # fmt: skip
     done = subprocess.run(command, check=True, capture_output=True, timeout=CHROMIUM_TIMEOUT_S)
     dom = done.stdout.decode("utf-8", "replace")
     if "<body" not in dom:
         raise subprocess.CalledProcessError(1, command, done.stdout, done.stderr)
-    out.write_text(strip_page(dom, work), encoding="utf-8")
+    return dom
 
 
 def strip_page(dom: str, work: Path) -> str:
@@ -1393,6 +1528,7 @@ RENDER = {
     "raml2html": render_raml2html,
     "elements": render_elements,
     "kong": render_kong,
+    "diplodoc": render_diplodoc,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -1472,6 +1608,11 @@ NEEDS = {
         KONG / "node_modules" / "@kong" / "spec-renderer" / "dist" / "kong-spec-renderer.web-component.umd.js",
         "chromium",
         "cd benchmarks/crawl/renderers/kong && npm ci (and Debian's chromium)",
+    ),
+    "diplodoc": Needs(
+        DIPLODOC / "node_modules" / ".bin" / "yfm",
+        "chromium",
+        "cd benchmarks/crawl/renderers/diplodoc && npm ci (and Debian's chromium)",
     ),
     "fumadocs": Needs(
         FUMADOCS / "node_modules" / "next" / "dist" / "bin" / "next",

@@ -43,7 +43,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"swagger-ui", "scalar", "rapidoc"} <= set(module.RENDER)
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
     assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
-    assert {"raml2html", "elements", "kong"} <= set(module.RENDER)
+    assert {"raml2html", "elements", "kong", "diplodoc"} <= set(module.RENDER)
     assert {"docusaurus", "vitepress", "zudoku", "fumadocs"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
@@ -51,7 +51,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
                         ("mkdocs", 38), ("openapi-generator-markdown", 38), ("bootprint", 36),
                         ("spectacle", 35), ("openapi2html", 36), ("starlight", 38),
                         ("docusaurus", 38), ("vitepress", 38), ("raml2html", 36), ("zudoku", 38),
-                        ("elements", 38), ("fumadocs", 38), ("kong", 38)):  # fmt: skip
+                        ("elements", 38), ("fumadocs", 38), ("kong", 38), ("diplodoc", 38)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -171,3 +171,45 @@ def test_reacts_streamed_parts_are_put_where_its_inline_script_puts_them() -> No
     assert '<input value=""><!--$?-->lead <span>name</span><span>string</span><!--/$--><p>after</p>' in page
     assert "Loading" not in page and 'id="B:0"' not in page and 'id="S:0"' not in lxml.html.tostring(root).decode()
     assert 'id="B:1"' in page  # a part never sent keeps its boundary (and shows nothing)
+
+
+def test_diplodocs_input_is_mended_where_its_validation_refuses_it_and_nothing_documented_is_lost() -> None:
+    # Diplodoc's includer validates the spec and refuses the whole file on one slip the others pass over.
+    data = {
+        "openapi": "3.1.0",
+        "info": {"title": "T", "version": "1", "logo": {"url": "x"}, "x-origin": []},
+        "paths": {
+            "/search": {
+                "get": {
+                    "cache": True,
+                    "parameters": [{"name": "type", "in": "query", "explode": "false", "schema": {"type": "array"}}],
+                    "responses": {"200": {"description": "ok", "content": {"application/json": {
+                        "example": {"content": {"a": 1}}}}}},
+                },
+                "post": {
+                    "requestBody": {"content": {"application/json": {"example": {"id": 1}}}},
+                    "responses": {"201": {"description": "made"}},
+                    "x-spotify-docs": {"$ref": "policies.yaml"},
+                },
+            }
+        },
+        "components": {"securitySchemes": {"jwt": {"type": "http", "scheme": "Bearer", "bearerFormat": "JWT"}}},
+    }
+    mended = _render_pages()._openapi_3_valid(data)
+    assert mended["info"] == {"title": "T", "version": "1"}
+    get, post = mended["paths"]["/search"]["get"], mended["paths"]["/search"]["post"]
+    assert "cache" not in get and get["parameters"][0]["explode"] is False
+    assert "x-spotify-docs" not in post
+    assert post["requestBody"]["content"]["application/json"] == {"example": {"id": 1}, "schema": {}}
+    # an example's own keys are data, never a media type to give a schema
+    assert get["responses"]["200"]["content"]["application/json"]["example"] == {"content": {"a": 1}}
+    assert mended["components"]["securitySchemes"]["jwt"]["scheme"] == "bearer"
+
+
+def test_diplodocs_leading_page_draws_no_copy_of_the_spec() -> None:
+    # The includer's leading page shows the whole spec as JSON by default (the answer itself): hidden by
+    # its documented setting, so no committed page holds it.
+    assert "renderMode: hidden" in _render_pages()._DIPLODOC_TOC
+    for page in sorted((BENCH / "pages" / "diplodoc").glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        assert '"openapi":' not in text and "<summary>Open API</summary>" not in text, page.name

@@ -72,7 +72,8 @@ class Block:
     editable: bool = False  # code a reader writes in (a text area), not code the page shows
     depth: int = 0  # a text run's: how many elements enclose its first text (a schema tree's nesting)
     # A text run's: it starts inside a button or a link card (a control's label, a link to another page
-    # around paragraphs: navigation), never prose about the operation.
+    # around paragraphs: navigation, a table of contents) or a term's definition (a `<dfn>` around
+    # paragraphs: a badge's popup), never prose about the operation nor a name it gives.
     control: bool = False
     # A text run's: it starts inside a `<label>`, the caption of a form control ("Show only required
     # parameters" beside a switch, "limit" over a text box): it names the control, not what follows it.
@@ -173,7 +174,7 @@ class _Walker:
         if text:
             ancestors = list(itertools.islice(owner.iterancestors(), _MAX_DEPTH)) if owner is not None else []  # type: ignore[attr-defined]
             chain = [e for e in [owner, *ancestors] if e is not None]
-            control = any(_tag(e) == "button" or _link_card(e) for e in chain)
+            control = any(_control(e) for e in chain)
             caption = any(_tag(e) == "label" for e in chain)
             self.add(
                 Block(
@@ -276,9 +277,9 @@ class _Walker:
         header = False
         nested: list[object] = []
         spanned = 0  # rows still covered by a rowspan of the last record's cells
-        for tr in table.iter("tr"):  # type: ignore[attr-defined]
-            if owner_table(tr) is not table:
-                continue
+        every = itertools.islice(table.iter("tr"), 4 * MAX_TABLE_ROWS)  # type: ignore[attr-defined]
+        trs = [tr for tr in every if owner_table(tr) is table]
+        for number, tr in enumerate(trs):
             cells = [c for c in tr if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
             row, row_links = [], []
             for cell in cells:
@@ -286,8 +287,11 @@ class _Walker:
                 row.append(_text(cell, skip_tables=True))
                 row_links.append(first_link(cell, lambda a: owner_table(a) is table))
             # A first row of `th` cells, or one inside `thead` (some renderers use `td` there), is a
-            # header; an empty one names no column, so the rows are read by their shape instead.
-            if not rows and cells and (all(c.tag.lower() == "th" for c in cells) or in_head(tr)):
+            # header; an empty one names no column, so the rows are read by their shape instead. So is
+            # a first row whose every cell is bold where the next row's are not ("Name", "Description"
+            # in `<strong>` over plain names): a header drawn in plain cells.
+            bold_head = number + 1 < len(trs) and _all_bold(cells) and not _all_bold(_cells(trs[number + 1]))
+            if not rows and cells and (all(c.tag.lower() == "th" for c in cells) or in_head(tr) or bold_head):
                 if not any(row):
                     continue
                 header = True
@@ -345,6 +349,35 @@ def _link_card(element: object) -> bool:
     return any(_tag(d) in ("p", "div", "h1", "h2", "h3", "h4", "h5", "h6") for d in inside)
 
 
+def _control(element: object) -> bool:
+    """Whether a run that starts inside the element is a control's label, navigation or a term's
+    definition (see `Block.control`)."""
+    return _tag(element) == "button" or _link_card(element) or _term_definition(element) or _contents_list(element)
+
+
+def _contents_list(element: object) -> bool:
+    """Whether an element is a list of links to places in pages and nothing else ("Request", "Query
+    parameters", "200 OK", each a link to its heading's anchor): a table of contents, whose items name
+    headings, not the parts or schemas of the operation nearest to them."""
+    if _tag(element) not in ("ul", "ol"):
+        return False
+    links = list(itertools.islice(element.iterdescendants("a"), MAX_ITEM_ELEMENTS))  # type: ignore[attr-defined]
+    if len(links) < 2 or not all("#" in (a.get("href") or "") for a in links):
+        return False
+    shown = "".join(element.text_content().split())  # type: ignore[attr-defined]
+    return shown == "".join("".join(a.text_content().split()) for a in links)
+
+
+def _term_definition(element: object) -> bool:
+    """Whether an element is a `<dfn>` around block content: a term's definition drawn apart (a badge's
+    popup, "Deprecated": "No longer supported, …"; a glossary entry), the page's words about the term,
+    never about an operation."""
+    if _tag(element) != "dfn":
+        return False
+    inside = itertools.islice(element.iterdescendants(), MAX_ITEM_ELEMENTS)  # type: ignore[attr-defined]
+    return any(_tag(d) in ("p", "div", "ul", "ol") for d in inside)
+
+
 def _inline_button(button: object) -> bool:
     """Whether a button stands inside a phrasing element right after text ("array<", then a button
     "object", then ">"): a word of the run it sits in."""
@@ -365,6 +398,8 @@ def _is_permalink(el: object, tag: str) -> bool:
     if el.text_content().strip() in _PERMALINKS:  # type: ignore[attr-defined]
         return True
     href = el.get("href") or ""  # type: ignore[attr-defined]
+    if _links_own_heading(el, href):
+        return True
     before = el.getprevious()  # type: ignore[attr-defined]
     while before is not None and not isinstance(before.tag, str):
         before = before.getprevious()
@@ -375,6 +410,40 @@ def _is_permalink(el: object, tag: str) -> bool:
         and before.tag.lower() in _HEADINGS
         and before.get("id") == href[1:]
     )
+
+
+def _cells(tr: object) -> list[object]:
+    return [c for c in tr if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]  # type: ignore[attr-defined]
+
+
+def _all_bold(cells: list[object]) -> bool:
+    """Whether every cell shows text and all of it is bold (`<strong>`, `<b>`, `<th>`)."""
+    if not cells:
+        return False
+    for cell in cells:
+        shown = "".join(cell.text_content().split())  # type: ignore[attr-defined]
+        bold = "".join(
+            "".join(b.text_content().split())
+            for b in cell.iter("strong", "b", "th")  # type: ignore[attr-defined]
+            if not any(up.tag in ("strong", "b") for up in b.iterancestors() if up is not cell)
+        )
+        if not shown or bold != shown:
+            return False
+    return True
+
+
+def _links_own_heading(el: object, href: str) -> bool:
+    """A link inside a heading to that heading's own id ("api/pets.html#request" in `<h2 id="request">`),
+    beside the heading's own words: its permalink, whatever it says (a label for screen readers that
+    repeats the heading: "Request Request" would be read). A heading that is one link keeps it."""
+    if "#" not in href or re.match(r"[a-z][a-z0-9+.-]*:", href, re.I):
+        return False
+    fragment = href.rsplit("#", 1)[1]
+    ancestors = itertools.islice(el.iterancestors(), 8)  # type: ignore[attr-defined]
+    heading = next((up for up in ancestors if isinstance(up.tag, str) and up.tag.lower() in _HEADINGS), None)
+    if heading is None or not fragment or heading.get("id") != fragment:
+        return False
+    return bool(heading.text_content().replace(el.text_content(), "", 1).strip())  # type: ignore[attr-defined]
 
 
 def _container(dl: object) -> list[object]:

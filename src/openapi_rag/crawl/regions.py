@@ -12,7 +12,7 @@ import re
 from openapi_rag.crawl.labels import label_kind
 from openapi_rag.crawl.page import Block
 from openapi_rag.crawl.samples import is_path
-from openapi_rag.crawl.signatures import Signature
+from openapi_rag.crawl.signatures import Signature, url_block
 
 _WORD_AND_PATH = re.compile(r"[A-Za-z]{2,20}\s+/\S{0,300}")  # "PARAMETERS /pets/{id}"
 
@@ -49,6 +49,7 @@ def operation_regions(
             continue
         cut = False
         cut_at = -1  # the heading of the first section the line's part ran past
+        cut_starts: list[int] = []  # the headings of every section it ran past, smallest first
         prev = max((p for p, k in positions[:number] if k != key), default=-1)
         # The levels of the label headings inside the previous operation's part ("Responses").
         before = span_at.get(prev, (0, 0))
@@ -74,9 +75,11 @@ def operation_regions(
                 # A heading that names a path under another word ("PARAMETERS /pets/{id}", what a
                 # path's operations share) starts that path's part; it is no label of this one.
                 and not (end < len(blocks) and _WORD_AND_PATH.fullmatch(blocks[end].text))
+                and not _word_over_url(blocks, end, section.get(end, end))
             ):
                 cut = True
                 cut_at = start if cut_at < 0 else cut_at
+                cut_starts.append(start)
                 continue
             span = (start, end)
         if span is None:
@@ -97,10 +100,12 @@ def operation_regions(
                 first < p < pos and label_kind(blocks[p].text.lower()) for p, _ in headings
             )
             span = (max(prev + 1, above) if prev >= 0 and not cut and not labelled else pos, nxt)
-            if cut and prev < cut_at < pos and _titles(blocks, headings, cut_at, pos, nxt):
-                # The section it ran past is headed by the operation's title (its summary, then its
-                # description, then the line), not by the previous operation's last label: it starts there.
-                span = (cut_at, nxt)
+            # The section it ran past is headed by the operation's title (its summary, then its
+            # description, then the line), not by the previous operation's last label: it starts there. Where
+            # the first such section is no title's, a larger one's may be (an h1 title over the h2 "Request").
+            titles = (at for at in cut_starts if prev < at < pos and _titles(blocks, headings, at, pos, nxt))
+            if cut and (titled_at := next(titles, -1)) >= 0:
+                span = (titled_at, nxt)
             if not cut and (end := _after_labels(blocks, headings, pos, nxt)) is not None:
                 span = (span[0], end)
             if cut:  # its label headings follow it: a shallower heading after them ends its part ("Models")
@@ -108,15 +113,48 @@ def operation_regions(
                 # "Path parameters" h3 ends nothing)
                 labels = [lv for p, lv in headings if pos < p < nxt]
                 first = min(label_levels | set(labels[:1]), default=0)
-                span = (span[0], next((p for p, lv in headings if pos < p < nxt and lv < first), nxt))
+                # Where the line sits under a heading that labels its request ("Request" h2), a heading of
+                # its responses at that heading's level ("Responses", "201 Created" h2s, after its "Query
+                # parameters" h3) is still its own: the request's sibling half.
+                request = max((level[s] for s, e in ends if s < pos < e and _of_request(blocks[s])), default=0)
+                own = {p for p, lv in headings if request and lv >= request and _of_responses(blocks[p])}
+                shallower = (p for p, lv in headings if pos < p < nxt and lv < first and p not in own)
+                span = (span[0], next(shallower, nxt))
         span_at[pos] = span
         out.setdefault(key, []).append(span)
     return out
 
 
+# A word alone over a code block of a URL alone ("PARAMETERS", then `https://api.example.com/v3/lists`).
+_ONE_WORD = re.compile(r"[A-Za-z]{2,20}")
+
+
+def _word_over_url(blocks: list[Block], start: int, end: int) -> bool:
+    """Whether a section draws a word over a URL alone near its top, as a request line drawn in two pieces
+    for what is not a method ("PARAMETERS", what a path's operations share): that path's part, as a
+    heading "PARAMETERS /pets/{id}" starts one, never a label of the operation before it."""
+    near = range(start, min(end, start + 8, len(blocks) - 1))
+    return any(
+        blocks[i].kind == "text" and _ONE_WORD.fullmatch(blocks[i].text.strip()) and url_block(blocks[i + 1])
+        for i in near
+    )
+
+
+def _labels(heading: Block) -> bool:
+    return bool(label_kind(heading.text.lower()))
+
+
+def _of_responses(heading: Block) -> bool:
+    return label_kind(heading.text.lower()) == "response"
+
+
+def _of_request(heading: Block) -> bool:
+    return label_kind(heading.text.lower()) == "request"
+
+
 def _titles(blocks: list[Block], headings: list[tuple[int, int]], at: int, pos: int, nxt: int) -> bool:
     """Whether the heading at `at` is the title of the request line at `pos`: it labels nothing, its
-    description (a run of text) and no other heading stand between it and the line, and
+    description (a run of text) and no other heading but labels ("Request") stand between it and the line, and
     label headings deeper than it follow the line ("Path Parameters", "Response"). A tag's heading right
     over the line, or over a list of its operations whose own titles follow, is none."""
     level = dict(headings)
@@ -126,7 +164,7 @@ def _titles(blocks: list[Block], headings: list[tuple[int, int]], at: int, pos: 
         and bool(after)
         and level[at] < after[0][1]
         and bool(label_kind(blocks[after[0][0]].text.lower()))
-        and not any(b.kind == "heading" for b in blocks[at + 1 : pos])
+        and not any(b.kind == "heading" and not _labels(b) for b in blocks[at + 1 : pos])
         and any(b.kind == "text" and not b.control for b in blocks[at + 1 : pos])
     )
 

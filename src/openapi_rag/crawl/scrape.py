@@ -41,6 +41,7 @@ from openapi_rag.crawl.samples import (
 )
 from openapi_rag.crawl.schema_sections import (
     FIELD_TERM,
+    SCHEMA_HEADING,
     is_field_heading,
     schema_named,
     schema_sections,
@@ -105,6 +106,9 @@ class Evidence:
     response_refs: dict[str, str] = field(default_factory=dict)  # status -> schema name shown
     lone_names: list[tuple[str, str]] = field(default_factory=list)  # (2xx status or "request", a lone word)
     request_ref: str = ""  # the page schema section a name alone before the responses gives the body
+    # Sections inside the operation's part that a field's type links to ("results", its type a link to
+    # the heading "movie-list-object" below, over a table): that schema's fields, by its heading.
+    sections: dict[str, list[FieldRow]] = field(default_factory=dict)
     blocks: list[Block] = field(default_factory=list)
 
 
@@ -163,6 +167,9 @@ def scrape(page: Page) -> Scraped:
             (k, row) for k, row in evidence.params if k != "param" or row.name not in credentials
         ]
     schemas = schema_sections(blocks, taken)
+    for evidence in operations:
+        for name, rows in evidence.sections.items():
+            schemas.setdefault(name, rows)
     for evidence in operations:
         documented = [row.name for kind, row in evidence.params if kind == "param" and row.location == "path"]
         evidence.path = documented_colons(evidence.path, documented)
@@ -245,6 +252,15 @@ def _piece_under_response(outline: list[Block]) -> str:
     return (status or "default") if kind == "response" else ""
 
 
+def _status_over_piece(outline: list[Block]) -> str:
+    """The status a heading further out names ("default", "204 No Content") over a piece heading ("Body");
+    "" where none names one ("Responses" alone: the first status the page shows is meant)."""
+    if not outline or not _PIECE_HEADING.fullmatch(outline[-1].text.strip()):
+        return ""
+    kind, status = _enclosing(outline[:-1])
+    return status if kind == "response" else ""
+
+
 # A run that shows a response's status, perhaps with its media type ("302", "201 application/json").
 _STATUS_RUN = re.compile(r"([1-5]\d\d)(?:\s+[\w.+-]+/[\w.+-]+)?")
 
@@ -279,6 +295,18 @@ def _names_status(heading: Block) -> bool:
 def _names_responses(heading: Block) -> bool:
     """A heading that is only a label of the responses ("Responses", "Response"), their statuses below it."""
     return bool(_LABEL_ONLY.fullmatch(heading.text.strip())) and label_kind(heading.text.lower()) == "response"
+
+
+def _linked_section(evidence: Evidence, heading: Block) -> str:
+    """The heading's name when a field read earlier for the operation links its type to it (a table
+    row "results | Type: movie-list-object[]", the type a link to the heading "movie-list-object"); ""
+    otherwise."""
+    named = SCHEMA_HEADING.fullmatch(heading.text.strip())
+    if named is None:
+        return ""
+    rows = [row for _, row in evidence.params] + [row for rows in evidence.response_fields.values() for row in rows]
+    refs = {row.ref for row in rows if row.ref}
+    return named.group(1) if schema_named(named.group(1), {ref: [] for ref in refs}) else ""
 
 
 def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
@@ -345,6 +373,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 )
                 if named and label_kind(label) == "response" and label_status(label).startswith("2"):
                     evidence.lone_names.append((label_status(label), named.group(1)))
+            elif block.control:
+                continue  # a control's label, a table of contents' item: no schema named, no part given
             elif (lone := _LONE_NAME.fullmatch(block.text)) and label_kind(label) == "response":
                 status = label_status(label)
                 if status.startswith("2"):
@@ -406,6 +436,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # In a strip's panels ("200", "default", then a schema and an example for each) the
                 # example's panel names its status, as a field table's does.
                 status = panel_status(blocks, example_panel(blocks, index), first=True) or label_status(label)
+                # A "Body" heading's example under a status heading further out ("default", "Body", then
+                # the example under its media type) is that status's, as the table after it is.
+                status = status or _status_over_piece(outline)
                 evidence.response_examples.setdefault(status, []).append(value)
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):
@@ -418,13 +451,19 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             rows = field_rows(block.rows, block.header, block.cell_links)
             if not rows:
                 continue
+            if outline and (section := _linked_section(evidence, outline[-1])):
+                # The fields of a schema an earlier field's type links to, under its own heading: that
+                # field's, nested where it names them, not fields of the nearest label's part.
+                evidence.sections.setdefault(section, rows)
+                continue
             status = label_status(label)
-            if kind == "request" and (under := _piece_under_response(outline)):
-                kind, status = "response", under  # "HTTP status code 201", then "Body": the response's
             if not kind and (example := example_before(blocks, index)) is not None:
                 # A schema drawn right after an example describes what the example shows.
                 label = label_before(blocks, example)
                 kind, status = label_kind(label), label_status(label)
+            if kind == "request" and (under := _piece_under_response(outline)):
+                # "HTTP status code 201", then "Body" (and its example): the response's
+                kind, status = "response", under
             if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
             if not kind:

@@ -57,6 +57,11 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
                 found.append(Signature(i, named[0], named[1], _template_sample(named[0], named[1])))
                 continue
             method = is_method(block.text)
+            if method and i + 1 < len(blocks) and url_block(blocks[i + 1]):
+                # a method badge over a code block that shows only the request's URL, a box to copy it from
+                # ("GET", then `https://api.example.com/v1/pets`): one request line drawn in two pieces
+                found.append(Signature(i, method, blocks[i + 1].text.strip(), width=2))
+                continue
             if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
                 if drawn := _server_then_path(blocks[i + 1 : i + 3]):
                     path = is_path(blocks[i + 2].text) or ""
@@ -69,6 +74,13 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
                 if path:
                     found.append(Signature(i, method, path, width=2))
     return found
+
+
+def url_block(block: Block) -> bool:
+    """A code block the page shows (not a text area a reader writes in) holding one URL or path alone (its
+    scheme perhaps a server variable, "{scheme}://api.example.com/v1/pets")."""
+    text = block.text.strip()
+    return block.kind == "code" and not block.editable and bool(is_path(text) or _SERVER_RUN.fullmatch(text))
 
 
 def _server_then_path(after: list[Block]) -> str | None:
@@ -112,7 +124,9 @@ def operation_keys(
     templates |= {(s.method, split_url(s.template)[1]) for s in signatures if s.template}
     patterns = {t: template_pattern(t) for _, t in templates}  # compiled once per page
     servers: dict[str, int] = {}
-    keyed = []
+    keyed: list[tuple[Signature, tuple[str, str]]] = []
+    bases: list[str] = []  # each signature's base URL ("" for a path alone)
+    untemplated: list[int] = []  # full URLs that no documented template split
     for sig in signatures:
         server, path, _ = split_url(sig.url)
         key = (sig.method, path)
@@ -134,11 +148,62 @@ def operation_keys(
                 base = server + path[: best[1]]
                 key = (sig.method, best[0])
             else:
+                untemplated.append(len(keyed))
                 base = server
-            servers[base.rstrip("/")] = servers.get(base.rstrip("/"), 0) + 1
+            bases.append(base.rstrip("/"))
+        else:
+            bases.append("")
         keyed.append((sig, key))
+    for index, base in _based(keyed, untemplated, set(bases)).items():
+        sig, (method, path) = keyed[index]
+        keyed[index] = (sig, (method, path[len(base) - len(split_url(base)[0]) :] or "/"))
+        bases[index] = base
+    for base in filter(None, bases):
+        servers[base] = servers.get(base, 0) + 1
     ordered = sorted(servers, key=lambda s: (-servers[s], s))
     return ordered, keyed
+
+
+# A path segment that versions an API ("v1", "v2.1", "3", "1.0"): what a base URL ends with.
+_VERSION_SEGMENT = re.compile(r"v?\d+(?:\.\d+)*", re.I)
+
+
+def _based(keyed: list[tuple[Signature, tuple[str, str]]], untemplated: list[int], known: set[str]) -> dict[int, str]:
+    """The base URL of each full request URL that no documented template split (index -> base URL): one
+    the page shows for another URL of the same host that this one lies under ("https://api.example.com/v3",
+    where a template split "https://api.example.com/v3/autocomplete"), else the host and the segments that
+    lead every such URL of the host up to the last that names a version ("/v1/pets", "/v1/pets/{id}";
+    "/svc/books/v3/lists.json", "/svc/books/v3/reviews.json"): APIs version their base URL. A URL with
+    neither keeps its whole path."""
+    out: dict[int, str] = {}
+    alone: dict[str, list[int]] = {}
+    for index in untemplated:
+        url = keyed[index][0].url
+        server, path, _ = split_url(url)
+        under = [b for b in known if split_url(b)[0] == server and path.startswith(split_url(b)[1].rstrip("/") + "/")]
+        under = [b for b in under if split_url(b)[1] not in ("", "/")]
+        if under:
+            out[index] = max(under, key=len)
+        else:
+            alone.setdefault(server, []).append(index)
+    for server, indexes in alone.items():
+        paths = {split_url(keyed[i][0].url)[1] for i in indexes}
+        if len(paths) > 1 and (prefix := _versioned_prefix(paths)):
+            out.update((i, server + prefix) for i in indexes)
+    return out
+
+
+def _versioned_prefix(paths: set[str]) -> str:
+    """The leading segments every path shares (never a path's last one), up to the last that names a
+    version ("/svc/books/v3"); "" when none does."""
+    dirs = [path.strip("/").split("/")[:-1] for path in paths]
+    shared = []
+    for segments in zip(*dirs, strict=False):  # as far as the shortest
+        if len(set(segments)) != 1:
+            break
+        shared.append(segments[0])
+    versions = [i for i, segment in enumerate(shared) if _VERSION_SEGMENT.fullmatch(segment)]
+    return "/" + "/".join(shared[: versions[-1] + 1]) if versions else ""
 
 
 def table_signatures(blocks: list[Block]) -> list[Signature]:

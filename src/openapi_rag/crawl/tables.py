@@ -33,6 +33,9 @@ _LED_BY_TYPE = re.compile(
     r"|(?:number|date|date-time|datetime|object|file)\s*(?=\())",
     re.I,
 )
+# A description that starts by stating the type under a label ("Type: integer<int32> maximum …", "Type:
+# object[]"): the type, then the description.
+_STATED_TYPE = re.compile(r"\s*type\s*:\s*(\S+?(?:\s*[<(\[][^>)\]]*[>)\]])?)(?:\s+|$)", re.I)
 _LED_LOOSELY = re.compile(r"\s*(?:number|date|date-time|datetime|object|file|map)\b(?!-)", re.I)
 _TYPE_NAME = re.compile(
     r"string|integer|int|long|number|float|double|bigdecimal|boolean|bool|date|date-?time|uuid|binary|byte",
@@ -168,6 +171,8 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
         parsed = _row(row, cols) if header else _shape_row(row)
         if parsed is not None:
             type_col = cols.get("type", -1)
+            if type_col < 0 and "description" in cols and _STATED_TYPE.match(row[cols["description"]]):
+                type_col = cols["description"]  # "Type: [movie-list-object][]": the type it states links
             cell_links = links[index] if links and index < len(links) else []
             target = cell_links[type_col] if 0 <= type_col < len(cell_links) else ""
             if target and not parsed.ref:
@@ -269,6 +274,10 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         required = True if required is None and shown.startswith("*") else required
         type_ = normalize_type(_PARENTHESES.sub(" ", shown).replace("*", " "))
     description = cell("description")
+    if type_ is None and "type" not in cols and (stated := _STATED_TYPE.match(description)):
+        # "Type: integer<int32> maximum number of results": the description cell states the type under a
+        # label of its own (no Type column); the description is what follows it
+        type_, description = normalize_type(stated.group(1)), description[stated.end() :]
     if type_ is None and "type" not in cols and (led := _LED_BY_TYPE.match(description)):
         type_ = normalize_type(led.group(0))  # "Long (int64) ID of pet to fetch": no Type column
     return FieldRow(name, depth, location, type_, required, description)
