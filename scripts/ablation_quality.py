@@ -323,6 +323,11 @@ ROWS: dict[str, Row] = {
     "shipped default searching the actions a request forbids (until session 19)": Row(
         dict(static_weight=1.25, drop_negations=False), static="minilm-users"
     ),
+    # session 20: the second list's weight again, with the model retrained on a GPU (its own cosines)
+    **{
+        f"shipped default with the second list at {w}": Row(dict(static_weight=w), static="minilm-users")
+        for w in (1.0, 1.5)
+    },
     # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
     "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),
     "with WordNet aliases in BM25 (16, two senses)": Row(chunking=dict(aliases=16, alias_senses=2)),

@@ -22,8 +22,8 @@ TEXTS = [
 ]
 
 
-def test_minilm_users_shares_the_embeddings_and_three_layers_with_the_default() -> None:
-    assert shared_layers_of(minilm_model_path(), tuned_model_path()) == 3  # it was trained with them frozen
+def test_minilm_users_shares_the_embeddings_and_its_lowest_layer_with_the_default() -> None:
+    assert shared_layers_of(minilm_model_path(), tuned_model_path()) == 1  # it was trained with them frozen
     assert shared_layers_of(minilm_model_path(), minilm_model_path()) == 6
 
 
@@ -43,7 +43,7 @@ def test_the_pair_gives_each_models_own_vectors_bit_for_bit() -> None:
 def test_the_graph_runs_the_shared_layers_once() -> None:
     model, shared = paired_minilm_model(minilm_model_path(), tuned_model_path())
     attention = [n for n in model.graph.node if n.op_type == "Attention"]
-    assert shared == 3 and len(attention) == 3 + 2 * 3  # 9 layers, where two models run 12
+    assert shared == 1 and len(attention) == 1 + 2 * 5  # 11 layers, where two models run 12
     assert [o.name for o in model.graph.output] == ["last_hidden_state", "second_hidden_state"]
 
 

@@ -207,9 +207,9 @@ def test_every_scope_serves_the_request_and_each_clause(demo, second_model_reads
     assert seen == []  # no second list: the second model is never called
     every = _ranked(demo, PLAN, seen, static_weight=1.25, static_scope="every")
     assert seen == [PLAN, "Create a playlist", "add the top tracks of an artist to it"]
-    assert every != alone  # the clause "Create a playlist" reads the tuned model's list
-    assert "POST /users/{user_id}/playlists" in [op for op, _ in every[:4]]
-    assert "POST /users/{user_id}/playlists" not in [op for op, _ in alone[:4]]
+    assert every != alone  # the clause "Create a playlist" reads the tuned model's list: the create rises
+    create = "POST /users/{user_id}/playlists"
+    assert dict(every)[create] > dict(alone)[create] + 0.05
     _ranked(demo, STEPS, seen, static_scope="every")
     assert seen == ["Find an album by name", "get its tracks", "save them to my library"]
 
@@ -240,7 +240,10 @@ def test_one_intent_scope_serves_requests_of_one_intent_only(demo, second_model_
     assert seen == [ONE]
     assert one == _ranked(demo, ONE, seen, static_scope="every")
     assert one != _ranked(demo, ONE, seen, static_weight=0.0)
-    assert one[0][0] == "PUT /playlists/{playlist_id}"  # the tuned model reads "called Summer" as a rename
+    # The tuned model reads "Make a new playlist" as the create (session 19's read "called Summer" as a
+    # rename); without it the create is third.
+    ops = [op for op, _ in one]
+    assert ops.index("POST /users/{user_id}/playlists") < min(2, ops.index("PUT /playlists/{playlist_id}"))
     focused = _ranked(demo, FOCUSED, seen, static_weight=1.25, static_scope="one_intent")
     assert seen == [FOCUSED, "Could you pause the music playing on my speaker?"]
     assert focused == _ranked(demo, FOCUSED, seen, static_scope="every")

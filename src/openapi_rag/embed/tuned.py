@@ -1,7 +1,7 @@
 """`minilm-users`: all-MiniLM-L6-v2 fine-tuned on requests written in users' words for API operations.
 
 The transformer was fine-tuned (``scripts/finetune_embedder.py``) on (request, operation) pairs
-from ``../shared/data/realworld`` only: requests written in users' words for 5,325 operations by LLM
+from ``../shared/data/realworld`` only: requests written in users' words for 6,923 operations by LLM
 writers who saw each operation's title, path, summary and description, never a benchmark's specs or
 tasks (``benchmarks/embedder/``). It ships as package data
 (``openapi_rag/data/models/minilm-users/model.onnx``, the default's int8 graph with the new weights, and
