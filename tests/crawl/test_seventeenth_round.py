@@ -124,3 +124,29 @@ def test_owl_api_pages_give_every_operation_with_its_fields() -> None:
     assert set(listed_schema.get("items", listed_schema)["properties"]) == {"id", "name", "tag"}
     body = document["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert set(body["properties"]) == {"name", "tag"} and body["required"] == ["name"]
+
+
+def test_a_pages_footer_is_no_operations_description(tmp_path: Path) -> None:
+    # The site's credits after the last operation ("Documentation built with MkDocs.") describe the site.
+    html = (
+        '<html><body><h3 id="pets-get">Find pets</h3><p><span>GET</span> <code>/pets</code></p>'
+        '<footer><hr><p>Documentation built with <a href="https://x.org/">MkDocs</a>.</p></footer></body></html>'
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/pets"]["get"]
+    assert operation["summary"] == "Find pets" and "description" not in operation
+
+
+def test_a_run_that_states_a_security_schemes_type_describes_the_scheme_not_the_operation(tmp_path: Path) -> None:
+    security = (
+        "<p><strong>Security</strong></p>"
+        '<p>!!! note ":material-security: Security: api_key" <strong>Type:</strong> <span>apiKey</span></p>'
+        "<pre><code>**Name:** `api_key`\n**In:** `query`\n</code></pre>"
+    )
+    html = _page(_responses(_link("Pet")) + security, _schema("Pet", ("id", "<code>integer</code>")))
+    operation = _crawl(tmp_path, html)["paths"]["/pets"]["get"]
+    assert operation["description"] == "Returns all pets."
+    assert "api_key" not in {p["name"] for p in operation.get("parameters", [])}
+    # A run after an "Authorization" box that states no scheme's type is still the operation's description.
+    html = _page("<p>Authorization</p><p>Returns every pet the caller may see, newest first.</p>" + _responses(""))
+    described = _crawl(tmp_path, html)["paths"]["/pets"]["get"]["description"]
+    assert "newest first" in described

@@ -373,7 +373,12 @@ def _link_card(element: object) -> bool:
 def _control(element: object) -> bool:
     """Whether a run that starts inside the element is a control's label, navigation or a term's
     definition (see `Block.control`)."""
-    return _tag(element) == "button" or _link_card(element) or _term_definition(element) or _contents_list(element)
+    return (
+        _tag(element) in ("button", "footer")  # a page's footer: the site's credits, never an operation's words
+        or _link_card(element)
+        or _term_definition(element)
+        or _contents_list(element)
+    )
 
 
 def _contents_list(element: object) -> bool:
