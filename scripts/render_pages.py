@@ -153,6 +153,15 @@ untouched, before its pages were read), unrelated to the others:
   OpenAPI 3 only), and the spec mended where the includer's validation refuses it (`_openapi_3_valid`);
   pinned in a tree of its own, renderers/diplodoc (see render_diplodoc).
 
+One more joined in issue 17's seventeenth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `owl-api`: MkDocs 1.6.1 (its default theme) with TechDocs Owl's mkdocs-owl-api 0.3.0 plugin, which renders
+  the spec into the page at build time from its own templates (a page whose front matter names the spec);
+  its one setting, `hide_download_link`, drops the link to the resolved spec it publishes beside the page;
+  Swagger 2.0 specs through api-spec-converter 2.12.0 first (the plugin reads OpenAPI 3 only), no spec
+  mended; pinned in requirements.txt and package.json in renderers/owl-api (see render_owl_api).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -174,7 +183,7 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
                                                                             # docusaurus', vitepress',
                                                                             # raml2html', zudoku',
                                                                             # elements', fumadocs', kong',
-                                                                            # diplodoc')
+                                                                            # diplodoc', owl-api')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong,
@@ -183,6 +192,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
         # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
     python3 -m venv benchmarks/crawl/renderers/.venv-mkdocs    # once, then pip install -r
         # benchmarks/crawl/renderers/requirements-mkdocs.txt
+    python3 -m venv benchmarks/crawl/renderers/.venv-owl-api    # once, then pip install -r
+        # benchmarks/crawl/renderers/owl-api/requirements.txt
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -222,6 +233,8 @@ ELEMENTS = RENDERERS / "elements"
 FUMADOCS = RENDERERS / "fumadocs"
 KONG = RENDERERS / "kong"
 DIPLODOC = RENDERERS / "diplodoc"
+OWL_API = RENDERERS / "owl-api"
+OWL_API_MKDOCS = RENDERERS / ".venv-owl-api" / "bin" / "mkdocs"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -903,6 +916,55 @@ def render_mkdocs(spec: Path, out: Path, work: Path, mkdocs: Path = MKDOCS) -> N
     _write_site(work, out)
 
 
+_OWL_API_CONFIG = """site_name: {title}
+theme: mkdocs
+plugins:
+  - owl-api:
+      hide_download_link: true
+"""
+_OWL_API_PAGE = """---
+techdocs-owl:
+  type: openapi
+  spec: spec.json
+---
+"""
+
+
+def render_owl_api(spec: Path, out: Path, work: Path, mkdocs: Path = OWL_API_MKDOCS) -> None:
+    """MkDocs 1.6.1 (its default `mkdocs` theme) with TechDocs Owl's mkdocs-owl-api 0.3.0 plugin, which renders
+    an OpenAPI, AsyncAPI or JSON Schema spec into a reference page at build time: a Markdown page whose front
+    matter names the spec (`techdocs-owl: {type: openapi, spec: spec.json}`) and whose body the plugin fills;
+    the site's one page kept, stripped. Defaults but one: `hide_download_link`, the plugin's documented switch
+    that drops the link to the resolved spec it would publish beside the page (the answer itself). The plugin
+    reads OpenAPI 3 only, so a Swagger 2 spec goes through api-spec-converter 2.12.0 (swagger_2 → openapi_3,
+    pinned in renderers/owl-api) first; the truth stays the original. Added in issue 17's seventeenth round as
+    a fresh held-out renderer."""
+    data = _read_spec(spec)
+    source = work / "docs" / "spec.json"
+    source.parent.mkdir()
+    converted = data
+    if "swagger" in data:
+        done = subprocess.run(
+            [str(OWL_API / "node_modules" / ".bin" / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3",
+             "--syntax=json", str(spec)],
+            check=True,
+            capture_output=True,
+        )
+        converted = json.loads(done.stdout)
+    source.write_text(json.dumps(converted), encoding="utf-8")
+    (work / "docs" / "index.md").write_text(_OWL_API_PAGE, encoding="utf-8")
+    title = _spec_title(data, spec)
+    (work / "mkdocs.yml").write_text(_OWL_API_CONFIG.format(title=json.dumps(title)), encoding="utf-8")
+    subprocess.run(
+        [str(mkdocs.parent / "python"), "-c", _SEEDED_MKDOCS, "build", "-q", "-f", str(work / "mkdocs.yml"),
+         "-d", str(work / "site")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    _write_site(work, out)
+
+
 _STARLIGHT_CONFIG = """import starlight from '@astrojs/starlight'
 import {{ defineConfig }} from 'astro/config'
 import starlightOpenAPI, {{ openAPISidebarGroups }} from 'starlight-openapi'
@@ -1529,6 +1591,7 @@ RENDER = {
     "elements": render_elements,
     "kong": render_kong,
     "diplodoc": render_diplodoc,
+    "owl-api": render_owl_api,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -1620,6 +1683,11 @@ NEEDS = {
         "cd benchmarks/crawl/renderers/fumadocs && npm ci",
     ),
     "mkdocs": Needs(MKDOCS, "node", f"see requirements-mkdocs.txt in benchmarks/crawl/renderers; {_NPM_CI}"),
+    "owl-api": Needs(
+        OWL_API_MKDOCS,
+        "node",
+        "see requirements.txt in benchmarks/crawl/renderers/owl-api; cd benchmarks/crawl/renderers/owl-api && npm ci",
+    ),
 }
 
 

@@ -15,6 +15,8 @@ _STATUS_ONLY = re.compile(r"[1-5]\d\d(?:\s+[a-z'-]+){0,4}")  # "200", "404 not f
 _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 # "Return type", "Returns", "Return value:" as a label of its own: what a successful call gives back.
 _RETURNS = re.compile(r"returns?(?:\s+(?:type|value))?:?")
+# What a piece says is a status's ("Headers for 302:", "Headers of the 200 response"): a response's part.
+_FOR_STATUS = re.compile(r"\b(?:for|of)\s+(?:the\s+)?(?:status\s+)?(?:[1-5]\d\d|default)\b")
 
 
 # A heading drawn as a breadcrumb ("Send glance updates › Headers", "Pets » Request Body"): its last
@@ -193,7 +195,7 @@ def label_kind(label: str) -> str:
         # is a response's.
         if re.search(
             r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece
-        ) or _RETURNS.fullmatch(piece.strip()):
+        ) or _RETURNS.fullmatch(piece.strip()) or _FOR_STATUS.search(piece):
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"

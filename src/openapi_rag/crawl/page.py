@@ -49,6 +49,10 @@ _PERMALINKS = {"¶", "§", "#", "🔗", "⚓"}
 _FIELD_ITEM = re.compile(r"^([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*\(([^()]{1,80})\)\s*(?:[–—:-]\s*)?(.*)$", re.S)
 _STATUS_ITEM = re.compile(r"^([1-5]\d\d|[1-5]XX|default)\b(.*?)(?:\s[–—-]\s(.*))?$", re.S | re.I)
 _MAX_LINKS = 50  # link targets kept per text run
+_NAME_ONLY = re.compile(r"[A-Za-z_][\w.-]{0,99}")
+# A heading's attribute list written in Markdown and left as text by a processor without the extension
+# that reads it ("NewPet {#schemas-newpet}", "Pets {: #pets .tag}"): the anchor the author gave it.
+_LITERAL_ATTRIBUTES = re.compile(r"\s*\{:?\s*#([A-Za-z][\w.:-]{0,99})(?:\s[^{}]{0,100})?\s*\}$")
 _META_WORDS = re.compile(
     r"\b(string|integer|int|int32|int64|long|number|float|double|boolean|bool|object|array|date|"
     r"date-time|uuid|required|optional)\b", re.I
@@ -78,6 +82,8 @@ class Block:
     # A text run's: it starts inside a `<label>`, the caption of a form control ("Show only required
     # parameters" beside a switch, "limit" over a text box): it names the control, not what follows it.
     caption: bool = False
+    # A heading's: the anchor its literal attribute list gives it ("NewPet {#schemas-newpet}"), if any.
+    anchor: str = ""
 
 
 @dataclass
@@ -126,7 +132,19 @@ def parse_html(data: bytes | str, *, source: str = "<page>", truncated: bool = F
     walker = _Walker()
     walker.walk(root)
     walker.flush()
+    _links_by_anchor(walker.blocks)
     return Page(source, title, walker.blocks, truncated or walker.full)
+
+
+def _links_by_anchor(blocks: list[Block]) -> None:
+    """Links to the anchor a heading's literal attribute list gives it ("#schemas-newpet", to the heading
+    "NewPet {#schemas-newpet}") name that heading's words, as a link to a heading's own slug would."""
+    names = {b.anchor: b.text for b in blocks if b.kind == "heading" and b.anchor and _NAME_ONLY.fullmatch(b.text)}
+    if not names:
+        return
+    for block in blocks:
+        block.links = [names.get(link, link) for link in block.links]
+        block.cell_links = [[names.get(link, link) for link in row] for row in block.cell_links]
 
 
 def _encoding(data: bytes) -> str | None:
@@ -238,7 +256,10 @@ class _Walker:
                 continue
             if tag in _HEADINGS:
                 self.flush()
-                self.add(Block("heading", _heading_text(el), level=_HEADINGS[tag]))
+                text, anchor = _heading_text(el), ""
+                if attributes := _LITERAL_ATTRIBUTES.search(text):
+                    text, anchor = text[: attributes.start()] or text, attributes.group(1)
+                self.add(Block("heading", text, level=_HEADINGS[tag], anchor=anchor))
             elif tag == "pre":
                 self.flush()
                 self.add(Block("code", _code_text(el)[:MAX_BLOCK_CHARS]))
@@ -352,7 +373,12 @@ def _link_card(element: object) -> bool:
 def _control(element: object) -> bool:
     """Whether a run that starts inside the element is a control's label, navigation or a term's
     definition (see `Block.control`)."""
-    return _tag(element) == "button" or _link_card(element) or _term_definition(element) or _contents_list(element)
+    return (
+        _tag(element) in ("button", "footer")  # a page's footer: the site's credits, never an operation's words
+        or _link_card(element)
+        or _term_definition(element)
+        or _contents_list(element)
+    )
 
 
 def _contents_list(element: object) -> bool:

@@ -15,6 +15,7 @@ from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, norm
 
 _BARE_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):")
 _BARE_NAME = re.compile(r"[A-Za-z_][\w.-]{0,99}")
+_BADGED_NAME = re.compile(r"[A-Z]{2,12}\s+[A-Za-z_][\w.-]{0,99}")
 _SLUG = re.compile(r"[^A-Za-z0-9]")
 _TERM_TYPE = re.compile(r"([A-Za-z_][\w.-]{0,99}?)(?:\[\])?")
 _TYPE_WORDS = {
@@ -146,8 +147,11 @@ def schema_named(name: str, schemas: dict[str, list[FieldRow]]) -> str | None:
 
 
 def _is_lone_link(block: Block) -> bool:
-    """A run that is one link and nothing else: one word, the link's whole text."""
-    return len(block.links) == 1 and _BARE_NAME.fullmatch(block.text) is not None
+    """A run that is one link and nothing else: one word, the link's whole text, perhaps after a badge in
+    capitals that says what the item is ("REF NewPet", an allOf part drawn as a reference)."""
+    if len(block.links) != 1:
+        return False
+    return _BARE_NAME.fullmatch(block.text) is not None or _BADGED_NAME.fullmatch(block.text) is not None
 
 
 def is_field_heading(block: Block) -> bool:

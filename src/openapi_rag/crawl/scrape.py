@@ -87,6 +87,7 @@ _METADATA_HEADING = re.compile(r"(?:annotations?|(?:vendor |specification )?exte
 # A heading over what a security scheme takes ("Secured by api_key", "Security schemes"): its query or
 # header parameters are the credential, not the operation's. Not "Security" alone: a tag may be named so.
 _SECURITY_HEADING = re.compile(r"secured by\b.*|security schemes?:?", re.I | re.S)
+_SCHEME_TYPE_SAID = re.compile(r"\btype:\s*(?:apiKey|oauth2|http|openIdConnect|mutualTLS)\b", re.I)
 
 
 @dataclass
@@ -309,6 +310,12 @@ def _linked_section(evidence: Evidence, heading: Block) -> str:
     return named.group(1) if schema_named(named.group(1), {ref: [] for ref in refs}) else ""
 
 
+def _states_scheme_type(text: str) -> bool:
+    """Whether a run states a security scheme's type as OpenAPI names them ("Security: api_key Type: apiKey",
+    "Type: oauth2"): it describes the scheme the operation asks for, not the operation."""
+    return _SCHEME_TYPE_SAID.search(text) is not None
+
+
 def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
     return any(b.kind == "heading" for b in blocks[start:end])
 
@@ -364,7 +371,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # No heading names the operation: the short line right under its signature does
                 # ("GET /albums/{id}" then "Get Album").
                 evidence.title = block.text
-            elif block.position not in signature_positions and not block.control and _is_prose(block.text):
+            elif (
+                block.position not in signature_positions
+                and not block.control
+                and _is_prose(block.text)
+                and not _states_scheme_type(block.text)
+            ):
                 evidence.prose.append(block.text)
                 # A response's short run that ends by naming a schema ("Refer to the common response
                 # description: PagingObject"), as a lone name does.

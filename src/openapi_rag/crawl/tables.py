@@ -146,7 +146,8 @@ def status_schemas(rows: list[list[str]], header: bool) -> dict[str, str]:
     for row in rows[1:]:
         if col is None or col >= len(row) or not row[0].split() or not _STATUS.match(row[0].split()[0]):
             continue
-        name = row[col].strip().strip("[]")
+        # "Pet", "[Pet]", "[ Pet ]" (a list of them, the brackets drawn apart from the link's name)
+        name = row[col].strip().strip("[]").strip()
         if re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", name) and name.lower() not in ("none", "inline", "object"):
             out[row[0].split()[0].lower()] = name
     return out
@@ -174,6 +175,8 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
             if type_col < 0 and "description" in cols and _STATED_TYPE.match(row[cols["description"]]):
                 type_col = cols["description"]  # "Type: [movie-list-object][]": the type it states links
             cell_links = links[index] if links and index < len(links) else []
+            if not header and len(row) > 1 and len(cell_links) > 1 and _opens_with(row[1], cell_links[1]):
+                type_col = 1  # a headerless table's second cell opens with a schema's link ("[ Record ]")
             target = cell_links[type_col] if 0 <= type_col < len(cell_links) else ""
             if target and not parsed.ref:
                 # The link's target names the schema (the page's section of that name, if any).
@@ -181,6 +184,11 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
                 parsed.type = parsed.type or "object"
             out.append(parsed)
     return _unflatten(out)
+
+
+def _opens_with(cell: str, target: str) -> bool:
+    """A cell whose first word is the name its link points to, perhaps as a list ("Record", "[ Record ]")."""
+    return bool(target) and re.match(r"\[?\s*" + re.escape(target) + r"(?![\w.-])", cell.strip()) is not None
 
 
 def _unflatten(rows: list[FieldRow]) -> list[FieldRow]:
