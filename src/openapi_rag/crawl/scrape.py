@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
+from openapi_rag.crawl.heading_params import heading_parameters
 from openapi_rag.crawl.label_values import join_label_values
 from openapi_rag.crawl.labels import (
     credential_names,
@@ -87,6 +88,9 @@ _METADATA_HEADING = re.compile(r"(?:annotations?|(?:vendor |specification )?exte
 # A heading over what a security scheme takes ("Secured by api_key", "Security schemes"): its query or
 # header parameters are the credential, not the operation's. Not "Security" alone: a tag may be named so.
 _SECURITY_HEADING = re.compile(r"secured by\b.*|security schemes?:?", re.I | re.S)
+# A heading over the security an operation asks for ("Authentication", "Authorizations", "Security"): JSON
+# drawn right under it defines a scheme (its type, flows, scopes), never a request or a response.
+_SECURITY_PART = re.compile(r"(?:authori[sz]ations?|authentication|security)\s*:?", re.I)
 _SCHEME_TYPE_SAID = re.compile(r"\btype:\s*(?:apiKey|oauth2|http|openIdConnect|mutualTLS)\b", re.I)
 
 
@@ -125,7 +129,7 @@ class Scraped:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = field_runs(join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)]))
+    blocks = field_runs(heading_parameters(join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)])))
     signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
@@ -426,6 +430,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.lone_names.append(("request", block.links[0]))
         elif block.kind == "code" and outline and _METADATA_HEADING.fullmatch(outline[-1].text.strip()):
             continue  # an annotation's value ("oas-tags", then '["Pets"]'): metadata, no example
+        elif block.kind == "code" and outline and _SECURITY_PART.fullmatch(outline[-1].text.strip()):
+            continue  # a scheme's definition under "Authentication" ('{"type": "oauth2", …}'): no example
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
