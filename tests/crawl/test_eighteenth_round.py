@@ -89,3 +89,73 @@ def test_the_real_pages_find_every_operation() -> None:
     document = crawl_pages([BENCH / "pages" / "scalar-markdown" / "socbench-01-energy-01-Energy.html"]).document
     assert "/energy-patterns" in document["paths"]
 
+
+def _response_fields(operation: dict, status: str) -> set[str]:
+    content = operation["responses"][status].get("content", {})
+    return {name for media in content.values() for name in media.get("schema", {}).get("properties", {})}
+
+
+def _field(name: str, shown: str, example: str = "") -> str:
+    after = f"<p><strong>Example: default</strong></p><pre><code>{example}</code></pre>" if example else ""
+    return f"<li><p><strong><code>{name}</code></strong></p><p>{shown}</p>{after}</li>"
+
+
+def test_an_example_under_a_status_heading_past_its_media_type_is_that_statuss(tmp_path: Path) -> None:
+    html = (
+        f"<html><body><h3>Get keywords</h3>{_facts('GET', '/movie/{id}/keywords')}<h4>Responses</h4>"
+        "<h5>Status: 200</h5><h6>Content-Type: application/json</h6>"
+        f"<ul>{_field('id', '<code>integer</code>')}{_field('keywords', '<code>array</code>')}</ul>"
+        "<p><strong>Example: response</strong></p>"
+        '<pre><code>{"id": 550, "keywords": []}</code></pre>'
+        "<h5>Status: 401</h5><h6>Content-Type: application/json</h6>"
+        f"<ul>{_field('status_code', '<code>integer</code>')}{_field('status_message', '<code>string</code>')}</ul>"
+        "<p><strong>Example:</strong></p>"
+        '<pre><code>{"status_message": "", "status_code": 1}</code></pre></body></html>'
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/movie/{id}/keywords"]["get"]
+    assert _response_fields(operation, "200") == {"id", "keywords"}
+
+
+def test_a_responses_headers_after_a_headers_run_are_no_body_fields(tmp_path: Path) -> None:
+    header = (
+        "<li><p><strong><code>{0}</code></strong></p><p>Specify the origin</p><p><code>string</code></p>"
+        "<p><strong>Example: default</strong></p><pre><code>\"*\"</code></pre></li>"
+    )
+    html = (
+        f"<html><body><h3>Fetch a day</h3>{_facts('GET', '/days/{day}')}<h4>Responses</h4>"
+        "<h5>Status: 200 OK</h5><p><strong>Headers:</strong></p><ul>"
+        + header.format("Access-Control-Allow-Origin")
+        + header.format("Access-Control-Allow-Methods")
+        + "</ul><h6>Content-Type: application/json</h6><ul>"
+        + _field("redirect_to", "<code>string</code> — Where the file is")
+        + "</ul></body></html>"
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/days/{day}"]["get"]
+    assert _response_fields(operation, "200") == {"redirect_to"}
+
+
+def test_an_example_under_a_request_body_heading_is_the_requests(tmp_path: Path) -> None:
+    html = (
+        f"<html><body><h3>Create a token</h3>{_facts('POST', '/v1/token')}<h4>Request Body</h4>"
+        "<h5>Content-Type: application/x-www-form-urlencoded</h5><p><strong>Example: create</strong></p>"
+        '<pre><code>{"ClientId": "OQ7", "GrantType": "client_credentials"}</code></pre>'
+        "<h4>Responses</h4><h5>Status: 201 Created</h5><h6>Content-Type: application/json</h6>"
+        '<p><strong>Example:</strong></p><pre><code>{"access_token": "x", "expires_in": 3600}</code></pre>'
+        "</body></html>"
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/v1/token"]["post"]
+    assert set(operation["responses"]) == {"201"}
+    assert _response_fields(operation, "201") == {"access_token", "expires_in"}
+
+
+def test_a_run_that_leads_with_a_type_then_a_dash_states_the_fields_type(tmp_path: Path) -> None:
+    html = (
+        f"<html><body><h3>Get patterns</h3>{_facts('GET', '/patterns')}<h4>Responses</h4><h5>Status: 200 OK</h5>"
+        "<h6>Content-Type: application/json</h6><ul>"
+        + _field("sector", "<code>string</code> — The sector's name")
+        + _field("usage", "<code>integer</code>, format: <code>int64</code> — Energy used, in kWh")
+        + "</ul></body></html>"
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/patterns"]["get"]
+    properties = operation["responses"]["200"]["content"]["application/json"]["schema"]["properties"]
+    assert {name: field["type"] for name, field in properties.items()} == {"sector": "string", "usage": "integer"}
