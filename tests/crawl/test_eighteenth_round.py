@@ -159,3 +159,39 @@ def test_a_run_that_leads_with_a_type_then_a_dash_states_the_fields_type(tmp_pat
     operation = _crawl(tmp_path, html)["paths"]["/patterns"]["get"]
     properties = operation["responses"]["200"]["content"]["application/json"]["schema"]["properties"]
     assert {name: field["type"] for name, field in properties.items()} == {"sector": "string", "usage": "integer"}
+
+
+def _error(status: str, caption: str) -> str:
+    return (
+        f"<h5>Status: {status} {caption}</h5><h6>Content-Type: application/json</h6>"
+        "<ul><li><p><strong><code>error</code> (required)</strong></p><p><code>object</code>, schema: "
+        "<code>ErrorObject</code></p><p><em>Schema <code>ErrorObject</code> is shown above.</em></p></li></ul>"
+        '<p><strong>Example:</strong></p><pre><code>{"error": {"message": "", "status": 0}}</code></pre>'
+    )
+
+
+def test_a_status_heading_whose_caption_is_sentences_still_names_its_response(tmp_path: Path) -> None:
+    html = (
+        f"<html><body><h3>Get album</h3>{_facts('GET', '/albums/{id}')}<h4>Responses</h4>"
+        "<h5>Status: 200 An album</h5><h6>Content-Type: application/json</h6>"
+        f"<ul>{_field('name', '<code>string</code> — The name')}</ul>"
+        + _error("401", "Bad or expired token. You should re-authenticate the user.")
+        + "</body></html>"
+    )
+    operation = _crawl(tmp_path, html)["paths"]["/albums/{id}"]["get"]
+    assert _response_fields(operation, "200") == {"name"}
+    assert _response_fields(operation, "401") == {"error"}
+
+
+def test_an_example_under_a_long_status_heading_is_that_statuss(tmp_path: Path) -> None:
+    caption = (
+        "Bad OAuth request (wrong consumer key, bad nonce, expired timestamp...). Unfortunately, "
+        "re-authenticating the user won't help here."
+    )
+    html = (
+        f"<html><body><h3>Save albums</h3>{_facts('PUT', '/me/albums')}<h4>Responses</h4>"
+        f"<h5>Status: 200 The album is saved</h5>{_error('403', caption)}</body></html>"
+    )
+    responses = _crawl(tmp_path, html)["paths"]["/me/albums"]["put"]["responses"]
+    assert not any(responses[status].get("content") for status in responses if status.startswith("2"))
+    assert "403" in responses
