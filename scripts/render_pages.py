@@ -162,6 +162,16 @@ untouched, before its pages were read):
   Swagger 2.0 specs through api-spec-converter 2.12.0 first (the plugin reads OpenAPI 3 only), no spec
   mended; pinned in requirements.txt and package.json in renderers/owl-api (see render_owl_api).
 
+One more joined in issue 17's eighteenth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `scalar-markdown`: Scalar's openapi-to-markdown 1.3.0 (npm; Markdown "for LLMs": metadata and servers as
+  lists of bold labels, each operation a heading, its parameters, body and responses as nested lists of
+  fields) built into a static page by Eleventy 3.1.8 with its default Markdown engine (markdown-it), in a
+  layout that holds only the title and the content; Swagger 2 and OpenAPI 3 read alike, the spec less its
+  `x-` extensions (Spotify's refers to a missing file); pinned in renderers/scalar-markdown (see
+  render_scalar_markdown).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -183,7 +193,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
                                                                             # docusaurus', vitepress',
                                                                             # raml2html', zudoku',
                                                                             # elements', fumadocs', kong',
-                                                                            # diplodoc', owl-api')
+                                                                            # diplodoc', owl-api',
+                                                                            # scalar-markdown')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong,
@@ -235,6 +246,7 @@ KONG = RENDERERS / "kong"
 DIPLODOC = RENDERERS / "diplodoc"
 OWL_API = RENDERERS / "owl-api"
 OWL_API_MKDOCS = RENDERERS / ".venv-owl-api" / "bin" / "mkdocs"
+SCALAR_MARKDOWN = RENDERERS / "scalar-markdown"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -965,6 +977,50 @@ def render_owl_api(spec: Path, out: Path, work: Path, mkdocs: Path = OWL_API_MKD
     _write_site(work, out)
 
 
+_SCALAR_MARKDOWN_LAYOUT = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title></head>
+<body><main>
+{{ content | safe }}
+</main></body></html>
+"""
+
+
+def render_scalar_markdown(spec: Path, out: Path, work: Path) -> None:
+    """Scalar's openapi-to-markdown 1.3.0 (npm; "plain Markdown from OpenAPI documents, for LLMs": the spec's
+    metadata and servers as lists of bold labels, each operation a heading, its parameters, body and responses
+    as nested lists of fields, examples in code blocks), defaults throughout, built into a static page by
+    Eleventy 3.1.8 with its default Markdown engine (markdown-it), in a layout that holds only the title and
+    the content; the site's one page kept, stripped. It reads Swagger 2 and OpenAPI 3 alike, so no spec is
+    converted; the one mend is the spec less its `x-` extensions (Spotify's `x-spotify-policy` refers to a file
+    that is not there, on which the whole spec is refused); pinned in renderers/scalar-markdown (package.json,
+    its lock, the two small files that drive it). Added in issue 17's eighteenth round as a fresh held-out renderer."""
+    source = work / "src"
+    (source / "_includes").mkdir(parents=True)
+    markdown = work / "api.md"
+    data = _read_spec(spec)
+    cleaned = work / "spec.json"  # less `x-` extensions: Spotify's point at a file that is not there
+    cleaned.write_text(json.dumps(_without_extensions(data)), encoding="utf-8")
+    subprocess.run(
+        ["node", str(SCALAR_MARKDOWN / "to-markdown.mjs"), str(cleaned), str(markdown)],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    title = _spec_title(data, spec)
+    front = f"---\nlayout: page.njk\ntitle: {json.dumps(title)}\n---\n"
+    (source / "index.md").write_text(front + markdown.read_text(encoding="utf-8"), encoding="utf-8")
+    (source / "_includes" / "page.njk").write_text(_SCALAR_MARKDOWN_LAYOUT, encoding="utf-8")
+    subprocess.run(
+        ["node", str(SCALAR_MARKDOWN / "node_modules" / "@11ty" / "eleventy" / "cmd.cjs"), "--quiet",
+         f"--config={SCALAR_MARKDOWN / 'eleventy.config.mjs'}", f"--input={source}", f"--output={work / 'site'}"],
+        check=True,
+        capture_output=True,
+        cwd=work,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )  # fmt: skip
+    _write_site(work, out)
+
+
 _STARLIGHT_CONFIG = """import starlight from '@astrojs/starlight'
 import {{ defineConfig }} from 'astro/config'
 import starlightOpenAPI, {{ openAPISidebarGroups }} from 'starlight-openapi'
@@ -1592,6 +1648,7 @@ RENDER = {
     "kong": render_kong,
     "diplodoc": render_diplodoc,
     "owl-api": render_owl_api,
+    "scalar-markdown": render_scalar_markdown,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -1687,6 +1744,11 @@ NEEDS = {
         OWL_API_MKDOCS,
         "node",
         "see requirements.txt in benchmarks/crawl/renderers/owl-api; cd benchmarks/crawl/renderers/owl-api && npm ci",
+    ),
+    "scalar-markdown": Needs(
+        SCALAR_MARKDOWN / "node_modules" / "@11ty" / "eleventy" / "cmd.cjs",
+        "node",
+        "cd benchmarks/crawl/renderers/scalar-markdown && npm ci",
     ),
 }
 

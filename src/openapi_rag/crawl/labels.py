@@ -74,7 +74,10 @@ def part_label(blocks: list[Block], index: int, label: str) -> str:
             floor = floor or block.level
             if block.level < floor and not label_kind(block.text.lower()):
                 break  # a shallower heading that labels nothing (the operation's title) ends the part
-        if block.kind not in ("text", "heading") or len(block.text) > 80:
+        # A heading that opens by saying its status labels its part however long its caption ("Status: 401
+        # Bad or expired token. This can happen if …"); a long run otherwise labels nothing.
+        long = len(block.text) > 80 and not (block.kind == "heading" and _SAYS_STATUS.match(block.text.strip()))
+        if block.kind not in ("text", "heading") or long:
             continue
         words = block.text.lower()
         if not _PIECE.fullmatch(words.strip()) and label_kind(words) in ("request", "response"):
@@ -173,6 +176,9 @@ def example_panel(blocks: list[Block], index: int) -> int:
     return index
 
 
+_SAYS_STATUS = re.compile(r"status:?\s*(?:[1-5]\d\d|default)\b", re.I)
+
+
 def label_kind(label: str) -> str:
     """request | response | param | "" from an introducing label (its nearest words decide)."""
     pieces = label.split(" | ")
@@ -181,8 +187,10 @@ def label_kind(label: str) -> str:
         # ("A pull request object", "Select media type …"): the status says.
         return "response"
     for index, piece in enumerate(pieces):
-        if piece.endswith(".") and len(piece.split()) > 3:
-            continue  # a sentence describes ("Successfully submitted the parameters."); it labels nothing
+        if piece.endswith(".") and len(piece.split()) > 3 and not _SAYS_STATUS.match(piece.strip()):
+            # A sentence describes ("Successfully submitted the parameters."); it labels nothing. Unless it
+            # opens by saying which status it is ("Status: 401 Bad or expired token. …"): a response's.
+            continue
         if is_path(piece.strip()):
             continue  # a path ("/incident-response", a request line's) names a resource, never a part
         if index + 1 < len(pieces) and _STATUS_ONLY.fullmatch(pieces[index + 1].strip()):

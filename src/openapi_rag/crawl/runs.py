@@ -35,6 +35,8 @@ _NAME_RUN = re.compile(r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(\*|\?|\((?:optional
 _TYPE_RUN = re.compile(
     r"(?:type(?::\s*|\s+))?(?:(?:one|any|all)\s+of:?\s*)?(array of \w+|[a-z][\w-]*(?:\[\])?)\b(.*)", re.I | re.S
 )
+# A type word, its details (", format: int64", " | null", ", possible values: …") and then an em or en dash.
+_DASHED_TYPE = re.compile(r"([a-z][\w-]*(?:\[\])?)(?:\s*\|\s*null)?(?:\s*,[^—–]{0,300}?)?\s+[—–]\s+(?=\S)", re.I)
 _TYPE_WORD = re.compile(
     r"(array of \w+|array|string|integer|int|int32|int64|long|number|float|double|decimal|boolean|"
     r"bool|object|map|date|date-time|datetime|uuid|binary|byte)(\[\])?", re.I
@@ -518,6 +520,12 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
     if placed is not None:
         word = placed.group(1).lower()
         return (word if word in LOCATIONS else "body"), None, placed.group(2).strip()
+    dashed = _DASHED_TYPE.match(text)
+    if dashed is not None and _TYPE_WORD.fullmatch(dashed.group(1)):
+        # The type and its details, then a dash and the description ("string — The job's id", "integer,
+        # format: int64 — The page size", "string | null — …"): one run that states both, however long.
+        type_ = "array" if dashed.group(1).endswith("[]") else normalize_type(dashed.group(1))
+        return None, type_, text[dashed.end() :].strip()
     if len(text) > 200 or text.rstrip().endswith(("[", "{")):
         return None, None, ""  # "Array [" opens a list drawn over the runs below; it types nothing
     typed = _TYPE_RUN.fullmatch(text)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
+from openapi_rag.crawl.heading_params import heading_parameters
 from openapi_rag.crawl.label_values import join_label_values
 from openapi_rag.crawl.labels import (
     credential_names,
@@ -87,6 +88,11 @@ _METADATA_HEADING = re.compile(r"(?:annotations?|(?:vendor |specification )?exte
 # A heading over what a security scheme takes ("Secured by api_key", "Security schemes"): its query or
 # header parameters are the credential, not the operation's. Not "Security" alone: a tag may be named so.
 _SECURITY_HEADING = re.compile(r"secured by\b.*|security schemes?:?", re.I | re.S)
+# A run that only says what follows is headers ("Headers:", "Response headers:").
+_HEADERS_RUN = re.compile(r"(?:response )?headers:", re.I)
+# A heading over the security an operation asks for ("Authentication", "Authorizations", "Security"): JSON
+# drawn right under it defines a scheme (its type, flows, scopes), never a request or a response.
+_SECURITY_PART = re.compile(r"(?:authori[sz]ations?|authentication|security)\s*:?", re.I)
 _SCHEME_TYPE_SAID = re.compile(r"\btype:\s*(?:apiKey|oauth2|http|openIdConnect|mutualTLS)\b", re.I)
 
 
@@ -125,7 +131,7 @@ class Scraped:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = field_runs(join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)]))
+    blocks = field_runs(heading_parameters(join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)])))
     signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
@@ -244,6 +250,13 @@ def _enclosing(outline: list[Block]) -> tuple[str, str]:
     return "", ""
 
 
+def _status_heading_over(outline: list[Block]) -> str:
+    """The status the innermost heading that names a response's status gives ("Status: 401", "404 Not
+    Found"); "" where none does."""
+    heading = next((h for h in reversed(outline) if _names_status(h)), None)
+    return label_status(heading.text.lower()) if heading is not None else ""
+
+
 def _piece_under_response(outline: list[Block]) -> str:
     """The status of the response a piece heading ("Body", "Schema") sits under ("HTTP status code 201",
     a heading further out): a body there is that response's, not the request's. "" elsewhere."""
@@ -333,8 +346,20 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
         while at in signature_positions:
             first_line.add(at)
             at += 1
+    headers_open = False  # inside a response's headers, after a run "Headers:" under its status
     for index, block in enumerate(blocks):
         label = part_label(blocks, index, label_before(blocks, index))
+        if block.kind != "heading" and (
+            headers_open
+            or block.kind == "text"
+            and _HEADERS_RUN.fullmatch(block.text.strip())
+            and any(_names_status(h) or _names_responses(h) for h in outline)
+        ):
+            # "Status: 307", then "Headers:" over each header's name, description, type and example, up to
+            # the next heading (its media type's): the response's headers, never fields of its body.
+            headers_open = True
+            continue
+        headers_open = False
         if block.kind == "heading":
             while outline and outline[-1].level >= block.level:
                 outline.pop()
@@ -426,6 +451,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.lone_names.append(("request", block.links[0]))
         elif block.kind == "code" and outline and _METADATA_HEADING.fullmatch(outline[-1].text.strip()):
             continue  # an annotation's value ("oas-tags", then '["Pets"]'): metadata, no example
+        elif block.kind == "code" and outline and _SECURITY_PART.fullmatch(outline[-1].text.strip()):
+            continue  # a scheme's definition under "Authentication" ('{"type": "oauth2", …}'): no example
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
@@ -444,6 +471,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 evidence.request_examples.append(value)
             elif label_kind(label) == "request" and not _piece_under_response(outline):
                 evidence.request_examples.append(value)  # not "Responses", "201", then a "Body" heading's
+            elif not label_kind(label) and _enclosing(outline)[0] == "request" and not _piece_under_response(outline):
+                # The nearest words say nothing ("Example: create"): a heading further out that names the
+                # request ("Request Body", then its media type's heading) says, as it does for a table.
+                evidence.request_examples.append(value)
             else:
                 # In a strip's panels ("200", "default", then a schema and an example for each) the
                 # example's panel names its status, as a field table's does.
@@ -451,6 +482,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # A "Body" heading's example under a status heading further out ("default", "Body", then
                 # the example under its media type) is that status's, as the table after it is.
                 status = status or _status_over_piece(outline)
+                # An example under a status heading further out, past its media type's ("Status: 401", then
+                # "Content-Type: application/json", then "Example:" and the code), is that status's.
+                status = status or _status_heading_over(outline)
                 evidence.response_examples.setdefault(status, []).append(value)
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):

@@ -56,6 +56,9 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
             if block.kind == "heading" and (named := parse_named_signature(block.text)):
                 found.append(Signature(i, named[0], named[1], _template_sample(named[0], named[1])))
                 continue
+            if labelled := _labelled_request_line(blocks, i):
+                found.append(Signature(i, *labelled, _template_sample(*labelled), width=2))
+                continue
             method = is_method(block.text)
             if method and i + 1 < len(blocks) and url_block(blocks[i + 1]):
                 # a method badge over a code block that shows only the request's URL, a box to copy it from
@@ -74,6 +77,27 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
                 if path:
                     found.append(Signature(i, method, path, width=2))
     return found
+
+
+# "Method: GET", "HTTP method: post", "Verb: DELETE": a run that states an operation's method after a label;
+# "Path: /pets/{id}", "Endpoint: /pets", "URL: https://api.example.com/v1/pets": one that states its path.
+_METHOD_LABEL = re.compile(r"^\s*(?:http\s+)?(?:method|verb)\s*:\s*(\w+)\s*$", re.I)
+_PATH_LABEL = re.compile(r"^\s*(?:path|endpoint|route|url)\s*:\s*(\S.*?)\s*$", re.I)
+
+
+def _labelled_request_line(blocks: list[Block], i: int) -> tuple[str, str] | None:
+    """(method, path) where a run states the method after a label and the next run the path after one
+    ("Method: GET", then "Path: /energy-patterns": an operation's facts listed as labelled fields): one
+    request line drawn as two fields (under a heading that is the same line, "GET /pets", one more line of
+    the same operation)."""
+    if i + 1 >= len(blocks) or blocks[i + 1].kind != "text":
+        return None
+    named, drawn = _METHOD_LABEL.match(blocks[i].text), _PATH_LABEL.match(blocks[i + 1].text)
+    if not named or not drawn or not (method := is_method(named.group(1))):
+        return None
+    url = drawn.group(1)
+    path = is_path(url) or (url if _SERVER_RUN.fullmatch(url) else None)
+    return (method, "".join(path.split())) if path else None
 
 
 def url_block(block: Block) -> bool:

@@ -1,0 +1,80 @@
+"""Parameters drawn as headings of their own, each followed by a run that states where it goes.
+
+Some references give each parameter a small heading holding its name alone (perhaps marked "required"),
+then a run "In: query" (or "Location: header"), then its description and a run that leads with its type
+("integer, format: int64", "string — The market"): one parameter, whatever the heading's level. Such a
+stretch becomes one table block with a header row, as the page's parameter tables are read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.tables import LOCATIONS
+
+_HEADER = ["name", "in", "type", "required", "description"]
+# "limit", "X-Request-Id required", "id (required)", "fields[] optional": a name alone, perhaps marked.
+_NAME_HEADING = re.compile(r"([A-Za-z_$@][\w.\-\[\]$@]{0,99})(?:\s+\(?(required|optional)\)?)?")
+# "In: query", "Location: header", "in path": where the parameter goes, stated after a label.
+_LOCATION_RUN = re.compile(r"(?:in|location)\s*:?\s*(\w+)", re.I)
+# A run that leads with a JSON Schema type ("string", "integer , format: int64", "string | null — …").
+_TYPE_RUN = re.compile(
+    r"(string|integer|number|boolean|array|object)(?:\s*\|\s*(?:string|integer|number|boolean|array|object|null))*"
+    r"(?=$|[\s,;—–(-])",
+    re.I,
+)
+_MAX_RUNS = 6  # runs read after a parameter's location: its description and its type
+
+
+def _location(block: Block) -> str | None:
+    if block.kind != "text" or len(block.text) > 40:
+        return None
+    found = _LOCATION_RUN.fullmatch(block.text.strip())
+    if found is None:
+        return None
+    return next((known for known in LOCATIONS if known.lower() == found.group(1).lower()), None)
+
+
+def _parameter_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
+    """(row, index after it) for a parameter heading at `i` followed by its location run; None elsewhere."""
+    heading = blocks[i]
+    if heading.kind != "heading" or i + 1 >= len(blocks):
+        return None
+    named = _NAME_HEADING.fullmatch(heading.text.strip())
+    location = _location(blocks[i + 1])
+    if named is None or location is None:
+        return None
+    type_, words = "", []
+    end = i + 2
+    while end < len(blocks) and end < i + 2 + _MAX_RUNS and blocks[end].kind == "text":
+        text = blocks[end].text.strip()
+        if not type_ and (stated := _TYPE_RUN.match(text)):
+            type_ = stated.group(1).lower()
+            rest = text[stated.end() :].lstrip(" ,;—–-")
+            if rest and not rest.lower().startswith(("format", "possible values", "minimum", "maximum", "default")):
+                words.append(rest)
+        else:
+            words.append(text)
+        end += 1
+    required = "required" if (named.group(2) or "").lower() == "required" or location == "path" else ""
+    return [named.group(1), location, type_, required, " ".join(words)], end
+
+
+def heading_parameters(blocks: list[Block]) -> list[Block]:
+    """The blocks with each stretch of parameter headings and their runs replaced by one table block."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        rows: list[list[str]] = []
+        while (found := _parameter_at(blocks, i)) is not None:
+            row, i = found
+            rows.append(row)
+        if rows:
+            out.append(Block("table", rows=[_HEADER, *rows], header=True, cell_links=[[""] * 5] * (len(rows) + 1)))
+            continue
+        out.append(blocks[i])
+        i += 1
+    for index, block in enumerate(out):
+        block.position = index
+    return out
