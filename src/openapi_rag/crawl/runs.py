@@ -45,6 +45,9 @@ _TYPE_WORD = re.compile(
 _MARKED_REQUIRED = re.compile(r"[·(,|]\s*required\b", re.I)
 # After the type word, its details: a format, marks, or "or null" (a nullable type, "string or null").
 _DETAILS = re.compile(r"\s*($|format\b|or\s+null\b|[·(<\[|,:])", re.I)
+# After the type word, marks alone, each after a space ("string required", "integer deprecated nullable"): the
+# field's marks set beside its type as badges, with no separator drawn between them.
+_MARKS_ONLY = re.compile(r"(?:\s+(?:required|optional|deprecated|nullable|read[- ]?only|write[- ]?only))+\s*", re.I)
 _LOCATION_RUN = re.compile(
     r"(path|query|header|cookie|body|form)\s+parameter\b\s*[—–:-]?\s*(.*)", re.I | re.S
 )
@@ -511,7 +514,9 @@ def _detail_mark(text: str) -> str:
     typed = _TYPE_RUN.fullmatch(text)
     if typed is None or not _TYPE_WORD.fullmatch(typed.group(1)):
         return ""
-    return "(required)" if _MARKED_REQUIRED.search(typed.group(2)) else ""
+    marks = _MARKS_ONLY.fullmatch(typed.group(2))
+    said = marks is not None and "required" in typed.group(2).lower().split()
+    return "(required)" if said or _MARKED_REQUIRED.search(typed.group(2)) else ""
 
 
 def _stated(text: str) -> tuple[str | None, str | None, str]:
@@ -534,7 +539,8 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
     # After the type word only its details ("format: int32", "· date-time", "(int64)"), never a
     # sentence: "String values are trimmed" under "Summary" is prose.
     if not re.match(r"type\b", text, re.I) and not _DETAILS.match(typed.group(2)):
-        return None, None, ""
+        if not _MARKS_ONLY.fullmatch(typed.group(2)):
+            return None, None, ""
     if typed.group(1).endswith("[]") or typed.group(2).startswith("[]"):
         return None, "array", ""  # "object[]", "string[]": a list of what the word names
     return None, normalize_type(typed.group(1)), ""
