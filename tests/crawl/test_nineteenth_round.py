@@ -119,3 +119,27 @@ def test_the_flexdoc_pages_meet_the_request_target_on_a_socbench_page() -> None:
     body = paths["/trigger-hook"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
     assert {"hookId", "payload"} <= set(body)
     assert set(paths["/update-config"]) == {"patch"}
+
+
+def test_name_and_place_runs_with_no_type_between_them_are_parameters(tmp_path: Path) -> None:
+    # A Swagger 2 parameter's `type`, which the page leaves out: the name and the place alone.
+    sections = (
+        "<section><button>Parameters</button><div>"
+        "<div><div><code>phone</code><span>query</span><span>required</span></div></div>"
+        "<div><div><code>Authorization</code><span>header</span><span>required</span></div></div>"
+        "</div></section><section><button>Responses</button><div><div><span>200</span></div></div></section>"
+    )
+    html = "<html><body>" + _operation("GET", "/businesses/search/phone", "Search by phone", sections) + "</body></html>"
+    operation = _crawl(tmp_path, html)["paths"]["/businesses/search/phone"]["get"]
+    found = {p["name"]: p for p in operation.get("parameters", [])}
+    assert set(found) == {"phone", "Authorization"}
+    assert found["phone"]["in"] == "query" and found["Authorization"]["in"] == "header"
+
+
+def test_items_under_an_array_labels_the_items_and_is_no_field() -> None:
+    page = BENCH / "pages" / "flexdoc" / "socbench-06-health-01-Telemedicine.html"
+    operation = crawl_pages([page]).document["paths"]["/patients/{id}/history"]["get"]
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    names = set(schema.get("properties", {})) | set(schema.get("items", {}).get("properties", {}))
+    assert "Items" not in names  # "array", then "Items" over "object" and the items' fields
+    assert {"record_id", "description"} <= names

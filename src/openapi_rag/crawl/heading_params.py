@@ -72,7 +72,7 @@ def _parameter_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
 def _run_parameter_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None:
     """(row, index after it) for a run that holds a parameter's name and location ("deploymentId query
     required"), followed by its description and a run that leads with its type ("string required"), which
-    ends it; None elsewhere, and where no run states a type."""
+    ends it, or by the next such run (a parameter whose type the page leaves out); None elsewhere."""
     block = blocks[i]
     if block.kind != "text" or len(block.text) > 140:
         return None
@@ -83,10 +83,13 @@ def _run_parameter_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
     marks = named.group(3).lower().split()
     words: list[str] = []
     end = i + 1
+    required = "required" if "required" in marks or location == "path" else ""
     while end < len(blocks) and end < i + 1 + _MAX_RUN_PARAMETER_RUNS and blocks[end].kind == "text":
         text = blocks[end].text.strip()
         if _NAME_LOCATION_RUN.fullmatch(text):
-            return None
+            # The next parameter's run: this one states no type (a Swagger 2 parameter's `type`, which the
+            # page leaves out), its name and place alone.
+            return [named.group(1), location, "", required, " ".join(words)], end
         if (stated := _TYPE_RUN.match(text)) and _TYPE_DETAILS.fullmatch(text[stated.end() :]):
             rest = text[stated.end() :]
             if "required" in rest.lower().split():
@@ -95,7 +98,16 @@ def _run_parameter_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
             return [named.group(1), location, stated.group(1).lower(), required, " ".join(words)], end + 1
         words.append(text)
         end += 1
+    if end == i + 1 and end < len(blocks) and blocks[end].kind == "heading" and i and _after_parameter(blocks, i - 1):
+        return [named.group(1), location, "", required, ""], end  # the last of a stretch, right before a heading
     return None
+
+
+def _after_parameter(blocks: list[Block], i: int) -> bool:
+    """Whether the run at `i` ends a parameter drawn as a name-and-place run: it is one, or its type run."""
+    text = blocks[i].text.strip() if blocks[i].kind == "text" else ""
+    typed = _TYPE_RUN.match(text)
+    return bool(_NAME_LOCATION_RUN.fullmatch(text) or (typed and _TYPE_DETAILS.fullmatch(text[typed.end() :])))
 
 
 def heading_parameters(blocks: list[Block]) -> list[Block]:

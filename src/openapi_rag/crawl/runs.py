@@ -222,6 +222,8 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
         return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
     if named.group(1) in ("Schema", "Example", "Examples"):
         return None  # a piece label over a scalar's type ("Schema", then "string"), not a field
+    if named.group(1).lower() == "items" and _states_array(blocks, i - 1):
+        return None  # "array", then "Items" over the items' own type ("object") and fields: a label, not a field
     if _MARK_RUN.fullmatch(blocks[i].text) or inline_field(blocks[i + 1].text) is not None:
         return None  # a mark ("Body", "required"), or a name whose next run is a field of its own
     if _TYPE_WORD.fullmatch(named.group(1)):
@@ -505,6 +507,16 @@ def _field_from(
     elif type_ is None and (bound := _VALUE_BOUND.search(" ".join(following))):
         type_ = "number" if "." in (bound.group(1) or bound.group(2)) else "integer"  # "Range 0 <= value <= 50"
     return [name, location or "", type_ or "", required, description], j
+
+
+def _states_array(blocks: list[Block], i: int) -> bool:
+    """Whether the run at `i` states an array, and that alone ("array", "array required")."""
+    if i < 0 or blocks[i].kind != "text":
+        return False
+    typed = _TYPE_RUN.fullmatch(blocks[i].text.strip())
+    return bool(
+        typed and typed.group(1).lower() == "array" and (not typed.group(2).strip() or _MARKS_ONLY.fullmatch(typed.group(2)))
+    )
 
 
 def _detail_mark(text: str) -> str:
