@@ -56,6 +56,7 @@ crawl-pages: $(STAMP)
 	test -x benchmarks/crawl/renderers/.venv-openapi-generator/bin/openapi-generator-cli || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-openapi-generator && benchmarks/crawl/renderers/.venv-openapi-generator/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-openapi-generator.txt; }
 	test -x benchmarks/crawl/renderers/.venv-mkdocs/bin/mkdocs || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-mkdocs && benchmarks/crawl/renderers/.venv-mkdocs/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-mkdocs.txt; }
 	test -x benchmarks/crawl/renderers/.venv-owl-api/bin/mkdocs || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-owl-api && benchmarks/crawl/renderers/.venv-owl-api/bin/pip install --quiet -r benchmarks/crawl/renderers/owl-api/requirements.txt; }
+	test -d benchmarks/crawl/renderers/.venv-flexdoc || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-flexdoc && benchmarks/crawl/renderers/.venv-flexdoc/bin/pip install --quiet -r benchmarks/crawl/renderers/flexdoc/requirements.txt; }
 	$(BIN)/python scripts/render_pages.py --data ../shared/data
 
 clean:

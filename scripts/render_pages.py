@@ -172,6 +172,17 @@ untouched, before its pages were read):
   `x-` extensions (Spotify's refers to a missing file); pinned in renderers/scalar-markdown (see
   render_scalar_markdown).
 
+One more joined in issue 17's nineteenth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `flexdoc`: Prauga FlexDoc's standalone OpenAPI renderer (React, its bundle as the PyPI package
+  prauga-flexdoc 0.9.0 ships it for its ASGI/WSGI hosts) in headless Chromium, mounted as the package's own
+  bootstrap page mounts it but with the spec inline and `expand: "all"` (every section of an operation open,
+  a render setting like Swagger UI's `docExpansion`); it draws one view at a time, the overview or an
+  operation, as its sidebar's buttons choose, so the harness clicks each operation's button in the
+  sidebar's order and joins the views into one page; the spec less its `x-` extensions (Spotify's refers
+  to a missing file); pinned in renderers/flexdoc/requirements.txt (see render_flexdoc).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -205,6 +216,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
         # benchmarks/crawl/renderers/requirements-mkdocs.txt
     python3 -m venv benchmarks/crawl/renderers/.venv-owl-api    # once, then pip install -r
         # benchmarks/crawl/renderers/owl-api/requirements.txt
+    python3 -m venv benchmarks/crawl/renderers/.venv-flexdoc    # once, then pip install -r
+        # benchmarks/crawl/renderers/flexdoc/requirements.txt (and Debian's chromium)
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -247,6 +260,7 @@ DIPLODOC = RENDERERS / "diplodoc"
 OWL_API = RENDERERS / "owl-api"
 OWL_API_MKDOCS = RENDERERS / ".venv-owl-api" / "bin" / "mkdocs"
 SCALAR_MARKDOWN = RENDERERS / "scalar-markdown"
+FLEXDOC_VENV = RENDERERS / ".venv-flexdoc"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1021,6 +1035,62 @@ def render_scalar_markdown(spec: Path, out: Path, work: Path) -> None:
     _write_site(work, out)
 
 
+def _flexdoc_bundle(venv: Path = FLEXDOC_VENV) -> Path:
+    """The standalone renderer bundle inside the pinned prauga-flexdoc wheel (whatever the venv's Python)."""
+    found = sorted(venv.glob("lib/python*/site-packages/prauga_flexdoc/_assets/flexdoc.standalone.js"))
+    return found[0] if found else venv / "prauga_flexdoc" / "_assets" / "flexdoc.standalone.js"
+
+
+def render_flexdoc(spec: Path, out: Path, work: Path) -> None:
+    """Prauga FlexDoc's standalone OpenAPI renderer (React; its bundle as the PyPI package prauga-flexdoc 0.9.0
+    ships it), mounted as the package's bootstrap page mounts it (`FlexDocStandalone.mountAsync` with the
+    options its host writes: contract version 1, the title, the "system" theme, Try It on) but with the spec
+    inline and one render setting, `expand: "all"` (every section of an operation open: parameters, request
+    body, responses, Try It, code samples; by default they are closed). It draws one view at a time, the
+    overview or one operation, as its sidebar's buttons choose; so the harness opens any closed group of the
+    sidebar, clicks each operation's button in the sidebar's order and joins what the main pane drew for the
+    overview and each operation into one page (the sidebar itself is site chrome). Added in issue 17's
+    nineteenth round as a fresh held-out renderer; pinned in renderers/flexdoc/requirements.txt. The one mend is
+    the spec less its `x-` extensions, as for scalar-markdown: Spotify's `x-spotify-policy` refers to a file
+    that is not there, which the renderer fetches and, failing, draws nothing."""
+    bundle = _flexdoc_bundle()
+    harness = _harness(f"""<div id="flexdoc-root"></div><script src="{bundle.as_uri()}"></script>
+<script>const wait = ms => new Promise(done => setTimeout(done, ms));
+const METHOD = /^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE)\\b/;
+const main = () => document.querySelector("main");
+const side = () => document.querySelector("aside");
+async function operationButtons() {{
+  // a tag's operations may sit behind a closed group: open each
+  for (let round = 0; round < 20; round++) {{
+    const closed = [...side().querySelectorAll('button[aria-expanded="false"]')];
+    if (!closed.length) break;
+    closed.forEach(group => group.click());
+    await wait(500);
+  }}
+  return [...side().querySelectorAll("button")].filter(button => METHOD.test(button.textContent.trim()));
+}}
+async function visitAll() {{
+  const root = document.getElementById("flexdoc-root");
+  await FlexDocStandalone.mountAsync(root, {{spec: {{spec}}, options: {{contractVersion: "1", title: "{{title}}",
+    theme: "system", tryIt: {{enabled: true}}, expand: "all"}}, baseUri: location.href}});
+  await wait(2000);
+  const parts = ["<div>" + main().innerHTML + "</div>"];
+  const count = (await operationButtons()).length;
+  for (let index = 0; index < count; index++) {{
+    (await operationButtons())[index].click();  // clicked as a reader does
+    await wait(1000);
+    parts.push("<div>" + main().innerHTML + "</div>");
+  }}
+  const page = document.createElement("div");
+  page.innerHTML = parts.join("\\n");
+  root.replaceWith(page);
+}}
+visitAll();</script>""")
+    cleaned = work / "spec.json"  # less `x-` extensions: Spotify's point at a file that is not there (fetched)
+    cleaned.write_text(json.dumps(_without_extensions(_read_spec(spec))), encoding="utf-8")
+    _render_in_chromium(cleaned, harness, out, work, budget_ms=900_000)
+
+
 _STARLIGHT_CONFIG = """import starlight from '@astrojs/starlight'
 import {{ defineConfig }} from 'astro/config'
 import starlightOpenAPI, {{ openAPISidebarGroups }} from 'starlight-openapi'
@@ -1649,6 +1719,7 @@ RENDER = {
     "diplodoc": render_diplodoc,
     "owl-api": render_owl_api,
     "scalar-markdown": render_scalar_markdown,
+    "flexdoc": render_flexdoc,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -1749,6 +1820,11 @@ NEEDS = {
         SCALAR_MARKDOWN / "node_modules" / "@11ty" / "eleventy" / "cmd.cjs",
         "node",
         "cd benchmarks/crawl/renderers/scalar-markdown && npm ci",
+    ),
+    "flexdoc": Needs(
+        _flexdoc_bundle(),
+        "chromium",
+        "see requirements.txt in benchmarks/crawl/renderers/flexdoc (and Debian's chromium)",
     ),
 }
 

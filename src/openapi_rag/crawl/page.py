@@ -177,6 +177,7 @@ class _Walker:
         self.run_links: list[str] = []
         self.run_owner: object = None  # the element whose text starts the current run
         self.full = False
+        self.outer = 1  # the level of the last heading element walked (a section button's heading is below it)
 
     def add(self, block: Block) -> None:
         if len(self.blocks) >= MAX_BLOCKS:
@@ -254,8 +255,15 @@ class _Walker:
                     self.own(el)
                     self.run.append(value)
                 continue
+            if tag == "button" and (caption := _section_button(el)):
+                # A section opened and closed by its leading button: the button is the section's heading,
+                # one level below the page's heading over it.
+                self.flush()
+                self.add(Block("heading", caption, level=min(6, self.outer + 1)))
+                continue
             if tag in _HEADINGS:
                 self.flush()
+                self.outer = _HEADINGS[tag]
                 text, anchor = _heading_text(el), ""
                 if attributes := _LITERAL_ATTRIBUTES.search(text):
                     text, anchor = text[: attributes.start()] or text, attributes.group(1)
@@ -402,6 +410,19 @@ def _term_definition(element: object) -> bool:
         return False
     inside = itertools.islice(element.iterdescendants(), MAX_ITEM_ELEMENTS)  # type: ignore[attr-defined]
     return any(_tag(d) in ("p", "div", "ul", "ol") for d in inside)
+
+
+def _section_button(button: object) -> str:
+    """The caption of a button that leads a `<section>` holding more after it ("Parameters", then the
+    parameters): a disclosure that opens and closes the section, so its heading; "" for any other button."""
+    parent = button.getparent()  # type: ignore[attr-defined]
+    if _tag(parent) != "section" or (parent.text or "").strip():  # type: ignore[union-attr]
+        return ""
+    children = [c for c in parent if isinstance(c.tag, str)]  # type: ignore[union-attr]
+    if len(children) < 2 or children[0] is not button:
+        return ""
+    caption = " ".join(button.text_content().split())  # type: ignore[attr-defined]
+    return caption if 0 < len(caption) <= 80 else ""
 
 
 def _inline_button(button: object) -> bool:
@@ -637,8 +658,23 @@ def _shown_option(select: object) -> str:
     """What a drop-down shows: its selected option, else its first. The other options are choices a
     reader must open it to see ("cURL", not "cURL JavaScript Python …"), never a run of prose."""
     options = list(select.iter("option"))  # type: ignore[attr-defined]
-    shown = next((o for o in options if o.get("selected") is not None), options[0] if options else None)
+    chosen = next((o for o in options if o.get("selected") is not None), None)
+    if chosen is None and _method_choice(options):
+        # A console's method picker ("GET POST PUT …") with no option marked: the script that drew the page
+        # chose one (the operation's own) without writing it into the markup, so what it shows is unknown;
+        # its first option is no stated method.
+        return ""
+    shown = chosen if chosen is not None else (options[0] if options else None)
     return " ".join(shown.text_content().split()) if shown is not None else ""
+
+
+_HTTP_METHODS = frozenset({"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"})
+
+
+def _method_choice(options: list) -> bool:
+    """Whether a drop-down's options are HTTP methods, three or more of them: a request console's picker."""
+    words = [" ".join(o.text_content().split()).upper() for o in options]
+    return len(words) >= 3 and all(word in _HTTP_METHODS for word in words)
 
 
 def _glued(text: str) -> str:

@@ -45,6 +45,9 @@ _TYPE_WORD = re.compile(
 _MARKED_REQUIRED = re.compile(r"[·(,|]\s*required\b", re.I)
 # After the type word, its details: a format, marks, or "or null" (a nullable type, "string or null").
 _DETAILS = re.compile(r"\s*($|format\b|or\s+null\b|[·(<\[|,:])", re.I)
+# After the type word, marks alone, each after a space ("string required", "integer deprecated nullable"): the
+# field's marks set beside its type as badges, with no separator drawn between them.
+_MARKS_ONLY = re.compile(r"(?:\s+(?:required|optional|deprecated|nullable|read[- ]?only|write[- ]?only))+\s*", re.I)
 _LOCATION_RUN = re.compile(
     r"(path|query|header|cookie|body|form)\s+parameter\b\s*[—–:-]?\s*(.*)", re.I | re.S
 )
@@ -219,6 +222,8 @@ def _field_at(blocks: list[Block], i: int, *, after_field: bool = False) -> tupl
         return None  # a one-word sentence ("Created.") describes; a name never ends with a full stop
     if named.group(1) in ("Schema", "Example", "Examples"):
         return None  # a piece label over a scalar's type ("Schema", then "string"), not a field
+    if named.group(1).lower() == "items" and _states_array(blocks, i - 1):
+        return None  # "array", then "Items" over the items' own type ("object") and fields: a label, not a field
     if _MARK_RUN.fullmatch(blocks[i].text) or inline_field(blocks[i + 1].text) is not None:
         return None  # a mark ("Body", "required"), or a name whose next run is a field of its own
     if _TYPE_WORD.fullmatch(named.group(1)):
@@ -504,6 +509,16 @@ def _field_from(
     return [name, location or "", type_ or "", required, description], j
 
 
+def _states_array(blocks: list[Block], i: int) -> bool:
+    """Whether the run at `i` states an array, and that alone ("array", "array required")."""
+    if i < 0 or blocks[i].kind != "text":
+        return False
+    typed = _TYPE_RUN.fullmatch(blocks[i].text.strip())
+    return bool(
+        typed and typed.group(1).lower() == "array" and (not typed.group(2).strip() or _MARKS_ONLY.fullmatch(typed.group(2)))
+    )
+
+
 def _detail_mark(text: str) -> str:
     """The mark "(required)" where a type run's details mark the field so ("string · required",
     "integer · int64 · required": the marks set beside the type and format, a separator before each);
@@ -511,7 +526,9 @@ def _detail_mark(text: str) -> str:
     typed = _TYPE_RUN.fullmatch(text)
     if typed is None or not _TYPE_WORD.fullmatch(typed.group(1)):
         return ""
-    return "(required)" if _MARKED_REQUIRED.search(typed.group(2)) else ""
+    marks = _MARKS_ONLY.fullmatch(typed.group(2))
+    said = marks is not None and "required" in typed.group(2).lower().split()
+    return "(required)" if said or _MARKED_REQUIRED.search(typed.group(2)) else ""
 
 
 def _stated(text: str) -> tuple[str | None, str | None, str]:
@@ -534,7 +551,8 @@ def _stated(text: str) -> tuple[str | None, str | None, str]:
     # After the type word only its details ("format: int32", "· date-time", "(int64)"), never a
     # sentence: "String values are trimmed" under "Summary" is prose.
     if not re.match(r"type\b", text, re.I) and not _DETAILS.match(typed.group(2)):
-        return None, None, ""
+        if not _MARKS_ONLY.fullmatch(typed.group(2)):
+            return None, None, ""
     if typed.group(1).endswith("[]") or typed.group(2).startswith("[]"):
         return None, "array", ""  # "object[]", "string[]": a list of what the word names
     return None, normalize_type(typed.group(1)), ""
