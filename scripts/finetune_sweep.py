@@ -21,7 +21,15 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from minilm_training import Encoder, Recipe, ranking_mrr, read_examples, split_held_out, train
+from minilm_training import (
+    Encoder,
+    Recipe,
+    frozen_prefixes,
+    ranking_mrr,
+    read_examples,
+    split_held_out,
+    train,
+)
 
 MAX_FILE_BYTES = 15_000_000  # what one returned file may hold (the accelerator machine's limit is 16 MiB)
 
@@ -29,7 +37,7 @@ MAX_FILE_BYTES = 15_000_000  # what one returned file may hold (the accelerator 
 def trained_layers(encoder: Encoder, recipe: Recipe) -> dict:
     """The weights the recipe trained, in fp16 on the CPU."""
     torch = encoder.torch
-    frozen = ["embeddings."] + [f"encoder.layer.{i}." for i in range(recipe.freeze_layers)]
+    frozen = frozen_prefixes(recipe.freeze_layers)
     return {
         k: v.detach().to("cpu", torch.float16)
         for k, v in encoder.model.state_dict().items()
@@ -42,7 +50,7 @@ def save_state(torch, state: dict, out: Path, name: str) -> list[str]:
     parts: list[dict] = [{}]
     size = 0
     for key, tensor in state.items():
-        nbytes = tensor.numel() * 2
+        nbytes = tensor.numel() * tensor.element_size()
         if size + nbytes > MAX_FILE_BYTES and parts[-1]:
             parts.append({})
             size = 0

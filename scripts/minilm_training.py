@@ -110,6 +110,11 @@ class Recipe:
     hard_negatives: bool = False
 
 
+def frozen_prefixes(freeze_layers: int) -> list[str]:
+    """The parameter names a recipe keeps as they are: the embeddings and the lowest layers."""
+    return ["embeddings."] + [f"encoder.layer.{i}." for i in range(freeze_layers)]
+
+
 def train(encoder: Encoder, examples: list[Example], recipe: Recipe, rng: random.Random) -> float:
     """One run of the recipe over `examples`; the seconds it took."""
     torch = encoder.torch
@@ -117,7 +122,7 @@ def train(encoder: Encoder, examples: list[Example], recipe: Recipe, rng: random
     # The embeddings and the lowest layers stay as they are: on 2 CPU cores the backward pass through
     # six layers costs more than the forward, and the words' contextual meaning lives in the top ones.
     # Layers the default model shares also let both models run as one graph (embed/minilm_pair.py).
-    frozen = ["embeddings."] + [f"encoder.layer.{i}." for i in range(recipe.freeze_layers)]
+    frozen = frozen_prefixes(recipe.freeze_layers)
     trained = []
     for name, parameter in encoder.model.named_parameters():
         parameter.requires_grad = not any(name.startswith(f) for f in frozen)

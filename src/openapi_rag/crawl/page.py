@@ -309,7 +309,7 @@ class _Walker:
         every = itertools.islice(table.iter("tr"), 4 * MAX_TABLE_ROWS)  # type: ignore[attr-defined]
         trs = [tr for tr in every if owner_table(tr) is table]
         for number, tr in enumerate(trs):
-            cells = [c for c in tr if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
+            cells = _cells(tr)
             row, row_links = [], []
             for cell in cells:
                 nested.extend(t for t in cell.iter("table") if owner_table(t) is table)
