@@ -95,7 +95,7 @@ ROWS: dict[str, Row] = {
             ),
             static="minilm-users",
         )
-        for w in (0.5, 0.75, 1.25)
+        for w in (0.5, 0.75, 1.25, 1.5, 1.75, 2.0, 3.0)
     },
     # session 16: what a create or update is sent, named in its text (`compact.TAKES`)
     **{
@@ -327,6 +327,20 @@ ROWS: dict[str, Row] = {
     **{
         f"shipped default with the second list at {w}": Row(dict(static_weight=w), static="minilm-users")
         for w in (1.0, 1.5)
+    },
+    # session 21: the fine-tuned model first (run with --embedder minilm-users --second minilm): the
+    # default MiniLM as the second list, serving every text or the shipped scope, at several weights
+    **{
+        f"swapped, second list on every text at {w}": Row(
+            dict(static_weight=w, static_scope="every", static_whole_weight=None), static="minilm"
+        )
+        for w in (0.75, 1.25)
+    },
+    **{
+        f"swapped, second list shipped scope, whole at {w}": Row(
+            dict(static_weight=1.25, static_whole_weight=w), static="minilm"
+        )
+        for w in (1.25,)
     },
     # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
     "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),

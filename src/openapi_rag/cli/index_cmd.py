@@ -126,8 +126,8 @@ from openapi_rag.store.pg_target import PgTarget
     type=click.FloatRange(min=0),
     default=None,
     metavar="W",
-    help="The second list's weight on a whole request where --second-scope serves it (default 0.75, "
-    "chosen under the tuning rule; 1.25 elsewhere); recorded.",
+    help="The second list's weight on a whole request where --second-scope serves it (default 1.25, "
+    "chosen under the tuning rule, as on its other texts); recorded.",
 )
 @click.option(
     "--workers",
