@@ -83,6 +83,8 @@ def schema_from_rows(rows: list[FieldRow], page_text: PageWords, dropped: list[s
             dropped.append(name)
             continue
         del stack[depth + 1 :], parents[depth + 1 :], required_at[depth + 1 :]
+        if not row.type and index + 1 < len(rows) and rows[index + 1].depth > row.depth:
+            row = replace(row, type="object")  # no stated type ("owner any", an allOf's) over fields of its own
         schema: dict[str, Any] = {"type": row.type or "string"}
         if row.description and row.description.lower() != "none":
             schema["description"] = row.description[:500]
