@@ -155,7 +155,36 @@ def test_one_example_per_status_tab_is_that_status_example(tmp_path: Path) -> No
     assert set(responses["404"]["content"]["application/json"]["schema"]["properties"]) == {"code", "message"}
 
 
-def test_the_nadoc_pages_meet_the_targets_on_petstore() -> None:
+def test_a_headers_section_inside_a_response_ends_with_its_section(tmp_path: Path) -> None:
+    # A response's headers, a `<section>` led by its own h4 inside the h4 "Response schema"'s section, then
+    # the body's tree after it: the headers are no request header parameters, the tree is the response's.
+    headers = (
+        "<section><h4>Headers</h4><div><table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>"
+        "<tbody><tr><td><code>X-Rate-Limit</code></td><td><code>integer</code></td><td>Calls left</td></tr>"
+        "</tbody></table></div></section>"
+    )
+    token = _tree("Token", "object", _field("access_token", "string") + _field("expires_in", "integer"))
+    parts = (
+        "<section><div><h4>Request body</h4>"
+        + _tree("Request", "object", _field("grant_type", "string", required=True))
+        + "</div></section><section><h4>Response schema</h4><div><div><button>201</button></div>"
+        f"<div><p>Created</p>{headers}{token}</div></div></section>"
+    )
+    html = _page(_operation("POST", "/token", "issue a token", parts))
+    operation = _crawl(tmp_path, html)["paths"]["/token"]["post"]
+    assert not operation.get("parameters")  # X-Rate-Limit is the response's header
+    body = operation["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    assert set(body) == {"grant_type"}
+    (response,) = [r for r in operation["responses"].values() if "content" in r]
+    assert set(response["content"]["application/json"]["schema"]["properties"]) == {"access_token", "expires_in"}
+
+
+def test_the_nadoc_pages_meet_the_targets_on_petstore_and_twilio() -> None:
     petstore = crawl_pages([BENCH / "pages" / "nadoc" / "realworld-v3-0-petstore-expanded.html"]).document
     assert set(petstore["paths"]) == {"/pets", "/pets/{id}"}
     assert set(petstore["paths"]["/pets/{id}"]) == {"get", "delete"}
+    twilio = crawl_pages([BENCH / "pages" / "nadoc" / "realworld-twilio_oauth_v1.html"]).document
+    token = twilio["paths"]["/v1/token"]["post"]
+    assert not token.get("parameters")
+    (body,) = token["requestBody"]["content"].values()
+    assert {"GrantType", "ClientId"} <= set(body["schema"]["properties"])
