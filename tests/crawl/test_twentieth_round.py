@@ -179,6 +179,29 @@ def test_a_headers_section_inside_a_response_ends_with_its_section(tmp_path: Pat
     assert set(response["content"]["application/json"]["schema"]["properties"]) == {"access_token", "expires_in"}
 
 
+def test_a_tree_under_any_media_type_is_headed_by_its_schema(tmp_path: Path) -> None:
+    # "*/*": the media type a Swagger 2 spec that names none is drawn with; "ArticlesList object" is the root.
+    tree = _tree("ArticlesList", "object", _field("total", "integer") + _field("next", "string"))
+    parts = _responses(("200", "OK", tree.replace("application/json", "*/*")))
+    html = _page(_operation("GET", "/articles", "list articles", parts))
+    response = _crawl(tmp_path, html)["paths"]["/articles"]["get"]["responses"]["200"]
+    (content,) = response["content"].values()
+    assert set(content["schema"]["properties"]) == {"total", "next"}
+
+
+def test_items_alone_under_a_list_wraps_its_items_even_when_they_are_lists(tmp_path: Path) -> None:
+    # "categories array", then "items required array" alone under it, then its own "items required string".
+    inner = _field("items", "string", required=True)
+    fields = _field("categories", "array", inner=_field("items", "array", required=True, inner=inner))
+    parts = _responses(("200", "OK", _tree("Article", "object", _field("id", "string") + fields)))
+    html = _page(_operation("GET", "/articles", "list articles", parts))
+    response = _crawl(tmp_path, html)["paths"]["/articles"]["get"]["responses"]["200"]
+    schema = response["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"id", "categories"}
+    categories = schema["properties"]["categories"]
+    assert categories["type"] == "array" and "items" not in categories["items"].get("properties", {})
+
+
 def test_the_nadoc_pages_meet_the_targets_on_petstore_and_twilio() -> None:
     petstore = crawl_pages([BENCH / "pages" / "nadoc" / "realworld-v3-0-petstore-expanded.html"]).document
     assert set(petstore["paths"]) == {"/pets", "/pets/{id}"}

@@ -84,9 +84,9 @@ _DATE_PATTERN = re.compile(r"[YMDTHhmsSZ]{1,4}(?:[-/:. ][YMDTHhmsSZ]{1,4})+")
 # A caption that names an example or a sample ("Response Example", "Request sample: cURL").
 _CAPTION = re.compile(r"(?:[\w-]+\s+){0,2}(?:example|sample)s?\b[^.]{0,40}", re.I)
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
-# A run that only states a media type ("Media type: application/json", "application/json"): what
-# a body is sent as, which a field never states so.
-_MEDIA_TYPE_RUN = re.compile(r"(?:(?:media|content)[ -]type\s*:?\s*)?[a-z]+/[\w.+-]+", re.I)
+# A run that only states a media type ("Media type: application/json", "application/json", "*/*": any,
+# as a Swagger 2 spec that names none is drawn): what a body is sent as, which a field never states so.
+_MEDIA_TYPE_RUN = re.compile(r"(?:(?:media|content)[ -]type\s*:?\s*)?(?:[a-z]+/[\w.+-]+|[a-z]+/\*|\*/\*)", re.I)
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
     r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(?:\((path|query|header|cookie|body|form|formData)\)\s*)?"
