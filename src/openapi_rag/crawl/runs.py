@@ -145,8 +145,8 @@ def field_runs(blocks: list[Block]) -> list[Block]:
             continue
         start, (row, i) = i, field
         field_end = i
-        if not rows:
-            rooted = start > 0 and _media_type_run(blocks[start - 1])
+        if not rows:  # a first node drawn as one run of its name and type may be the tree's root (`_unrooted`)
+            rooted = start > 0 and _media_type_run(blocks[start - 1]) and inline_field(blocks[start].text) is not None
         row[0] = "» " * _nesting(parents, blocks[start], row[2]) + row[0]
         link = _type_link(blocks[start:i])
         if link in scalars:  # "Type image-path", a schema whose own section says "Type string"
@@ -172,10 +172,12 @@ def _media_type_run(block: Block) -> bool:
 
 
 def _unrooted(rows: list[list[str]], links: list[list[str]]) -> tuple[list[list[str]], list[list[str]]]:
-    """A tree right after a media type run whose first node holds every other one ("PagingPlaylistObject
-    object", then its fields one level deeper, none beside it): that node is the schema's own name and
-    type, the root a tree draws over a body's or a response's fields, not a field. The rows less it, each
-    one level up; any other rows as they are (`links` runs parallel, after its header row)."""
+    """A tree right after a media type run whose first node, one run of its name and type, holds every other
+    one ("PagingPlaylistObject object", then its fields one level deeper, none beside it): that node is the
+    schema's own name and type, the root a tree draws over a body's or a response's fields, not a field (a
+    field drawn in runs of its own, its name and then its type, is a body's only field: "sectors", then
+    "array[object]"). The rows less it, each one level up; any other rows as they are (`links` runs
+    parallel, after its header row)."""
     if len(rows) < 2 or rows[0][0].startswith("» ") or rows[0][2] not in ("object", "array", ""):
         return rows, links
     if not all(row[0].startswith("» ") for row in rows[1:]):
