@@ -183,6 +183,16 @@ untouched, before its pages were read):
   sidebar's order and joins the views into one page; the spec less its `x-` extensions (Spotify's refers
   to a missing file); pinned in renderers/flexdoc/requirements.txt (see render_flexdoc).
 
+One more joined in issue 17's twentieth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `nadoc`: Nadoc 0.1.2 (PyPI; "deterministic static documentation for OpenAPI": its own Jinja templates rendered
+  to one static page at build time, no browser), defaults but `--no-emit-spec` (no copy of the spec beside the
+  page) and `--no-strict` (a schema keyword it does not draw is left out rather than the spec refused); Swagger
+  2.0 specs through api-spec-converter 2.12.0 first (it reads OpenAPI 3 only), the spec less its `x-`
+  extensions (Spotify's refers to a missing file); pinned in renderers/nadoc (requirements.txt, package.json and
+  its lock; see render_nadoc).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -205,7 +215,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
                                                                             # raml2html', zudoku',
                                                                             # elements', fumadocs', kong',
                                                                             # diplodoc', owl-api',
-                                                                            # scalar-markdown')
+                                                                            # scalar-markdown',
+                                                                            # nadoc')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong,
@@ -218,6 +229,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
         # benchmarks/crawl/renderers/owl-api/requirements.txt
     python3 -m venv benchmarks/crawl/renderers/.venv-flexdoc    # once, then pip install -r
         # benchmarks/crawl/renderers/flexdoc/requirements.txt (and Debian's chromium)
+    python3 -m venv benchmarks/crawl/renderers/.venv-nadoc    # once, then pip install -r
+        # benchmarks/crawl/renderers/nadoc/requirements.txt (and npm ci in renderers/nadoc)
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -261,6 +274,8 @@ OWL_API = RENDERERS / "owl-api"
 OWL_API_MKDOCS = RENDERERS / ".venv-owl-api" / "bin" / "mkdocs"
 SCALAR_MARKDOWN = RENDERERS / "scalar-markdown"
 FLEXDOC_VENV = RENDERERS / ".venv-flexdoc"
+NADOC = RENDERERS / "nadoc"
+NADOC_BIN = RENDERERS / ".venv-nadoc" / "bin" / "nadoc"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1091,6 +1106,38 @@ visitAll();</script>""")
     _render_in_chromium(cleaned, harness, out, work, budget_ms=900_000)
 
 
+def render_nadoc(spec: Path, out: Path, work: Path, nadoc: Path = NADOC_BIN) -> None:
+    """Nadoc 0.1.2 (PyPI: "deterministic static documentation for OpenAPI", Jinja templates of its own rendered
+    to one static page at build time, no browser; its CSS, script, icons and fonts inlined), its defaults but
+    two: `--no-emit-spec`, its documented switch that keeps it from writing the merged spec beside the page (the
+    answer itself), and `--no-strict`, its documented switch that leaves out a schema keyword it does not draw
+    rather than refusing the whole spec (Spotify's `discriminator`). It reads OpenAPI 3.0 and 3.1 only, so a
+    Swagger 2 spec goes through api-spec-converter 2.12.0 (swagger_2 → openapi_3, pinned in renderers/nadoc)
+    first; the truth stays the original. The one mend
+    is the spec less its `x-` extensions, as for scalar-markdown: Spotify's `x-spotify-policy` refers to a file
+    that is not there, which Nadoc bundles and, failing, renders nothing. Pinned in
+    renderers/nadoc/requirements.txt, for a venv renderers/.venv-nadoc. Added in issue 17's twentieth round as
+    a fresh held-out renderer."""
+    data = _read_spec(spec)
+    source = work / "spec.json"  # less `x-` extensions: Spotify's refers to a file that is not there (bundled)
+    source.write_text(json.dumps(_without_extensions(data)), encoding="utf-8")
+    if "swagger" in data:
+        done = subprocess.run(
+            [str(NADOC / "node_modules" / ".bin" / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3",
+             "--syntax=json", str(source)],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+        source.write_bytes(done.stdout)
+    subprocess.run(
+        [str(nadoc), str(source), "--output-dir", str(work / "site"), "--no-emit-spec", "--no-strict"],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    _write_site(work, out)
+
+
 _STARLIGHT_CONFIG = """import starlight from '@astrojs/starlight'
 import {{ defineConfig }} from 'astro/config'
 import starlightOpenAPI, {{ openAPISidebarGroups }} from 'starlight-openapi'
@@ -1720,6 +1767,7 @@ RENDER = {
     "owl-api": render_owl_api,
     "scalar-markdown": render_scalar_markdown,
     "flexdoc": render_flexdoc,
+    "nadoc": render_nadoc,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -1825,6 +1873,11 @@ NEEDS = {
         _flexdoc_bundle(),
         "chromium",
         "see requirements.txt in benchmarks/crawl/renderers/flexdoc (and Debian's chromium)",
+    ),
+    "nadoc": Needs(
+        NADOC_BIN,
+        "node",
+        "see requirements.txt in benchmarks/crawl/renderers/nadoc; cd benchmarks/crawl/renderers/nadoc && npm ci",
     ),
 }
 

@@ -50,3 +50,22 @@ def owner_table(el: object) -> object | None:
         if node is not None and isinstance(node.tag, str) and node.tag.lower() == "table":
             return node
     return None
+
+
+_HEADING_TAGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+
+
+def leading_heading(section: object) -> object | None:
+    """The heading a `<section>` opens with (its first element, no text before it), if any: the heading of
+    that section alone, as HTML's sectioning says."""
+    if (section.text or "").strip():  # type: ignore[attr-defined]
+        return None
+    first = next((child for child in section if isinstance(child.tag, str)), None)  # type: ignore[attr-defined]
+    return first if first is not None and first.tag.lower() in _HEADING_TAGS else None
+
+
+def followed(el: object) -> bool:
+    """Whether anything with text follows the element inside its parent (bounded: 50 siblings)."""
+    if el.tail and el.tail.strip():  # type: ignore[attr-defined]
+        return True
+    return any(_has_text(sibling) for sibling in itertools.islice(el.itersiblings(), 50))  # type: ignore[attr-defined]

@@ -57,11 +57,24 @@ _TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}")
 _LONG_TITLE = re.compile(r"[A-Z][\w-]*(?:\s+[\w-]+){0,5}(?:\s+\([^()]{1,60}\))?")
 
 
+# Marks drawn as words between the name and the type ("id required integer"), and a schema's title after a
+# JSON type ("items required object Critic", "owner object user", "poster_path string | null image-path"), as
+# a tree draws the name, its badges, its type and its schema's name side by side; "any" is the type of a
+# schema that states none (an allOf of parts: "owner any").
+_MARKS_FIRST = re.compile(
+    r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})((?:\s+(?:" + _MARKS + r"))*)\s+(string|integer|number|boolean|object|array|any)"
+    r"(?:\s*\|\s*null)?(?:\s+([A-Za-z_][\w.-]{0,60}))?",
+)
+_PLAIN_WORD = re.compile(r"[A-Z][a-z]+")  # "The object type": a sentence's first word, never a name drawn so
+
+
 def inline_field(text: str) -> tuple[str, str | None, list[str]] | None:
     """(name, type or None where only a title stands, marks) of a run that draws a field on one line;
     None for any other run."""
     if len(text) > MAX_RUN:
         return None
+    if (first := _marks_first(text.strip())) is not None:
+        return first
     run = _RUN.fullmatch(text.strip())
     if run is None:
         return None
@@ -87,3 +100,19 @@ def _same_words(title: str, name: str) -> bool:
     """Whether a title repeats a name in words: "Limit" for limit, "Album Id" for album_id (a name shown
     twice as it is, "ListDayResponse ListDayResponse", is a schema's name and its link)."""
     return re.sub(r"[\W_]", "", title).lower() == re.sub(r"[\W_]", "", name).lower()
+
+
+def _marks_first(text: str) -> tuple[str, str | None, list[str]] | None:
+    """A field drawn with its marks before its type or its schema's title after it ("id required integer",
+    "owner object user", "ranks_last_week any"); None for any other run, the forms `_RUN` reads among them."""
+    run = _MARKS_FIRST.fullmatch(text)
+    if run is None:
+        return None
+    name, marks, type_, title = run.group(1), run.group(2).lower().split(), run.group(3), run.group(4)
+    if name.endswith(".") or name in _LABELS or _JSON_TYPE.fullmatch(name) or re.fullmatch(_MARKS, name, re.I):
+        return None
+    if title and re.fullmatch(_MARKS, title, re.I):
+        return None  # "name string required": a mark after the type, as `_RUN` reads it
+    if not marks and type_ != "any" and not (title and not _PLAIN_WORD.fullmatch(name)):
+        return None  # "name string" (`_RUN` reads it), or "The object type": a sentence
+    return name, None if type_ == "any" else normalize_type(type_), marks

@@ -124,9 +124,21 @@ def panel_status(blocks: list[Block], index: int, *, first: bool = False) -> str
             strip.insert(0, tab.group(1))
             back -= 1
         if len(strip) >= 2:
+            if (shown := _example_per_tab(blocks, end, index, len(strip))) is not None:
+                return strip[shown]
             panels = _captioned_panel(blocks, end, index, panels)
             return strip[panels] if (panels or first) and panels < len(strip) else ""
     return ""
+
+
+def _example_per_tab(blocks: list[Block], start: int, index: int, tabs: int) -> int | None:
+    """Which tab's the code block at `index` is where a strip of status tabs is followed at once by exactly
+    one code block per tab ("200", "401", "404", then three examples: every panel drawn, each its tab's
+    example); None where the code after the strip is not so (one block: the first tab's sample alone)."""
+    end = start
+    while end < len(blocks) and blocks[end].kind == "code":
+        end += 1
+    return index - start if end - start == tabs and start <= index < end else None
 
 
 def _is_request_sample(block: Block) -> bool:

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from openapi_rag.crawl.elements import MAX_ITEM_ELEMENTS, in_head, is_container, owner_table, row_span
+from openapi_rag.crawl.elements import (
+    MAX_ITEM_ELEMENTS,
+    followed,
+    in_head,
+    is_container,
+    leading_heading,
+    owner_table,
+    row_span,
+)
 from openapi_rag.crawl.field_lists import colon_field_rows
 from openapi_rag.crawl.links import first_link, link_target
 from openapi_rag.errors import ConvertError, MissingDependency
@@ -165,6 +173,12 @@ class _Owner(NamedTuple):
     element: object
 
 
+class _SectionEnd(NamedTuple):
+    """A stack item after a `<section>` led by a heading: where that heading's part of the page ends."""
+
+    section: object
+
+
 _MAX_DEPTH = 500  # ancestors counted for a run's depth
 
 
@@ -178,6 +192,8 @@ class _Walker:
         self.run_owner: object = None  # the element whose text starts the current run
         self.full = False
         self.outer = 1  # the level of the last heading element walked (a section button's heading is below it)
+        # The headings of the `<section>`s being walked that open with one, outermost first (as blocks).
+        self.sections: list[Block] = []
 
     def add(self, block: Block) -> None:
         if len(self.blocks) >= MAX_BLOCKS:
@@ -229,6 +245,9 @@ class _Walker:
                 self.flush()
                 self.add(item)
                 continue
+            if isinstance(item, _SectionEnd):
+                self._close_section(item.section)
+                continue
             el = item
             tag = el.tag.lower() if isinstance(el.tag, str) else ""  # type: ignore[attr-defined]
             tail = el.tail  # type: ignore[attr-defined]
@@ -261,13 +280,17 @@ class _Walker:
                 self.flush()
                 self.add(Block("heading", caption, level=min(6, self.outer + 1)))
                 continue
+            if tag == "section" and (lead := leading_heading(el)) is not None:
+                self._open_section(el, lead)
+                stack.append(_SectionEnd(el))  # walked after the section's elements
             if tag in _HEADINGS:
                 self.flush()
-                self.outer = _HEADINGS[tag]
+                level = self._nested_level(el, _HEADINGS[tag])
+                self.outer = level
                 text, anchor = _heading_text(el), ""
                 if attributes := _LITERAL_ATTRIBUTES.search(text):
                     text, anchor = text[: attributes.start()] or text, attributes.group(1)
-                self.add(Block("heading", text, level=_HEADINGS[tag], anchor=anchor))
+                self.add(Block("heading", text, level=level, anchor=anchor))
             elif tag == "pre":
                 self.flush()
                 self.add(Block("code", _code_text(el)[:MAX_BLOCK_CHARS]))
@@ -299,6 +322,29 @@ class _Walker:
                     stack.append(_Owner(el))
                 if brk:
                     stack.append(None)
+
+    def _open_section(self, section: object, lead: object) -> None:
+        level = self._nested_level(lead, _HEADINGS[_tag(lead)])
+        self.sections.append(Block("heading", _heading_text(lead), level=level))
+
+    def _nested_level(self, heading: object, level: int) -> int:
+        """A section's leading heading inside another heading's section is one level below that heading
+        however it is tagged ("Headers", an h4, inside the h4 "Response schema"'s section): the markup
+        nests it. Any other heading keeps its own level."""
+        if len(self.sections) < 2 or leading_heading(heading.getparent()) is not heading:  # type: ignore[attr-defined]
+            return level
+        outer = self.sections[-2]
+        return min(6, outer.level + 1) if level <= outer.level else level
+
+    def _close_section(self, section: object) -> None:
+        """A heading's section ends with its `<section>`: what follows inside the section around it is that
+        section's heading's again ("Headers" over a response's header table, then its body's fields, both
+        under "Response schema"), so that heading is read again there."""
+        self.sections.pop()
+        if self.sections and followed(section):
+            self.flush()
+            outer = self.sections[-1]
+            self.add(Block("heading", outer.text, level=outer.level))
 
     def _table(self, table: object) -> list[object]:
         rows: list[list[str]] = []

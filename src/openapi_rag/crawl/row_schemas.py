@@ -45,9 +45,20 @@ def _wrappers(rows: list[FieldRow]) -> set[int]:
         if row.name.lower().strip("*") not in _ANONYMOUS:
             continue
         if row.name.lower() == "items" and (_has_sibling(rows, index) or row.type == "array"):
-            continue  # beside fields of its own level, or itself a list ("items: object[]"): a property
+            if not _items_of_list(rows, index):
+                continue  # beside fields of its own level, or itself a list ("items: object[]"): a property
         out.add(index)
     return out
+
+
+def _items_of_list(rows: list[FieldRow], index: int) -> bool:
+    """Whether an "items" row is the only row one level below a list's ("categories", array, then "items",
+    array, then its own "items"): the list's item wrapper, itself a list where the list holds lists."""
+    row = rows[index]
+    parent = index - 1
+    if parent < 0 or rows[parent].depth != row.depth - 1 or rows[parent].type != "array":
+        return False
+    return not _has_sibling(rows, index)
 
 
 def _has_sibling(rows: list[FieldRow], index: int) -> bool:
@@ -83,6 +94,8 @@ def schema_from_rows(rows: list[FieldRow], page_text: PageWords, dropped: list[s
             dropped.append(name)
             continue
         del stack[depth + 1 :], parents[depth + 1 :], required_at[depth + 1 :]
+        if not row.type and index + 1 < len(rows) and rows[index + 1].depth > row.depth:
+            row = replace(row, type="object")  # no stated type ("owner any", an allOf's) over fields of its own
         schema: dict[str, Any] = {"type": row.type or "string"}
         if row.description and row.description.lower() != "none":
             schema["description"] = row.description[:500]

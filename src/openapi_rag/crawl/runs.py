@@ -84,9 +84,9 @@ _DATE_PATTERN = re.compile(r"[YMDTHhmsSZ]{1,4}(?:[-/:. ][YMDTHhmsSZ]{1,4})+")
 # A caption that names an example or a sample ("Response Example", "Request sample: cURL").
 _CAPTION = re.compile(r"(?:[\w-]+\s+){0,2}(?:example|sample)s?\b[^.]{0,40}", re.I)
 _EXAMPLE_HEADING = re.compile(r"(?:example|sample)s?(?: values?)?:?", re.I)
-# A run that only states a media type ("Media type: application/json", "application/json"): what
-# a body is sent as, which a field never states so.
-_MEDIA_TYPE_RUN = re.compile(r"(?:(?:media|content)[ -]type\s*:?\s*)?[a-z]+/[\w.+-]+", re.I)
+# A run that only states a media type ("Media type: application/json", "application/json", "*/*": any,
+# as a Swagger 2 spec that names none is drawn): what a body is sent as, which a field never states so.
+_MEDIA_TYPE_RUN = re.compile(r"(?:(?:media|content)[ -]type\s*:?\s*)?(?:[a-z]+/[\w.+-]+|[a-z]+/\*|\*/\*)", re.I)
 MAX_HEADING_RUNS = 12  # a field heading's runs: description paragraphs, type, format, item type
 _HEADING_FIELD = re.compile(
     r"([A-Za-z_$@][\w.\-$@\[\]]{0,99})\s*(?:\((path|query|header|cookie|body|form|formData)\)\s*)?"
@@ -115,6 +115,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         and (stated := _explicit_type(run.text)) in SCALARS
     }
     i = 0
+    rooted = False  # the table's first field came right after a media type run ("application/json")
     parents: list[int] = []  # the element depths of the structured fields the next field may sit under
     examples: list[Block] = []  # a field's own example between two fields: it follows the table
     field_end = -1  # where the last field's runs ended
@@ -127,6 +128,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
                 continue
         if field is None:
             if rows:
+                rows, links = _unrooted(rows, links) if rooted else (rows, links)
                 out.append(
                     Block(
                         "table",
@@ -143,6 +145,8 @@ def field_runs(blocks: list[Block]) -> list[Block]:
             continue
         start, (row, i) = i, field
         field_end = i
+        if not rows:  # a first node drawn as one run of its name and type may be the tree's root (`_unrooted`)
+            rooted = start > 0 and _media_type_run(blocks[start - 1]) and inline_field(blocks[start].text) is not None
         row[0] = "» " * _nesting(parents, blocks[start], row[2]) + row[0]
         link = _type_link(blocks[start:i])
         if link in scalars:  # "Type image-path", a schema whose own section says "Type string"
@@ -150,6 +154,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         rows.append(row)
         links.append(["", "", link, "", ""])
     if rows:
+        rows, links = _unrooted(rows, links) if rooted else (rows, links)
         out.append(
             Block(
                 "table", rows=[_HEADER, *_bare_required(rows, marks_optional)], header=True, cell_links=links
@@ -159,6 +164,25 @@ def field_runs(blocks: list[Block]) -> list[Block]:
     for index, block in enumerate(out):
         block.position = index
     return out
+
+
+def _media_type_run(block: Block) -> bool:
+    """A run that states a media type alone ("application/json"): a body's or a response's schema follows."""
+    return block.kind == "text" and _MEDIA_TYPE_RUN.fullmatch(block.text) is not None
+
+
+def _unrooted(rows: list[list[str]], links: list[list[str]]) -> tuple[list[list[str]], list[list[str]]]:
+    """A tree right after a media type run whose first node, one run of its name and type, holds every other
+    one ("PagingPlaylistObject object", then its fields one level deeper, none beside it): that node is the
+    schema's own name and type, the root a tree draws over a body's or a response's fields, not a field (a
+    field drawn in runs of its own, its name and then its type, is a body's only field: "sectors", then
+    "array[object]"). The rows less it, each one level up; any other rows as they are (`links` runs
+    parallel, after its header row)."""
+    if len(rows) < 2 or rows[0][0].startswith("» ") or rows[0][2] not in ("object", "array", ""):
+        return rows, links
+    if not all(row[0].startswith("» ") for row in rows[1:]):
+        return rows, links
+    return [[row[0][2:], *row[1:]] for row in rows[1:]], [links[0], *links[2:]]
 
 
 def _nesting(parents: list[int], name: Block, type_: str) -> int:
@@ -171,7 +195,7 @@ def _nesting(parents: list[int], name: Block, type_: str) -> int:
     while parents and parents[-1] >= name.depth:
         parents.pop()
     level = len(parents)
-    if type_ in ("object", "array"):
+    if type_ in ("object", "array", ""):  # a field of no stated type ("owner any", an allOf's) may hold fields too
         parents.append(name.depth)
     return level
 
@@ -488,6 +512,8 @@ def _field_from(
             break  # a request line or a sample command: the operation's again, no field's description
         if j > start and j + 1 < len(blocks) and blocks[j + 1].kind == "code" and _CAPTION.fullmatch(text):
             break  # a caption right over code ("Response Example"): the code's label, no description
+        if _media_type_run(blocks[j]):
+            break  # "application/json": the next body's or response's schema starts, no field's description
         if text.lower() == "required":
             required = "true"
         elif said := _REQUIRED_SAID.fullmatch(text):  # "Required: No", a label's value (label_values)

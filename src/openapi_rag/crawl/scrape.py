@@ -534,9 +534,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 _SECURITY_HEADING.fullmatch(h.text.strip()) for h in outline
             ):
                 continue  # "Secured by api_key", then "Query Parameters": the scheme's key, no parameter
-            if default_location == "header" and any(_names_status(h) or _names_responses(h) for h in outline):
+            if default_location == "header" and any(
+                _names_status(h) or _names_responses(h) or label_kind(h.text.lower()) == "response" for h in outline
+            ):
                 # "Headers" under a status heading ("302", then "Headers") or a "Responses" heading (its
-                # status a tab, "302", then "Headers"): the response's
+                # status a tab, "302", then "Headers"), or any heading of a response ("Response schema"):
+                # the response's
                 continue
             for row in rows:
                 location = row.location or default_location

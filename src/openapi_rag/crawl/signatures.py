@@ -56,6 +56,9 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
             if block.kind == "heading" and (named := parse_named_signature(block.text)):
                 found.append(Signature(i, named[0], named[1], _template_sample(named[0], named[1])))
                 continue
+            if around := _line_around_title(blocks, i):
+                found.append(Signature(i, *around, _template_sample(*around), width=2))
+                continue
             if labelled := _labelled_request_line(blocks, i):
                 found.append(Signature(i, *labelled, _template_sample(*labelled), width=2))
                 continue
@@ -77,6 +80,19 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
                 if path:
                     found.append(Signature(i, method, path, width=2))
     return found
+
+
+def _line_around_title(blocks: list[Block], i: int) -> tuple[str, str] | None:
+    """(method, path) where a heading stands between a method badge alone and a path alone ("GET", the h3
+    "findPets", "/pets/{id}"): an operation's header drawing its request line around its title. The line
+    stands at the heading, so the title's section, the operation's part, holds it."""
+    if blocks[i].kind != "heading" or not 0 < i < len(blocks) - 1:
+        return None
+    before, after = blocks[i - 1], blocks[i + 1]
+    if before.kind != "text" or after.kind != "text" or not (method := is_method(before.text)):
+        return None
+    path = is_path(after.text)
+    return (method, path) if path and not split_url(path)[0] else None
 
 
 # "Method: GET", "HTTP method: post", "Verb: DELETE": a run that states an operation's method after a label;
