@@ -79,6 +79,12 @@ def main() -> None:
         default=[3],
         help="also save, for each number, the best recipe that keeps at least that many lowest layers frozen",
     )
+    parser.add_argument(
+        "--init-state",
+        type=Path,
+        help="weights every recipe starts from (a .pt of trained layers, e.g. a shipped model's saved "
+        "state), over --base; default: --base alone",
+    )
     parser.add_argument("--out", type=Path, default=Path("."))
     parser.add_argument(
         "--budget", type=float, default=float("inf"), help="seconds after which no recipe starts"
@@ -103,6 +109,8 @@ def main() -> None:
             break
         torch.manual_seed(args.seed)
         encoder = Encoder(args.base, tokens[number], args.device)
+        if args.init_state:  # continue from trained weights (fp16 saved: copied into the fp32 model)
+            encoder.model.load_state_dict(torch.load(args.init_state, map_location=args.device), strict=False)
         before = ranking_mrr(encoder, dev) if number == 0 else results[0]["mrr_before"]
         started = time.perf_counter()
         seconds = train(encoder, fit, recipe, random.Random(args.seed))
