@@ -11,7 +11,9 @@ from openapi_rag.crawl.schema_sections import schema_named as page_schema
 from openapi_rag.crawl.tables import FieldRow
 
 _REFERENCE_LEVELS = 3  # schemas entered by reference below one row (the scorer reads four levels)
-_ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
+# A row named for the part it stands in ("body", "Response": a schema of no fields of its own drawn as one
+# row, its fields as "Response.id" below it) wraps them, as an allOf's part or an array's items do.
+_ANONYMOUS = {"anonymous", "body", "response", "allof", "oneof", "anyof", "items", "root", "data*"}
 
 
 def with_references(
