@@ -111,6 +111,25 @@ def test_a_row_named_response_wraps_the_fields_under_it(tmp_path: Path) -> None:
     assert {"id", "name"} <= set(schema["properties"])
 
 
+def test_a_row_named_by_a_number_under_a_field_is_one_of_its_alternatives(tmp_path: Path) -> None:
+    # A oneOf's alternatives drawn by their positions below the field, its type cell "oneOf" ("vote_average.0",
+    # "vote_average.1"; "item.0", then "item.0.name"): no field named "0"; an alternative's own fields are the field's.
+    table = _fields(
+        ("vote_average", "oneOf"),
+        ("vote_average.0", "integer"),
+        ("vote_average.1", "number"),
+        ("item", "oneOf"),
+        ("item.0", "object"),
+        ("item.0.name", "string"),
+    )
+    parts = "<h4>Responses</h4>" + _status("200 - ratings", table)
+    document = _crawl(tmp_path, _page(_operation("GET", "/ratings", parts)))
+    schema = _response(document, "/ratings", "get", "200")
+    assert set(schema["properties"]) == {"vote_average", "item"}
+    assert "properties" not in schema["properties"]["vote_average"]
+    assert set(schema["properties"]["item"]["properties"]) == {"name"}
+
+
 def test_header_headings_after_a_response_headers_heading_are_its_headers(tmp_path: Path) -> None:
     # "Headers" (h6), then a heading per header at the status's level (h5) over its table, then the media type's
     # heading (h6) and the body's fields: the headers are no fields, and the last one's name ("…-Expose-Headers")

@@ -44,6 +44,10 @@ def _wrappers(rows: list[FieldRow]) -> set[int]:
     only field "items: object[]", its fields nested under it), as the wrapper is the item itself."""
     out = set()
     for index, row in enumerate(rows):
+        if row.name.isdigit() and row.depth > 0:
+            # "vote_average.0", "item.0.album": an alternative of a oneOf or anyOf named by its position
+            out.add(index)
+            continue
         if row.name.lower().strip("*") not in _ANONYMOUS:
             continue
         if row.name.lower() == "items" and (_has_sibling(rows, index) or row.type == "array"):
