@@ -173,6 +173,21 @@ def test_a_tags_heading_is_no_title(tmp_path: Path) -> None:
     assert document["paths"]["/sites/{id}"]["delete"].get("summary", "") != "Tags"
 
 
+def test_a_servers_table_cell_whose_scheme_is_a_variable_is_a_server(tmp_path: Path) -> None:
+    # A table of URL and description whose URL's scheme is a server variable ("{scheme}://api.example.com/ds-api"):
+    # a server all the same, its scheme https where the page names none.
+    servers = (
+        "<table><thead><tr><th>URL</th><th>Description</th></tr></thead><tbody><tr><td>"
+        '<a href="{scheme}://api.example.com/ds-api">{scheme}://api.example.com/ds-api</a></td><td></td></tr>'
+        "</tbody></table>"
+    )
+    parts = "<h4>Responses</h4>" + _status("200 - data sets", _fields(("total", "integer")))
+    html = f"<html><body><h1>Data sets</h1>{servers}<h2>Paths</h2>{_operation('GET', '/fields', parts)}</body></html>"
+    document = _crawl(tmp_path, html)
+    assert document["servers"][0]["url"] == "https://api.example.com/ds-api"
+    assert set(document["paths"]) == {"/fields"}
+
+
 def test_the_openapi3_generator_pages_meet_the_targets_on_petstore_and_twilio() -> None:
     pages = BENCH / "pages" / "openapi3-generator"
     petstore = crawl_pages([pages / "realworld-v3-0-petstore-expanded.html"]).document
