@@ -193,6 +193,15 @@ untouched, before its pages were read):
   extensions (Spotify's refers to a missing file); pinned in renderers/nadoc (requirements.txt, package.json and
   its lock; see render_nadoc).
 
+One more joined in issue 17's twenty-first round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `openapi3-generator`: openapi3-generator 0.13.0 (npm, Fran Méndez's `og`: Handlebars templates of its own;
+  its `markdown` template, parameters and schemas as HTML tables, a cURL sample per operation), turned into
+  HTML by marked 18.2.1; Swagger 2.0 specs through api-spec-converter 2.12.0 first (it reads OpenAPI 3.0
+  only), the spec mended where its validator (oas-validator) refuses it; pinned in renderers/openapi3-generator
+  (package.json and its lock; see render_openapi3_generator).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -216,7 +225,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
                                                                             # elements', fumadocs', kong',
                                                                             # diplodoc', owl-api',
                                                                             # scalar-markdown',
-                                                                            # nadoc')
+                                                                            # nadoc',
+                                                                            # openapi3-generator')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong,
@@ -276,6 +286,7 @@ SCALAR_MARKDOWN = RENDERERS / "scalar-markdown"
 FLEXDOC_VENV = RENDERERS / ".venv-flexdoc"
 NADOC = RENDERERS / "nadoc"
 NADOC_BIN = RENDERERS / ".venv-nadoc" / "bin" / "nadoc"
+OPENAPI3_GENERATOR = RENDERERS / "openapi3-generator"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -322,11 +333,11 @@ def render_widdershins(spec: Path, out: Path, work: Path) -> None:
     _markdown_page(markdown, title.group(1) if title else spec.stem, out, work)
 
 
-def _markdown_page(markdown: Path, title: str, out: Path, work: Path) -> None:
+def _markdown_page(markdown: Path, title: str, out: Path, work: Path, marked: Path = BIN / "marked") -> None:
     """Markdown → HTML by marked (GitHub flavour), wrapped in a minimal page."""
     html = work / "page.html"
     subprocess.run(
-        [str(BIN / "marked"), "--gfm", "-i", str(markdown), "-o", str(html)], check=True, capture_output=True
+        [str(marked), "--gfm", "-i", str(markdown), "-o", str(html)], check=True, capture_output=True
     )
     out.write_text(_PAGE.format(title=title, body=html.read_text(encoding="utf-8")), encoding="utf-8")
 
@@ -1138,6 +1149,71 @@ def render_nadoc(spec: Path, out: Path, work: Path, nadoc: Path = NADOC_BIN) -> 
     _write_site(work, out)
 
 
+def render_openapi3_generator(spec: Path, out: Path, work: Path) -> None:
+    """openapi3-generator 0.13.0 (npm `openapi3-generator`, Fran Méndez's `og`: "use your API OpenAPI 3
+    definition to generate code, documentation, and literally anything you need"), its own `markdown` template
+    (Handlebars partials: each operation a heading over a cURL sample, parameter tables of name, type, in,
+    description and accepted values, bodies and responses as tables of fields whose nesting is drawn in the
+    name), turned into HTML by marked 18.2.1 as for widdershins; defaults throughout. It reads OpenAPI 3.0 only,
+    so a Swagger 2 spec goes through api-spec-converter 2.12.0 (swagger_2 → openapi_3) first, and it validates
+    the spec (oas-validator) and refuses the whole file on one slip the other renderers pass over, so it reads
+    a mended copy (`_oas_validator_valid`); the truth stays the original. Pinned in renderers/openapi3-generator
+    (package.json and its lock: the generator, the converter and marked). Added in issue 17's twenty-first round
+    as a fresh held-out renderer."""
+    data = _read_spec(spec)
+    if "swagger" in data:
+        done = subprocess.run(
+            [str(OPENAPI3_GENERATOR / "node_modules" / ".bin" / "api-spec-converter"), "--from=swagger_2",
+             "--to=openapi_3", "--syntax=json", str(spec)],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+        data = json.loads(done.stdout)
+    source = work / "spec.json"
+    source.write_text(json.dumps(_oas_validator_valid(data)), encoding="utf-8")
+    site = work / "site"
+    subprocess.run(
+        [str(OPENAPI3_GENERATOR / "node_modules" / ".bin" / "og"), "-o", str(site), str(source), "markdown"],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    markdown = site / "openapi.md"
+    if not markdown.exists():  # it reports a refused spec on stderr but exits 0
+        raise subprocess.CalledProcessError(1, "og", stderr=b"no openapi.md written")
+    _markdown_page(markdown, _spec_title(data, spec), out, work, OPENAPI3_GENERATOR / "node_modules" / ".bin" / "marked")
+
+
+def _numbers_unquoted(value: object) -> object:
+    """A quoted `default` of a numeric schema ("20" for an integer, Spotify's) as the number it quotes."""
+    if isinstance(value, list):
+        return [_numbers_unquoted(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: _numbers_unquoted(v) for k, v in value.items()}
+    if out.get("type") in ("integer", "number") and isinstance(out.get("default"), str):
+        try:
+            out["default"] = json.loads(out["default"])
+        except ValueError:
+            pass
+    return out
+
+
+def _oas_validator_valid(data: dict) -> dict:
+    """An OpenAPI 3 document as openapi3-generator's validator (oas-validator) accepts it: what
+    `_openapi_3_valid` mends for Diplodoc (`x-` extensions, TMDB's `cache`, quoted booleans and numbers), a
+    quoted numeric `default` (Spotify's), an OpenAPI 3.1 document labelled 3.0.3 (Investment, tictactoe: it
+    refuses any other version; neither uses what 3.1 adds), and `x-hasEquivalentPaths`, the validator's own
+    switch for paths that differ only in their parameters' names (healthcare.gov's `/es/{pageName}` and
+    `/es/{stateName}`). Nothing an operation documents is dropped."""
+    out = _numbers_unquoted(_openapi_3_valid(data))
+    assert isinstance(out, dict)
+    if str(out.get("openapi", "")).startswith("3.1"):
+        out["openapi"] = "3.0.3"
+    out["x-hasEquivalentPaths"] = True
+    return out
+
+
 _STARLIGHT_CONFIG = """import starlight from '@astrojs/starlight'
 import {{ defineConfig }} from 'astro/config'
 import starlightOpenAPI, {{ openAPISidebarGroups }} from 'starlight-openapi'
@@ -1768,6 +1844,7 @@ RENDER = {
     "scalar-markdown": render_scalar_markdown,
     "flexdoc": render_flexdoc,
     "nadoc": render_nadoc,
+    "openapi3-generator": render_openapi3_generator,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -1878,6 +1955,11 @@ NEEDS = {
         NADOC_BIN,
         "node",
         "see requirements.txt in benchmarks/crawl/renderers/nadoc; cd benchmarks/crawl/renderers/nadoc && npm ci",
+    ),
+    "openapi3-generator": Needs(
+        OPENAPI3_GENERATOR / "node_modules" / ".bin" / "og",
+        "node",
+        "cd benchmarks/crawl/renderers/openapi3-generator && npm ci",
     ),
 }
 

@@ -51,6 +51,8 @@ _AROUND_GLUE = re.compile(r"\s*\x00\s*")
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 # Text boxes whose value a reader sees (not hidden fields, buttons or boxes to tick).
 _TEXT_BOXES = {"text", "url", "search", "email", "tel", "number"}
+# A heading's leading arrows or shapes ("▶ 200 - OK", "▷ limit"): marks that it folds or points, not words.
+_LEADING_MARKS = re.compile(r"^[\u2190-\u21ff\u25a0-\u25ff\u2794-\u27bf\u2b00-\u2bff]+\s+")
 # Permalink anchors beside headings and terms ("GET /pets ¶"): marks, not words.
 _PERMALINKS = {"¶", "§", "#", "🔗", "⚓"}
 # A list item documenting one field: "name (type, required) – description", the dash optional.
@@ -591,8 +593,9 @@ def _list_rows(ul: object) -> list[list[str]] | None:
 
 def _heading_text(heading: object) -> str:
     """A heading's text less a last link to another place of the page after its name ("Pet - Up",
-    "Pet | back to top"): navigation, not part of the name. A heading that is one link keeps it."""
-    text = _text(heading)
+    "Pet | back to top"): navigation, not part of the name. A heading that is one link keeps it. Leading
+    arrows or shapes ("▶ 200 - OK") are dropped."""
+    text = _LEADING_MARKS.sub("", _text(heading))
     children = [c for c in heading if isinstance(c.tag, str)]  # type: ignore[attr-defined]
     last = children[-1] if children else None
     if last is None or last.tag.lower() != "a" or not (last.get("href") or "").startswith("#"):

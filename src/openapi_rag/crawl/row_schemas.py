@@ -11,7 +11,9 @@ from openapi_rag.crawl.schema_sections import schema_named as page_schema
 from openapi_rag.crawl.tables import FieldRow
 
 _REFERENCE_LEVELS = 3  # schemas entered by reference below one row (the scorer reads four levels)
-_ANONYMOUS = {"anonymous", "body", "allof", "oneof", "anyof", "items", "root", "data*"}
+# A row named for the part it stands in ("body", "Response": a schema of no fields of its own drawn as one
+# row, its fields as "Response.id" below it) wraps them, as an allOf's part or an array's items do.
+_ANONYMOUS = {"anonymous", "body", "response", "allof", "oneof", "anyof", "items", "root", "data*"}
 
 
 def with_references(
@@ -42,6 +44,10 @@ def _wrappers(rows: list[FieldRow]) -> set[int]:
     only field "items: object[]", its fields nested under it), as the wrapper is the item itself."""
     out = set()
     for index, row in enumerate(rows):
+        if row.name.isdigit() and row.depth > 0:
+            # "vote_average.0", "item.0.album": an alternative of a oneOf or anyOf named by its position
+            out.add(index)
+            continue
         if row.name.lower().strip("*") not in _ANONYMOUS:
             continue
         if row.name.lower() == "items" and (_has_sibling(rows, index) or row.type == "array"):

@@ -72,10 +72,10 @@ _LABEL_ONLY = re.compile(
     r"(?:request|query|path|header|form|body|response)?\s*(?:parameters?|body|headers?|responses?)", re.I
 )
 # Headings that name a part of an operation's documentation, never the operation: its security, its
-# samples, an interactive console ("Authorizations", "Code samples", "Playground", "Try it out").
+# samples, an interactive console, its tags ("Authorizations", "Code samples", "Playground", "Try it out", "Tags").
 _PART_HEADING = re.compile(
     r"(?:authori[sz]ations?|authentication|security|(?:code |request |response )?(?:samples?|examples?)|"
-    r"playground|try it(?: out)?|console)",
+    r"playground|try it(?: out)?|console|tags)",
     re.I,
 )
 
@@ -90,6 +90,8 @@ _METADATA_HEADING = re.compile(r"(?:annotations?|(?:vendor |specification )?exte
 _SECURITY_HEADING = re.compile(r"secured by\b.*|security schemes?:?", re.I | re.S)
 # A run that only says what follows is headers ("Headers:", "Response headers:").
 _HEADERS_RUN = re.compile(r"(?:response )?headers:", re.I)
+_HEADERS_HEADING = re.compile(r"(?:response )?headers", re.I)
+_HEADER_NAME = re.compile(r"[A-Za-z][\w-]{0,99}")  # "Access-Control-Allow-Origin", "X-Rate-Limit"
 # A heading over the security an operation asks for ("Authentication", "Authorizations", "Security"): JSON
 # drawn right under it defines a scheme (its type, flows, scopes), never a request or a response.
 _SECURITY_PART = re.compile(r"(?:authori[sz]ations?|authentication|security)\s*:?", re.I)
@@ -239,12 +241,29 @@ def _field_heading(evidence: Evidence, block: Block, outline: list[Block]) -> Fi
     return row
 
 
+# A heading that opens with a status and a dash before its caption ("401 - Bad or expired token. This
+# can happen …", "default - unexpected error"): a response's, whatever the caption says.
+_STATUS_CAPTION = re.compile(r"([1-5]\d\d|default)\s+[-–—]\s", re.I)
+
+
+def _header_name_heading(block: Block) -> bool:
+    """A heading that is one header's name ("Access-Control-Allow-Origin"), not a piece of a response ("Body")."""
+    text = block.text.strip()
+    return (
+        block.kind == "heading"
+        and _HEADER_NAME.fullmatch(text) is not None
+        and not (_PIECE_HEADING.fullmatch(text) or _LABEL_ONLY.fullmatch(text) or _EXAMPLE_HEADING.fullmatch(text))
+    )
+
+
 def _enclosing(outline: list[Block]) -> tuple[str, str]:
     """(kind, status) the innermost heading that names one gives."""
     for heading in reversed(outline):
         words = heading.text.lower()
         if words.strip() == "default":  # a heading that is only "default" documents that response
             return "response", "default"
+        if captioned := _STATUS_CAPTION.match(words):
+            return "response", captioned.group(1)
         if kind := label_kind(words):
             return kind, label_status(words)
     return "", ""
@@ -275,6 +294,26 @@ def _status_over_piece(outline: list[Block]) -> str:
     return status if kind == "response" else ""
 
 
+_EXAMPLE_HEADING = re.compile(r"examples?(?:\s*\([^()]{1,40}\))?\s*:?", re.I)  # "Example (generated)"
+
+
+def _status_beside(blocks: list[Block], outline: list[Block]) -> str:
+    """The status of the heading before an example heading at the same level ("204 - pet deleted", then
+    "default - unexpected error", its fields, then "Example" beside them): "" where the innermost
+    heading is no example heading or the one before it at its level names no status (bounded: 200 back)."""
+    if not outline or not _EXAMPLE_HEADING.fullmatch(outline[-1].text.strip()):
+        return ""
+    example = outline[-1]
+    at = next((k for k, b in enumerate(blocks) if b is example), 0)
+    for block in reversed(blocks[max(0, at - 200) : at]):
+        if block.kind == "heading" and block.level <= example.level:
+            if block.level < example.level or not _names_status(block):
+                return ""
+            captioned = _STATUS_CAPTION.match(block.text.lower())
+            return captioned.group(1) if captioned else label_status(block.text.lower())
+    return ""
+
+
 # A run that shows a response's status, perhaps with its media type ("302", "201 application/json").
 _STATUS_RUN = re.compile(r"([1-5]\d\d)(?:\s+[\w.+-]+/[\w.+-]+)?")
 
@@ -303,6 +342,8 @@ def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
 def _names_status(heading: Block) -> bool:
     """A heading that names a response and its status ("302", "200 OK", "Response 201")."""
     words = heading.text.lower()
+    if _STATUS_CAPTION.match(words):
+        return True
     return label_kind(words) == "response" and bool(label_status(words))
 
 
@@ -347,8 +388,17 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             first_line.add(at)
             at += 1
     headers_open = False  # inside a response's headers, after a run "Headers:" under its status
+    # Right after a response's "Headers" heading: 1; 2 among the headers' own name headings that follow it at once
+    header_names = 0
     for index, block in enumerate(blocks):
         label = part_label(blocks, index, label_before(blocks, index))
+        if header_names == 1 or header_names and block.kind == "heading":
+            header_names = 2 if _header_name_heading(block) else 0
+        if header_names == 2:
+            # "Headers", then a heading per header ("Access-Control-Allow-Origin") over its table, drawn at
+            # any level (at its status's, so it would close it): the response's headers, up to the next
+            # heading that is no header's name (its media type's, "application/json").
+            continue
         if block.kind != "heading" and (
             headers_open
             or block.kind == "text"
@@ -365,6 +415,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 outline.pop()
             term_row = _field_heading(evidence, block, outline)
             outline.append(block)
+            if _HEADERS_HEADING.fullmatch(block.text.strip()) and any(
+                _names_status(h) or _names_responses(h) for h in outline[:-1]
+            ):
+                header_names = 1
             # A heading that is a status ("200", "404 Not Found", "default") documents a response.
             if (shown := _STATUS_HEADING.fullmatch(block.text)) and shown.group(1) not in dict(
                 evidence.statuses
@@ -377,6 +431,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 and not block.text.endswith(":")
                 and not _LABEL_ONLY.fullmatch(block.text)  # "Request Parameters" under an empty subtitle
                 and not _PART_HEADING.fullmatch(block.text)
+                # under a label heading ("Query parameters", then "limit") it names a part, not the operation
+                and not any(_LABEL_ONLY.fullmatch(h.text) for h in outline[:-1])
             ):
                 named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
                 evidence.title = named[2] if named else block.text
@@ -485,6 +541,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # An example under a status heading further out, past its media type's ("Status: 401", then
                 # "Content-Type: application/json", then "Example:" and the code), is that status's.
                 status = status or _status_heading_over(outline)
+                # An example heading drawn beside the status headings ("200 - OK", its media type and
+                # fields, then "Example" at the status's level) is the example of the status before it.
+                status = status or _status_beside(blocks, outline)
                 evidence.response_examples.setdefault(status, []).append(value)
         elif block.kind == "table":
             if is_status_table(block.rows, block.header):

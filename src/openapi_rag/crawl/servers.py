@@ -9,6 +9,7 @@ import re
 from openapi_rag.crawl.page import Block
 
 _BARE_URL = re.compile(r"^\s*https?://[^\s/]+(/[^\s]*)?\s*$")
+_TEMPLATED_SCHEME = re.compile(r"^\s*\{\w+\}://[^\s/{}]+(/[^\s]*)?\s*$")  # a server variable for its scheme
 _URL_THEN_WORDS = re.compile(r"^\s*(https?://[^\s/]+(?:/\S*)?)\s+[-–—]\s+[^/]{1,80}$")
 _URL_THEN_PATH = re.compile(r"^\s*(https?://\S+)\s+(/\S*)\s*$")
 # A request URL shown whole, alone or after a few words that name it ("Production server https://…").
@@ -121,6 +122,8 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             columns = " ".join(block.rows[0]).lower() if block.header and block.rows else ""
             if _SERVER_LABEL.search(heading) or re.search(r"\burl\b", columns):
                 for cell in (c for row in block.rows[1 if block.header else 0 :] for c in row):
+                    if _TEMPLATED_SCHEME.match(cell):  # "{scheme}://host/base": the scheme the page names, else https
+                        cell = _SCHEME.sub(f"{(schemes or ['https'])[0]}://", cell.strip(), count=1)
                     if _BARE_URL.match(cell):
                         counts[cell.strip().rstrip("/")] = counts.get(cell.strip().rstrip("/"), 0) + 1
             continue
