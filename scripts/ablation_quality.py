@@ -342,6 +342,10 @@ ROWS: dict[str, Row] = {
         )
         for w in (1.25,)
     },
+    # session 21: at the new whole-text weight, requests naming a thing served whole again
+    "second list on one-sentence requests naming a thing too, whole at 1.25": Row(
+        dict(static_weight=1.25, static_whole_weight=1.25, static_whole_named=True), static="minilm-users"
+    ),
     # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
     "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),
     "with WordNet aliases in BM25 (16, two senses)": Row(chunking=dict(aliases=16, alias_senses=2)),
