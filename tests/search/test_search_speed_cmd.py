@@ -31,7 +31,21 @@ def test_bench_search_reports_latency_and_cpu(tmp_path: Path) -> None:
     report = json.loads(result.output)
     assert report["queries"] == 6 and report["chunks"] == 11 and report["mode"] == "hybrid"
     assert 0 < report["p50_ms"] <= report["p95_ms"] <= report["max_ms"]
-    assert report["cpu_ms_per_query"] > 0
+    assert report["cpu_ms_per_query"] > 0 and report["warm"] is False
+
+
+def test_bench_search_can_warm_the_index_as_a_server_does(tmp_path: Path) -> None:
+    from openapi_rag.index import Index
+    from openapi_rag.spec import load_services
+
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    shutil.copy(CATALOG / "uber.yaml", specs / "uber.yaml")
+    Index.build(load_services([specs]).services, cache=False).save(tmp_path / "idx")
+    args = ["bench", "search", "-i", str(tmp_path / "idx"), "--limit", "3", "--warm"]
+    report = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert report["warm"] is True and report["queries"] == 3 and report["p50_ms"] > 0
+    assert "(warmed as a server)" in CliRunner().invoke(cli, args).output
 
 
 def test_bench_search_lists_the_slowest_queries_with_their_stages(tmp_path: Path) -> None:
