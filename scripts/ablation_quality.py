@@ -346,6 +346,15 @@ ROWS: dict[str, Row] = {
     "second list on one-sentence requests naming a thing too, whole at 1.25": Row(
         dict(static_weight=1.25, static_whole_weight=1.25, static_whole_named=True), static="minilm-users"
     ),
+    # session 21: the first two lists' weights again, beside the second list at its new weight
+    **{
+        f"shipped default, lists weighed {name}": Row(dict(static_weight=1.25, **change), static="minilm-users")
+        for name, change in (
+            ("dense 1.0", dict(dense_weight=1.0)),
+            ("bm25 0.75", dict(bm25_weight=0.75)),
+            ("bm25 1.25", dict(bm25_weight=1.25)),
+        )
+    },
     # issue 18 item 8, a general thesaurus: WordNet aliases on a line only BM25 reads (`chunking/aliases.py`)
     "with WordNet aliases in BM25 (16, first sense)": Row(chunking=dict(aliases=16)),
     "with WordNet aliases in BM25 (16, two senses)": Row(chunking=dict(aliases=16, alias_senses=2)),
