@@ -240,6 +240,14 @@ def parse_http_response(text: str) -> tuple[str, Any] | None:
     return (match.group(1), value) if value is not None else None
 
 
+# A comment after a JSON token (a member's description), to its close, on that line or a later one:
+# '"id": "string", /* The id. */'.
+_CLOSING_COMMENT = re.compile(r'(["\d\]\[{},el])[ \t]*/\*.*?\*/[ \t]*', re.S)
+# A member's line ending in a value with no comma, the next line opening a member: '"tag": "string"' then
+# '"id": "int64"'.
+_MISSING_COMMA = re.compile(r'(?m)("|\d|true|false|null|[}\]])[ \t]*(\n[ \t]*"[^"\n]*"[ \t]*:)')
+
+
 def parse_json(text: str) -> Any:
     """A JSON value, or None: the text must be an object or array (a lone "0" is no example)."""
     text = text.strip()
@@ -248,8 +256,14 @@ def parse_json(text: str) -> Any:
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        # Documentation often elides with "..." or leaves trailing commas: one lenient retry.
-        cleaned = re.sub(r",\s*([}\]])", r"\1", re.sub(r"(?m)^\s*(//.*|\.\.\.|…)\s*$", "", text))
+        # Documentation often elides with "..." or leaves trailing commas: one lenient retry. Since issue 17's
+        # twenty-second round, also a member's description as a comment after it ('"id": "string",
+        # /* The id. */', on one line or more) and a comma left out between two members' lines (a template
+        # that joins two schemas' fields, an allOf's, drops the one between them).
+        cleaned = re.sub(r"(?m)^\s*(//.*|\.\.\.|…)\s*$", "", text)
+        cleaned = _CLOSING_COMMENT.sub(r"\1", cleaned)
+        cleaned = _MISSING_COMMA.sub(r"\1,\2", cleaned)
+        cleaned = re.sub(r",\s*([}\]])", r"\1", cleaned)
         try:
             value = json.loads(cleaned)
         except (ValueError, RecursionError):
