@@ -3,8 +3,10 @@ draws: each operation a run "GET /pets" over "Description", "Parameters" and "Re
 table Name | Located In | Description | Required | Schema, responses a table Code | Description | Schema, a body's or
 a response's schema drawn in a code block as a sketch of its JSON whose values are type names, each member's
 description a comment after it, `/* The id. */`, over one line or more, an allOf's parts joined without the comma
-between them, a format written where the type would be, `"id": "int64"`), each on a small fragment of the structure
-it draws (each fails without its rule), and the real pages."""
+between them, a format written where the type would be, `"id": "int64"`, a schema it cannot draw as `""`; a
+parameter's type drawn as one line of code in the Schema cell; a response's example under a "Response Example"
+heading, the status as a run, then a code block of its media type that holds the example's own), each on a small
+fragment of the structure it draws (each fails without its rule), and the real pages."""
 
 from __future__ import annotations
 
@@ -109,3 +111,57 @@ def test_real_pages(tmp_path: Path) -> None:
     post = doc["paths"]["/alert-settings"]["post"]
     body = post["requestBody"]["content"]["application/json"]["schema"]
     assert set(body["properties"]) == {"notificationType", "sector", "threshold"}
+
+
+# Second batch.
+
+
+def test_a_description_comment_on_a_line_of_its_own_is_no_part_of_the_json() -> None:
+    text = '[\n   {\n      "amenities": [\n         "string"\n     /* Its amenities. */\n      ],\n'
+    text += '      "id": "string"\n   }\n]'
+    assert parse_json(text) == [{"amenities": ["string"], "id": "string"}]
+
+
+def test_a_media_type_line_over_an_example_labels_it() -> None:
+    # a code block of the media type that holds the example's own code block: its text is both, a line each
+    assert parse_json('application/json\n{\n   "id": 301,\n   "status": "Available"\n}') == {
+        "id": 301,
+        "status": "Available",
+    }
+    assert parse_json("application/xml\n<pet/>") is None
+
+
+def test_untyped_and_null_values_beside_type_names_are_a_sketch() -> None:
+    # a schema the renderer could not draw ("item": "", a oneOf) and a null type ("null") are no data
+    schema = schema_from_example({"is_playing": "boolean", "item": "", "rank": "integer", "last": "null"}, {})
+    props = schema["properties"]
+    assert props["is_playing"]["type"] == "boolean" and props["rank"]["type"] == "integer"
+    assert "type" not in props["item"] and "type" not in props["last"]
+
+
+def test_a_type_drawn_as_one_line_of_code_in_a_schema_cell_is_the_cell(tmp_path: Path) -> None:
+    head = "<tr><th>Name</th><th>Located In</th><th>Description</th><th>Required</th><th>Schema</th></tr>"
+    row = (
+        "<tr><td><p>{name}</p></td><td><p>query</p></td><td><p>The {name}.</p></td><td><p>No</p></td>"
+        "<td><p></p><pre><span>{type}\n</span></pre><p></p></td></tr>"
+    )
+    rows = row.format(name="count", type="integer") + row.format(name="ratio", type="number")
+    html = (
+        "<html><body><h1>Pets</h1><div><div>GET /pets</div><h5>Description</h5><p>Lists the pets.</p>"
+        f"<h5>Parameters</h5><table><thead>{head}</thead><tbody>{rows}</tbody></table></div></body></html>"
+    )
+    page = tmp_path / "api.html"
+    page.write_text(html, encoding="utf-8")
+    doc = crawl_pages([page]).document
+    params = {p["name"]: p for p in doc["paths"]["/pets"]["get"]["parameters"]}
+    assert params["count"]["schema"]["type"] == "integer"
+    assert params["ratio"]["schema"]["type"] == "number"
+
+
+def test_real_pages_second_batch() -> None:
+    pages = BENCH / "pages" / "pretty-swag"
+    doc = crawl_pages([pages / "socbench-04-consumer-02-Hotel.html"]).document
+    get = doc["paths"]["/rooms/{id}"]["get"]
+    assert get["parameters"][0]["schema"]["type"] == "integer"
+    schema = get["responses"]["200"]["content"]["application/json"]["schema"]
+    assert {"amenities", "id", "pricePerNight", "status", "type"} <= set(schema["properties"])

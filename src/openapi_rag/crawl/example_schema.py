@@ -39,6 +39,8 @@ _FORMAT_TYPES = {
     "uri": "string",
     "email": "string",
 }
+# A sketch's value for a schema that states no type (""), or the type null ("null"): no type of its own.
+_UNTYPED = {"", "null"}
 # What stands for each type name in a sketch, so that inference gives that type.
 _STAND_INS: dict[str, Any] = {
     "string": "",
@@ -106,7 +108,10 @@ def _is_sketch(value: Any) -> bool:
     leaves = _string_leaves(value)
     if not leaves or not any(_TYPE_NAME.fullmatch(leaf.strip()) for leaf in leaves):
         return False
-    return all(_TYPE_NAME.fullmatch(leaf.strip()) or leaf.strip() in _FORMAT_TYPES for leaf in leaves)
+    return all(
+        _TYPE_NAME.fullmatch(leaf.strip()) or leaf.strip() in _FORMAT_TYPES or leaf.strip() in _UNTYPED
+        for leaf in leaves
+    )
 
 
 def _stand_ins(value: Any) -> Any:
@@ -116,6 +121,8 @@ def _stand_ins(value: Any) -> Any:
     if isinstance(value, list):
         return [_stand_ins(child) for child in value]
     if isinstance(value, str):
+        if value.strip() in _UNTYPED:
+            return None  # a schema of no stated type ("", beside type names), or one stated null
         named = _TYPE_NAME.fullmatch(value.strip())
         type_name = named.group(1).lower() if named else _FORMAT_TYPES.get(value.strip())
         stand_in = _STAND_INS[type_name] if type_name else value
