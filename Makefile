@@ -33,7 +33,7 @@ bench-load: $(STAMP)
 	$(BIN)/openapi-rag bench load ../shared/data/realworld
 
 # Re-render the crawl benchmark's pages (needs node + npm, Debian's chromium for swagger-ui, scalar,
-# rapidoc, elements, kong and diplodoc, and a Java runtime for openapi-generator (html2, html, asciidoc, markdown); renderer versions pinned in
+# rapidoc, elements, kong, diplodoc and pretty-swag, and a Java runtime for openapi-generator (html2, html, asciidoc, markdown); renderer versions pinned in
 # package-lock.json and, for Sphinx, openapi-generator and MkDocs, requirements-*.txt, each installed in a venv of its own: not the
 # project's dependencies). No install scripts: the pages were rendered without them (they print notices or
 # build native parts the renderers do not load), and npm 11 skips unapproved ones anyway.
@@ -54,6 +54,7 @@ crawl-pages: $(STAMP)
 	cd benchmarks/crawl/renderers/scalar-markdown && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/nadoc && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/openapi3-generator && npm ci --no-audit --no-fund --ignore-scripts
+	cd benchmarks/crawl/renderers/pretty-swag && npm ci --no-audit --no-fund --ignore-scripts
 	test -x benchmarks/crawl/renderers/.venv/bin/sphinx-build || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv && benchmarks/crawl/renderers/.venv/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-sphinx.txt; }
 	test -x benchmarks/crawl/renderers/.venv-openapi-generator/bin/openapi-generator-cli || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-openapi-generator && benchmarks/crawl/renderers/.venv-openapi-generator/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-openapi-generator.txt; }
 	test -x benchmarks/crawl/renderers/.venv-mkdocs/bin/mkdocs || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-mkdocs && benchmarks/crawl/renderers/.venv-mkdocs/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-mkdocs.txt; }

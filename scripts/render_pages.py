@@ -202,6 +202,15 @@ untouched, before its pages were read):
   only), the spec mended where its validator (oas-validator) refuses it; pinned in renderers/openapi3-generator
   (package.json and its lock; see render_openapi3_generator).
 
+One more joined in issue 17's twenty-second round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `pretty-swag`: pretty-swag 0.2.4 (npm, twskj's "document generator for Swagger": one HTML file, its Vue 2
+  client and Materialize inlined, `-f singleFile`), its page drawn by that client in headless Chromium (no
+  network) and the DOM dumped; defaults but `-noDate` (the footer stamps the build time otherwise). Swagger 2.0 only,
+  so OpenAPI 3 specs go through api-spec-converter 2.12.0 first; pinned in renderers/pretty-swag (package.json
+  and its lock; see render_pretty_swag).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -226,11 +235,12 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
                                                                             # diplodoc', owl-api',
                                                                             # scalar-markdown',
                                                                             # nadoc',
-                                                                            # openapi3-generator')
+                                                                            # openapi3-generator',
+                                                                            # pretty-swag')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong,
-                                                        # diplodoc
+                                                        # diplodoc, pretty-swag
     python3 -m venv benchmarks/crawl/renderers/.venv-openapi-generator   # once, then pip install -r
         # benchmarks/crawl/renderers/requirements-openapi-generator.txt (and a Java runtime)
     python3 -m venv benchmarks/crawl/renderers/.venv-mkdocs    # once, then pip install -r
@@ -287,6 +297,7 @@ FLEXDOC_VENV = RENDERERS / ".venv-flexdoc"
 NADOC = RENDERERS / "nadoc"
 NADOC_BIN = RENDERERS / ".venv-nadoc" / "bin" / "nadoc"
 OPENAPI3_GENERATOR = RENDERERS / "openapi3-generator"
+PRETTY_SWAG = RENDERERS / "pretty-swag"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1184,6 +1195,39 @@ def render_openapi3_generator(spec: Path, out: Path, work: Path) -> None:
     _markdown_page(markdown, _spec_title(data, spec), out, work, OPENAPI3_GENERATOR / "node_modules" / ".bin" / "marked")
 
 
+def render_pretty_swag(spec: Path, out: Path, work: Path) -> None:
+    """pretty-swag 0.2.4 (npm, twskj's "document generator for Swagger (OpenAPI) specification"): one HTML file (`-f
+    singleFile`: its Vue 2 client, Materialize and the spec inlined) whose page its client draws, so it is loaded
+    in headless Chromium (no network) and the drawn DOM kept, less scripts and styles; defaults but `-noDate`,
+    its switch that leaves the build time out of the footer (a re-render would differ otherwise; the `-noFooter`
+    its help lists is read nowhere). It reads Swagger 2.0 only, so an OpenAPI 3 spec goes through
+    api-spec-converter 2.12.0 (openapi_3 → swagger_2) first; the truth stays the original. Three mends, each
+    because it renders nothing otherwise: the spec less its `x-` extensions, as for scalar-markdown and nadoc
+    (Spotify's `x-spotify-policy` refers to a file that is not there, which it resolves); an empty `definitions`
+    where the spec has none and `schemes` ["http", "https"] (the two its console offers by default) where the
+    spec names none (no server: the converter writes none), as it reads both keys unguarded. Pinned in
+    renderers/pretty-swag (package.json and its lock: pretty-swag and the converter). Added in issue 17's
+    twenty-second round as a fresh held-out renderer."""
+    plain = work / "plain.json"  # less `x-` extensions: Spotify's refers to a file that is not there (resolved)
+    plain.write_text(json.dumps(_without_extensions(_read_spec(spec))), encoding="utf-8")
+    data = _read_spec(_swagger_2(plain, work, PRETTY_SWAG / "node_modules" / ".bin" / "api-spec-converter"))
+    data.setdefault("definitions", {})  # read unguarded: a spec without it renders nothing
+    data.setdefault("schemes", ["http", "https"])  # read unguarded too; both are what it offers by default
+    mended = work / "spec.json"
+    mended.write_text(json.dumps(data), encoding="utf-8")
+    page = work / "doc.html"
+    done = subprocess.run(
+        [str(PRETTY_SWAG / "node_modules" / ".bin" / "pretty-swag"), "-i", str(mended), "-o", str(page),
+         "-f", "singleFile", "-noDate"],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )  # fmt: skip
+    if not page.exists():  # it reports a failure on stdout and exits 1, or not at all
+        raise subprocess.CalledProcessError(1, "pretty-swag", done.stdout, done.stdout[-300:])
+    out.write_text(strip_page(_chromium_dom(page.as_uri(), work / "profile"), work), encoding="utf-8")
+
+
 def _numbers_unquoted(value: object) -> object:
     """A quoted `default` of a numeric schema ("20" for an integer, Spotify's) as the number it quotes."""
     if isinstance(value, list):
@@ -1845,6 +1889,7 @@ RENDER = {
     "flexdoc": render_flexdoc,
     "nadoc": render_nadoc,
     "openapi3-generator": render_openapi3_generator,
+    "pretty-swag": render_pretty_swag,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -1960,6 +2005,11 @@ NEEDS = {
         OPENAPI3_GENERATOR / "node_modules" / ".bin" / "og",
         "node",
         "cd benchmarks/crawl/renderers/openapi3-generator && npm ci",
+    ),
+    "pretty-swag": Needs(
+        PRETTY_SWAG / "node_modules" / ".bin" / "pretty-swag",
+        "chromium",
+        "cd benchmarks/crawl/renderers/pretty-swag && npm ci (and Debian's chromium)",
     ),
 }
 

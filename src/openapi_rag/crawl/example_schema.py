@@ -23,6 +23,24 @@ _MAP_PLACEHOLDER = re.compile(r"additionalProp(?:erties|\d+)")
 # Other generators number a map's entries "property1", "property2": placeholders when an object's keys
 # are only such, from 1 on (a field may be named "property1" beside others).
 _NUMBERED_ENTRY = re.compile(r"property(\d+)")
+# A format a sketch writes where the type would be ('"id": "int64"' beside '"name": "string"', since issue 17's
+# twenty-second round), and the type it is a format of; a sketch needs one type name besides.
+_FORMAT_TYPES = {
+    "int32": "integer",
+    "int64": "integer",
+    "float": "number",
+    "double": "number",
+    "date": "string",
+    "date-time": "string",
+    "byte": "string",
+    "binary": "string",
+    "password": "string",
+    "uuid": "string",
+    "uri": "string",
+    "email": "string",
+}
+# A sketch's value for a schema that states no type (""), or the type null ("null"): no type of its own.
+_UNTYPED = {"", "null"}
 # What stands for each type name in a sketch, so that inference gives that type.
 _STAND_INS: dict[str, Any] = {
     "string": "",
@@ -88,7 +106,12 @@ def _string_leaves(value: Any, depth: int = 0) -> list[str] | None:
 
 def _is_sketch(value: Any) -> bool:
     leaves = _string_leaves(value)
-    return bool(leaves) and all(_TYPE_NAME.fullmatch(leaf.strip()) for leaf in leaves)
+    if not leaves or not any(_TYPE_NAME.fullmatch(leaf.strip()) for leaf in leaves):
+        return False
+    return all(
+        _TYPE_NAME.fullmatch(leaf.strip()) or leaf.strip() in _FORMAT_TYPES or leaf.strip() in _UNTYPED
+        for leaf in leaves
+    )
 
 
 def _stand_ins(value: Any) -> Any:
@@ -98,8 +121,11 @@ def _stand_ins(value: Any) -> Any:
     if isinstance(value, list):
         return [_stand_ins(child) for child in value]
     if isinstance(value, str):
+        if value.strip() in _UNTYPED:
+            return None  # a schema of no stated type ("", beside type names), or one stated null
         named = _TYPE_NAME.fullmatch(value.strip())
-        stand_in = _STAND_INS[named.group(1).lower()] if named else value
+        type_name = named.group(1).lower() if named else _FORMAT_TYPES.get(value.strip())
+        stand_in = _STAND_INS[type_name] if type_name else value
         return stand_in.copy() if isinstance(stand_in, (dict, list)) else stand_in
     return value
 

@@ -361,7 +361,7 @@ class _Walker:
             row, row_links = [], []
             for cell in cells:
                 nested.extend(t for t in cell.iter("table") if owner_table(t) is table)
-                row.append(_text(cell, skip_tables=True))
+                row.append(_text(cell, skip_tables=True) or _one_line_code(cell, table))
                 row_links.append(first_link(cell, lambda a: owner_table(a) is table))
             # A first row of `th` cells, or one inside `thead` (some renderers use `td` there), is a
             # header; an empty one names no column, so the rows are read by their shape instead. So is
@@ -604,6 +604,20 @@ def _heading_text(heading: object) -> str:
     if not shown or (last.tail and last.tail.strip()) or not text.endswith(shown):
         return text
     return text[: -len(shown)].rstrip(" -–—|·:") or text
+
+
+def _one_line_code(cell: object, table: object) -> str:
+    """A cell's text where it shows nothing but a code block of one short line: a Schema column's type drawn as
+    code ("integer" in a `pre`, since issue 17's twenty-second round), which a cell's text otherwise leaves to
+    the blocks after the table."""
+    code = [p for p in cell.iter("pre") if owner_table(p) is table]  # type: ignore[attr-defined]
+    if len(code) != 1:
+        return ""
+    shown = code[0].text_content().strip()  # type: ignore[attr-defined]
+    return shown if shown and "\n" not in shown and len(shown) <= _ONE_LINE_CODE_CHARS else ""
+
+
+_ONE_LINE_CODE_CHARS = 40
 
 
 def _text(el: object, *, skip_tables: bool = False, max_elements: int | None = None) -> str:

@@ -240,16 +240,37 @@ def parse_http_response(text: str) -> tuple[str, Any] | None:
     return (match.group(1), value) if value is not None else None
 
 
+# A comment after a JSON token (a member's description), on its line or on lines of its own below it, to its
+# close: '"id": "string", /* The id. */'.
+_CLOSING_COMMENT = re.compile(r'(["\d\]\[{},el])\s*/\*.*?\*/[ \t]*', re.S)
+# A member's line ending in a value with no comma, the next line opening a member: '"tag": "string"' then
+# '"id": "int64"'.
+_MISSING_COMMA = re.compile(r'(?m)("|\d|true|false|null|[}\]])[ \t]*(\n[ \t]*"[^"\n]*"[ \t]*:)')
+
+
+# A JSON media type alone on the first line, the example below it: "application/json" then "{".
+_MEDIA_TYPE_LINE = re.compile(r"(?:application|text)/[\w.+-]*json[ \t]*\r?\n\s*(?=[{\[])", re.I)
+
+
 def parse_json(text: str) -> Any:
     """A JSON value, or None: the text must be an object or array (a lone "0" is no example)."""
     text = text.strip()
+    if (labelled := _MEDIA_TYPE_LINE.match(text)) is not None:
+        text = text[labelled.end() :]  # the example's media type on a line of its own above it (since issue 17's
+        # twenty-second round: a code block of the media type holding the example's own code block)
     if not text or text[0] not in "{[" or len(text) > MAX_JSON_CHARS:
         return None
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        # Documentation often elides with "..." or leaves trailing commas: one lenient retry.
-        cleaned = re.sub(r",\s*([}\]])", r"\1", re.sub(r"(?m)^\s*(//.*|\.\.\.|…)\s*$", "", text))
+        # Documentation often elides with "..." or leaves trailing commas: one lenient retry. Since issue 17's
+        # twenty-second round, also a member's description as a comment after it ('"id": "string",
+        # /* The id. */', on one line or more) and a comma left out between two members' lines (a template
+        # that joins two schemas' fields, an allOf's, drops the one between them).
+        cleaned = re.sub(r"(?m)^\s*(//.*|\.\.\.|…)\s*$", "", text)
+        cleaned = _CLOSING_COMMENT.sub(r"\1", cleaned)
+        cleaned = _MISSING_COMMA.sub(r"\1,\2", cleaned)
+        cleaned = re.sub(r",\s*([}\]])", r"\1", cleaned)
         try:
             value = json.loads(cleaned)
         except (ValueError, RecursionError):
