@@ -55,12 +55,14 @@ crawl-pages: $(STAMP)
 	cd benchmarks/crawl/renderers/nadoc && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/openapi3-generator && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/pretty-swag && npm ci --no-audit --no-fund --ignore-scripts
+	cd benchmarks/crawl/renderers/openapi-to-asciidoc && npm ci --no-audit --no-fund --ignore-scripts
 	test -x benchmarks/crawl/renderers/.venv/bin/sphinx-build || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv && benchmarks/crawl/renderers/.venv/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-sphinx.txt; }
 	test -x benchmarks/crawl/renderers/.venv-openapi-generator/bin/openapi-generator-cli || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-openapi-generator && benchmarks/crawl/renderers/.venv-openapi-generator/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-openapi-generator.txt; }
 	test -x benchmarks/crawl/renderers/.venv-mkdocs/bin/mkdocs || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-mkdocs && benchmarks/crawl/renderers/.venv-mkdocs/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-mkdocs.txt; }
 	test -x benchmarks/crawl/renderers/.venv-owl-api/bin/mkdocs || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-owl-api && benchmarks/crawl/renderers/.venv-owl-api/bin/pip install --quiet -r benchmarks/crawl/renderers/owl-api/requirements.txt; }
 	test -d benchmarks/crawl/renderers/.venv-flexdoc || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-flexdoc && benchmarks/crawl/renderers/.venv-flexdoc/bin/pip install --quiet -r benchmarks/crawl/renderers/flexdoc/requirements.txt; }
 	test -x benchmarks/crawl/renderers/.venv-nadoc/bin/nadoc || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-nadoc && benchmarks/crawl/renderers/.venv-nadoc/bin/pip install --quiet -r benchmarks/crawl/renderers/nadoc/requirements.txt; }
+	test -x benchmarks/crawl/renderers/.venv-openapi-to-asciidoc/bin/o2a || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-openapi-to-asciidoc && benchmarks/crawl/renderers/.venv-openapi-to-asciidoc/bin/pip install --quiet -r benchmarks/crawl/renderers/openapi-to-asciidoc/requirements.txt; }
 	$(BIN)/python scripts/render_pages.py --data ../shared/data
 
 clean:

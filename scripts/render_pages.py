@@ -211,6 +211,15 @@ untouched, before its pages were read):
   so OpenAPI 3 specs go through api-spec-converter 2.12.0 first; pinned in renderers/pretty-swag (package.json
   and its lock; see render_pretty_swag).
 
+One more joined in issue 17's twenty-third round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `openapi-to-asciidoc`: openapi-to-asciidoc 0.1.6 (PyPI, Luftfartsverket's Jinja templates of AsciiDoc, one per
+  OpenAPI object), its command `o2a` with its defaults, the AsciiDoc turned into HTML by Asciidoctor.js 4.1.0
+  (`reproducible`: no build time in the footer); OpenAPI 3 only, so Swagger 2.0 specs go through
+  api-spec-converter 2.12.0 first; pinned in renderers/openapi-to-asciidoc (requirements.txt for a venv
+  renderers/.venv-openapi-to-asciidoc, package.json and its lock; see render_openapi_to_asciidoc).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -236,7 +245,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
                                                                             # scalar-markdown',
                                                                             # nadoc',
                                                                             # openapi3-generator',
-                                                                            # pretty-swag')
+                                                                            # pretty-swag',
+                                                                            # openapi-to-asciidoc')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong,
@@ -251,6 +261,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
         # benchmarks/crawl/renderers/flexdoc/requirements.txt (and Debian's chromium)
     python3 -m venv benchmarks/crawl/renderers/.venv-nadoc    # once, then pip install -r
         # benchmarks/crawl/renderers/nadoc/requirements.txt (and npm ci in renderers/nadoc)
+    python3 -m venv benchmarks/crawl/renderers/.venv-openapi-to-asciidoc    # once, then pip install -r
+        # benchmarks/crawl/renderers/openapi-to-asciidoc/requirements.txt (and npm ci in its folder)
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -298,6 +310,8 @@ NADOC = RENDERERS / "nadoc"
 NADOC_BIN = RENDERERS / ".venv-nadoc" / "bin" / "nadoc"
 OPENAPI3_GENERATOR = RENDERERS / "openapi3-generator"
 PRETTY_SWAG = RENDERERS / "pretty-swag"
+OPENAPI_TO_ASCIIDOC = RENDERERS / "openapi-to-asciidoc"
+OPENAPI_TO_ASCIIDOC_BIN = RENDERERS / ".venv-openapi-to-asciidoc" / "bin" / "o2a"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1228,6 +1242,71 @@ def render_pretty_swag(spec: Path, out: Path, work: Path) -> None:
     out.write_text(strip_page(_chromium_dom(page.as_uri(), work / "profile"), work), encoding="utf-8")
 
 
+def _o2a_readable(value: object, *, names: bool = False) -> object:
+    """The spec as openapi-to-asciidoc's loader reads it: a boolean `additionalProperties` (`true`, or Spotify's
+    quoted "true") dropped, as it loads one as a schema object and crashes on a boolean. It names no field;
+    the keys of `properties` are field names and stay."""
+    if isinstance(value, list):
+        return [_o2a_readable(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    return {
+        k: _o2a_readable(v, names=k == "properties" and not names)
+        for k, v in value.items()
+        if names or not (k == "additionalProperties" and (isinstance(v, bool) or str(v).lower() in ("true", "false")))
+    }
+
+
+def render_openapi_to_asciidoc(spec: Path, out: Path, work: Path, o2a: Path = OPENAPI_TO_ASCIIDOC_BIN) -> None:
+    """openapi-to-asciidoc 0.1.6 (PyPI, Luftfartsverket's "tool used to convert OpenAPI 3.1 specifications to
+    AsciiDoc": Jinja templates of its own, one per OpenAPI object, loaded through Marshmallow), its command `o2a`
+    with its defaults, the AsciiDoc turned into HTML by Asciidoctor.js 4.1.0 (npm `asciidoctor`, safe mode,
+    `linkcss`, as for openapi-generator's `asciidoc`, and `reproducible`, its attribute that leaves the build time
+    out of the footer, so that a re-render is the same). It reads JSON OpenAPI 3 only, so a Swagger 2 spec goes
+    through api-spec-converter 2.12.0 (swagger_2 → openapi_3) first; the truth stays the original. Two mends,
+    each because it renders nothing otherwise: a boolean `additionalProperties` (`true`, or Spotify's quoted
+    "true") dropped (`_o2a_readable`), and a path item's keys other than its methods and `parameters`, as for
+    Sphinx (Twilio's `servers`, the same as the spec's own, and `description`), as its loader reads a path item's
+    `servers` as one object and refuses a `description`. Pinned in renderers/openapi-to-asciidoc (requirements.txt,
+    for a venv renderers/.venv-openapi-to-asciidoc, and package.json and its lock: Asciidoctor.js and the
+    converter). Added in issue 17's twenty-third round as a fresh held-out renderer."""
+    data = _read_spec(spec)
+    source = work / "spec.json"  # it reads JSON only
+    source.write_text(json.dumps(data), encoding="utf-8")
+    modules = OPENAPI_TO_ASCIIDOC / "node_modules" / ".bin"
+    if "swagger" in data:
+        done = subprocess.run(
+            [str(modules / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3", "--syntax=json",
+             str(source)],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+        source.write_bytes(done.stdout)
+    converted = _read_spec(source)
+    converted["paths"] = {  # as for Sphinx (`_renderable`): Twilio's path-item `servers` and `description`
+        path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
+        for path, item in (converted.get("paths") or {}).items()
+    }
+    source.write_text(json.dumps(_o2a_readable(converted)), encoding="utf-8")
+    site = work / "site"
+    site.mkdir()
+    subprocess.run(
+        [str(o2a), "-j", str(source), "-o", str(site / "index.adoc")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    subprocess.run(  # run inside the site: safe mode jails every path to the working folder
+        [str(modules / "asciidoctor"), "-S", "safe", "-a", "linkcss", "-a", "reproducible", "-o", "index.html",
+         "index.adoc"],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+        cwd=site,
+    )  # fmt: skip
+    _write_site(work, out)
+
+
 def _numbers_unquoted(value: object) -> object:
     """A quoted `default` of a numeric schema ("20" for an integer, Spotify's) as the number it quotes."""
     if isinstance(value, list):
@@ -1890,6 +1969,7 @@ RENDER = {
     "nadoc": render_nadoc,
     "openapi3-generator": render_openapi3_generator,
     "pretty-swag": render_pretty_swag,
+    "openapi-to-asciidoc": render_openapi_to_asciidoc,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -2010,6 +2090,12 @@ NEEDS = {
         PRETTY_SWAG / "node_modules" / ".bin" / "pretty-swag",
         "chromium",
         "cd benchmarks/crawl/renderers/pretty-swag && npm ci (and Debian's chromium)",
+    ),
+    "openapi-to-asciidoc": Needs(
+        OPENAPI_TO_ASCIIDOC_BIN,
+        "node",
+        "see requirements.txt in benchmarks/crawl/renderers/openapi-to-asciidoc; "
+        "cd benchmarks/crawl/renderers/openapi-to-asciidoc && npm ci",
     ),
 }
 
