@@ -62,6 +62,9 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
             if labelled := _labelled_request_line(blocks, i):
                 found.append(Signature(i, *labelled, _template_sample(*labelled), width=2))
                 continue
+            if under := _method_under_path(blocks, i):
+                found.append(Signature(i, *under))
+                continue
             method = is_method(block.text)
             if method and i + 1 < len(blocks) and url_block(blocks[i + 1]):
                 # a method badge over a code block that shows only the request's URL, a box to copy it from
@@ -93,6 +96,20 @@ def _line_around_title(blocks: list[Block], i: int) -> tuple[str, str] | None:
         return None
     path = is_path(after.text)
     return (method, path) if path and not split_url(path)[0] else None
+
+
+def _method_under_path(blocks: list[Block], i: int) -> tuple[str, str] | None:
+    """(method, path) where a heading holds an HTTP method alone, in any case ("get"), and the nearest heading
+    above it at a shallower level holds a path template alone ("/pets"): a path's section whose methods each
+    head a section of their own, one operation apiece, whose description and parameters that section holds."""
+    if blocks[i].kind != "heading" or not (method := is_method(blocks[i].text)):
+        return None
+    level = blocks[i].level
+    for block in reversed(blocks[:i]):
+        if block.kind == "heading" and block.level < level:
+            path = is_path(block.text)
+            return (method, path) if path and not split_url(path)[0] else None
+    return None
 
 
 # "Method: GET", "HTTP method: post", "Verb: DELETE": a run that states an operation's method after a label;
