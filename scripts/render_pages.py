@@ -560,16 +560,8 @@ def render_diplodoc(spec: Path, out: Path, work: Path) -> None:
 
     data = _read_spec(spec)
     title = _spec_title(data, spec)
-    converted = data
-    if "swagger" in data:  # the includer reads OpenAPI 3 only
-        converter = DIPLODOC / "node_modules" / ".bin" / "api-spec-converter"
-        done = subprocess.run(
-            [str(converter), "--from=swagger_2", "--to=openapi_3", "--syntax=json", str(spec)],
-            check=True,
-            capture_output=True,
-            timeout=CHROMIUM_TIMEOUT_S,
-        )
-        converted = json.loads(done.stdout)
+    # the includer reads OpenAPI 3 only
+    converted = _openapi_3(spec, data, DIPLODOC / "node_modules" / ".bin" / "api-spec-converter", CHROMIUM_TIMEOUT_S)
     source = work / "source"
     source.mkdir()
     (source / "spec.json").write_text(json.dumps(_openapi_3_valid(converted)), encoding="utf-8")
@@ -883,6 +875,20 @@ def _swagger_2_valid(data: dict) -> dict:
     return data
 
 
+def _openapi_3(spec: Path, data: dict, converter: Path = BIN / "api-spec-converter", timeout: float | None = None) -> dict:
+    """The spec (`data`, read from the file `spec`) as OpenAPI 3: itself, or a Swagger 2.0 one converted by
+    api-spec-converter 2.12.0 (swagger_2 → openapi_3; each renderer's tree pins its own copy)."""
+    if "swagger" not in data:
+        return data
+    done = subprocess.run(
+        [str(converter), "--from=swagger_2", "--to=openapi_3", "--syntax=json", str(spec)],
+        check=True,
+        capture_output=True,
+        timeout=timeout,
+    )
+    return json.loads(done.stdout)
+
+
 def _swagger_2(spec: Path, work: Path, converter: Path = BIN / "api-spec-converter") -> Path:
     """The spec as Swagger 2.0: itself, or converted by api-spec-converter 2.12.0 (openapi_3 → swagger_2)
     into `work`; the truth stays the unconverted spec, and what the conversion loses is the page's loss."""
@@ -970,14 +976,7 @@ def render_mkdocs(spec: Path, out: Path, work: Path, mkdocs: Path = MKDOCS) -> N
     data = _read_spec(spec)
     source = work / "docs" / "spec.json"
     source.parent.mkdir()
-    converted = data
-    if "swagger" in data:
-        done = subprocess.run(
-            [str(BIN / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3", "--syntax=json", str(spec)],
-            check=True,
-            capture_output=True,
-        )
-        converted = json.loads(done.stdout)
+    converted = _openapi_3(spec, data)
     # the same cleaned input as Sphinx's: Spotify's `x-` extensions point at a file that is not there
     source.write_text(json.dumps(_renderable(converted)), encoding="utf-8")
     title = _spec_title(data, spec)
@@ -1019,15 +1018,7 @@ def render_owl_api(spec: Path, out: Path, work: Path, mkdocs: Path = OWL_API_MKD
     data = _read_spec(spec)
     source = work / "docs" / "spec.json"
     source.parent.mkdir()
-    converted = data
-    if "swagger" in data:
-        done = subprocess.run(
-            [str(OWL_API / "node_modules" / ".bin" / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3",
-             "--syntax=json", str(spec)],
-            check=True,
-            capture_output=True,
-        )
-        converted = json.loads(done.stdout)
+    converted = _openapi_3(spec, data, OWL_API / "node_modules" / ".bin" / "api-spec-converter")
     source.write_text(json.dumps(converted), encoding="utf-8")
     (work / "docs" / "index.md").write_text(_OWL_API_PAGE, encoding="utf-8")
     title = _spec_title(data, spec)
@@ -1158,13 +1149,8 @@ def render_nadoc(spec: Path, out: Path, work: Path, nadoc: Path = NADOC_BIN) -> 
     source = work / "spec.json"  # less `x-` extensions: Spotify's refers to a file that is not there (bundled)
     source.write_text(json.dumps(_without_extensions(data)), encoding="utf-8")
     if "swagger" in data:
-        done = subprocess.run(
-            [str(NADOC / "node_modules" / ".bin" / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3",
-             "--syntax=json", str(source)],
-            check=True,
-            capture_output=True,
-        )  # fmt: skip
-        source.write_bytes(done.stdout)
+        converted = _openapi_3(source, data, NADOC / "node_modules" / ".bin" / "api-spec-converter")
+        source.write_text(json.dumps(converted), encoding="utf-8")
     subprocess.run(
         [str(nadoc), str(source), "--output-dir", str(work / "site"), "--no-emit-spec", "--no-strict"],
         check=True,
@@ -1186,14 +1172,7 @@ def render_openapi3_generator(spec: Path, out: Path, work: Path) -> None:
     (package.json and its lock: the generator, the converter and marked). Added in issue 17's twenty-first round
     as a fresh held-out renderer."""
     data = _read_spec(spec)
-    if "swagger" in data:
-        done = subprocess.run(
-            [str(OPENAPI3_GENERATOR / "node_modules" / ".bin" / "api-spec-converter"), "--from=swagger_2",
-             "--to=openapi_3", "--syntax=json", str(spec)],
-            check=True,
-            capture_output=True,
-        )  # fmt: skip
-        data = json.loads(done.stdout)
+    data = _openapi_3(spec, data, OPENAPI3_GENERATOR / "node_modules" / ".bin" / "api-spec-converter")
     source = work / "spec.json"
     source.write_text(json.dumps(_oas_validator_valid(data)), encoding="utf-8")
     site = work / "site"
@@ -1274,15 +1253,7 @@ def render_openapi_to_asciidoc(spec: Path, out: Path, work: Path, o2a: Path = OP
     source = work / "spec.json"  # it reads JSON only
     source.write_text(json.dumps(data), encoding="utf-8")
     modules = OPENAPI_TO_ASCIIDOC / "node_modules" / ".bin"
-    if "swagger" in data:
-        done = subprocess.run(
-            [str(modules / "api-spec-converter"), "--from=swagger_2", "--to=openapi_3", "--syntax=json",
-             str(source)],
-            check=True,
-            capture_output=True,
-        )  # fmt: skip
-        source.write_bytes(done.stdout)
-    converted = _read_spec(source)
+    converted = _openapi_3(source, data, modules / "api-spec-converter")
     converted["paths"] = {  # as for Sphinx (`_renderable`): Twilio's path-item `servers` and `description`
         path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
         for path, item in (converted.get("paths") or {}).items()
@@ -1577,14 +1548,7 @@ def render_vitepress(jobs: list[tuple[Path, Path]], work: Path) -> list[str]:
             key = f"s{index:02d}"
             data = _read_spec(spec)
             try:
-                if "swagger" in data:
-                    done = subprocess.run(
-                        [str(converter), "--from=swagger_2", "--to=openapi_3", "--syntax=json", str(spec)],
-                        check=True,
-                        capture_output=True,
-                        timeout=CHROMIUM_TIMEOUT_S,
-                    )
-                    data = json.loads(done.stdout)
+                data = _openapi_3(spec, data, converter, CHROMIUM_TIMEOUT_S)
             except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
                 failures.append(f"{page.stem}: {(exc.stderr or b'').decode()[-300:]}")
                 continue

@@ -216,3 +216,15 @@ def test_diplodocs_leading_page_draws_no_copy_of_the_spec() -> None:
     for page in sorted((BENCH / "pages" / "diplodoc").glob("*.html")):
         text = page.read_text(encoding="utf-8")
         assert '"openapi":' not in text and "<summary>Open API</summary>" not in text, page.name
+
+
+def test_a_swagger_2_spec_goes_through_the_given_converter_and_an_openapi_3_one_does_not(tmp_path: Path) -> None:
+    module = _render_pages()
+    converter = tmp_path / "api-spec-converter"  # stands in for the pinned one: echoes what it was asked
+    converter.write_text('#!/bin/sh\necho "{\\"openapi\\": \\"3.0.0\\", \\"args\\": \\"$1 $2 $3\\"}"\n')
+    converter.chmod(0o755)
+    spec = tmp_path / "spec.json"
+    oas3 = {"openapi": "3.0.3", "paths": {}}
+    assert module._openapi_3(spec, oas3, converter) is oas3
+    converted = module._openapi_3(spec, {"swagger": "2.0"}, converter, timeout=30)
+    assert converted == {"openapi": "3.0.0", "args": "--from=swagger_2 --to=openapi_3 --syntax=json"}
