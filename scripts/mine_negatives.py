@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 from minilm_training import Example, read_examples, split_held_out, write_examples
 
-from openapi_rag.embed import get_embedder
+from openapi_rag.embed import EmbeddingCache, embed_with_cache, get_embedder
 
 
 def operation_texts(examples: list[Example]) -> dict[str, str]:
@@ -65,12 +65,15 @@ def mined(
     _, path_ids = np.unique([key.split(" ", 1)[1] for key in keys], return_inverse=True)
     usable = ~np.isin(apis, sorted(held))
     out, mistakes = [], []
+    candidates_of: dict[int, np.ndarray] = {}  # an operation's candidates, for each of its requests
     for query_vector, example in zip(query_vectors, examples, strict=True):
         own = row[example.operation]
-        allowed = usable & (path_ids != path_ids[own]) & (text_vectors @ text_vectors[own] < same)
-        if same_api:
-            allowed &= apis == apis[own]
-        candidates = np.flatnonzero(allowed)
+        if own not in candidates_of:
+            allowed = usable & (path_ids != path_ids[own]) & (text_vectors @ text_vectors[own] < same)
+            if same_api:
+                allowed &= apis == apis[own]
+            candidates_of[own] = np.flatnonzero(allowed)
+        candidates = candidates_of[own]
         if not usable[own] or not len(candidates):
             out.append(example)
             mistakes.append(False)
@@ -94,20 +97,6 @@ def mistakes_and_replay(
     return wrong + kept + [e for e, h in zip(examples, is_held, strict=True) if h]
 
 
-def embedded(embedder_name: str, texts: list[str], queries: list[str], cache: Path | None):
-    """The texts' and queries' vectors, from `cache` (an .npz this wrote before) when it has them."""
-    if cache is not None and cache.is_file():
-        saved = np.load(cache)
-        if len(saved["texts"]) == len(texts) and len(saved["queries"]) == len(queries):
-            return saved["texts"], saved["queries"]
-    embedder = get_embedder(embedder_name)
-    text_vectors = np.asarray(embedder.embed_many(texts), dtype=np.float32)
-    query_vectors = np.asarray(embedder.embed_many(queries), dtype=np.float32)
-    if cache is not None:
-        np.savez(cache, texts=text_vectors, queries=query_vectors)
-    return text_vectors, query_vectors
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -129,7 +118,6 @@ def main() -> None:
         "held-out APIs' (default: every example)",
     )
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--vectors", type=Path, help="an .npz keeping the vectors between runs")
     parser.add_argument(
         "--same", type=float, default=0.97, help="cosine to the positive that counts as a twin"
     )
@@ -138,16 +126,20 @@ def main() -> None:
     _, _, held = split_held_out(examples)
     texts = operation_texts(examples)
     keys = sorted(texts)
+    op_texts = [texts[k] for k in keys]
     start = time.perf_counter()
-    text_vectors, query_vectors = embedded(
-        args.embedder, [texts[k] for k in keys], [e.query for e in examples], args.vectors
+    embedder = get_embedder(args.embedder)
+    cache = EmbeddingCache.for_embedder(embedder)  # the project's: a second run embeds nothing again
+    text_vectors = np.asarray(embed_with_cache(embedder, op_texts, cache), dtype=np.float32)
+    query_vectors = np.asarray(
+        embed_with_cache(embedder, [e.query for e in examples], cache), dtype=np.float32
     )
     seconds = time.perf_counter() - start
     out, mistakes = mined(
         examples,
         query_vectors,
         keys,
-        [texts[k] for k in keys],
+        op_texts,
         text_vectors,
         held=held,
         same=args.same,
