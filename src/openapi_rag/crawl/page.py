@@ -26,6 +26,7 @@ from openapi_rag.crawl.elements import (
 )
 from openapi_rag.crawl.field_lists import colon_field_rows
 from openapi_rag.crawl.links import first_link, link_target
+from openapi_rag.crawl.samples import is_method
 from openapi_rag.errors import ConvertError, MissingDependency
 
 MAX_PAGE_BYTES = 64 * 1024 * 1024
@@ -731,13 +732,10 @@ def _shown_option(select: object) -> str:
     return " ".join(shown.text_content().split()) if shown is not None else ""
 
 
-_HTTP_METHODS = frozenset({"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"})
-
-
 def _method_choice(options: list) -> bool:
     """Whether a drop-down's options are HTTP methods, three or more of them: a request console's picker."""
-    words = [" ".join(o.text_content().split()).upper() for o in options]
-    return len(words) >= 3 and all(word in _HTTP_METHODS for word in words)
+    words = [" ".join(o.text_content().split()) for o in options]
+    return len(words) >= 3 and all(is_method(word) for word in words)
 
 
 def _glued(text: str) -> str:

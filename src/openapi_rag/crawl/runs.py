@@ -128,15 +128,7 @@ def field_runs(blocks: list[Block]) -> list[Block]:
                 continue
         if field is None:
             if rows:
-                rows, links = _unrooted(rows, links) if rooted else (rows, links)
-                out.append(
-                    Block(
-                        "table",
-                        rows=[_HEADER, *_bare_required(rows, marks_optional)],
-                        header=True,
-                        cell_links=links,
-                    )
-                )
+                out.append(_fields_table(rows, links, rooted=rooted, marks_optional=marks_optional))
                 rows, links, parents = [], [[""] * len(_HEADER)], []
                 out.extend(examples)
                 examples = []
@@ -154,16 +146,18 @@ def field_runs(blocks: list[Block]) -> list[Block]:
         rows.append(row)
         links.append(["", "", link, "", ""])
     if rows:
-        rows, links = _unrooted(rows, links) if rooted else (rows, links)
-        out.append(
-            Block(
-                "table", rows=[_HEADER, *_bare_required(rows, marks_optional)], header=True, cell_links=links
-            )
-        )
+        out.append(_fields_table(rows, links, rooted=rooted, marks_optional=marks_optional))
         out.extend(examples)
     for index, block in enumerate(out):
         block.position = index
     return out
+
+
+def _fields_table(rows: list[list[str]], links: list[list[str]], *, rooted: bool, marks_optional: bool) -> Block:
+    """The table of the fields read from runs (less a tree's root where the first came right after a media
+    type run, `_unrooted`)."""
+    rows, links = _unrooted(rows, links) if rooted else (rows, links)
+    return Block("table", rows=[_HEADER, *_bare_required(rows, marks_optional)], header=True, cell_links=links)
 
 
 def _media_type_run(block: Block) -> bool:

@@ -347,6 +347,12 @@ def _names_status(heading: Block) -> bool:
     return label_kind(words) == "response" and bool(label_status(words))
 
 
+def _under_status(outline: list[Block]) -> bool:
+    """Whether one of these headings names a response's status ("302", "Status: 307") or labels the responses
+    ("Responses", their statuses below it)."""
+    return any(_names_status(h) or _names_responses(h) for h in outline)
+
+
 def _names_responses(heading: Block) -> bool:
     """A heading that is only a label of the responses ("Responses", "Response"), their statuses below it."""
     return bool(_LABEL_ONLY.fullmatch(heading.text.strip())) and label_kind(heading.text.lower()) == "response"
@@ -403,7 +409,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             headers_open
             or block.kind == "text"
             and _HEADERS_RUN.fullmatch(block.text.strip())
-            and any(_names_status(h) or _names_responses(h) for h in outline)
+            and _under_status(outline)
         ):
             # "Status: 307", then "Headers:" over each header's name, description, type and example, up to
             # the next heading (its media type's): the response's headers, never fields of its body.
@@ -415,9 +421,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 outline.pop()
             term_row = _field_heading(evidence, block, outline)
             outline.append(block)
-            if _HEADERS_HEADING.fullmatch(block.text.strip()) and any(
-                _names_status(h) or _names_responses(h) for h in outline[:-1]
-            ):
+            if _HEADERS_HEADING.fullmatch(block.text.strip()) and _under_status(outline[:-1]):
                 header_names = 1
             # A heading that is a status ("200", "404 Not Found", "default") documents a response.
             if (shown := _STATUS_HEADING.fullmatch(block.text)) and shown.group(1) not in dict(
@@ -593,8 +597,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 _SECURITY_HEADING.fullmatch(h.text.strip()) for h in outline
             ):
                 continue  # "Secured by api_key", then "Query Parameters": the scheme's key, no parameter
-            if default_location == "header" and any(
-                _names_status(h) or _names_responses(h) or label_kind(h.text.lower()) == "response" for h in outline
+            if default_location == "header" and (
+                _under_status(outline) or any(label_kind(h.text.lower()) == "response" for h in outline)
             ):
                 # "Headers" under a status heading ("302", then "Headers") or a "Responses" heading (its
                 # status a tab, "302", then "Headers"), or any heading of a response ("Response schema"):

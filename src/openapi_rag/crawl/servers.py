@@ -98,6 +98,7 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
     counts: dict[str, int] = {}
     patterns = {t: template_pattern(t) for t in templates}
     schemes = [m.group(1).lower() for b in blocks if b.kind == "text" and (m := _SCHEMES.match(b.text))]
+    scheme = schemes[0] if schemes else "https"  # the page's "Schemes" line, else https
     # The page's title: the first heading, when it is the top one (h1).
     title = next((k for k, b in enumerate(blocks) if b.kind == "heading"), -1)
     title = title if title >= 0 and blocks[title].level == 1 else -1
@@ -110,7 +111,7 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
                 if url.rstrip("/"):  # "/" alone says nothing
                     counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
                 continue
-            url = url if "://" in url else f"{(schemes or ['https'])[0]}://{url}"
+            url = url if "://" in url else f"{scheme}://{url}"
             counts[url.rstrip("/")] = counts.get(url.rstrip("/"), 0) + 1
             continue
         if block.kind == "table" and (url := _host_and_base_path(block)):
@@ -123,7 +124,7 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             if _SERVER_LABEL.search(heading) or re.search(r"\burl\b", columns):
                 for cell in (c for row in block.rows[1 if block.header else 0 :] for c in row):
                     if _TEMPLATED_SCHEME.match(cell):  # "{scheme}://host/base": the scheme the page names, else https
-                        cell = _SCHEME.sub(f"{(schemes or ['https'])[0]}://", cell.strip(), count=1)
+                        cell = _SCHEME.sub(f"{scheme}://", cell.strip(), count=1)
                     if _BARE_URL.match(cell):
                         counts[cell.strip().rstrip("/")] = counts.get(cell.strip().rstrip("/"), 0) + 1
             continue
@@ -147,7 +148,7 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
         requested = _WORDS_THEN_URL.match(block.text) if len(block.text) < 300 else None
         shown_url = requested.group(1) if requested else ""
         if _SCHEME.match(shown_url) is None or shown_url.startswith("{"):  # as the page's "Schemes" line says
-            shown_url = f"{(schemes or ['https'])[0]}://{_SCHEME.sub('', shown_url, count=1)}"
+            shown_url = f"{scheme}://{_SCHEME.sub('', shown_url, count=1)}"
         if requested and (url := _less_template(shown_url, templates, patterns)):
             counts[url] = counts.get(url, 0) + 1  # "Production server https://host/v1/pets/{id}"
             continue
@@ -157,7 +158,7 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             counts[url] = counts.get(url, 0) + 1
             continue
         if (listed := _listed_server(blocks, i)) is not None:
-            url = listed if not listed.startswith("{") else _SCHEME.sub(f"{(schemes or ['https'])[0]}://", listed, 1)
+            url = listed if not listed.startswith("{") else _SCHEME.sub(f"{scheme}://", listed, 1)
             counts[url] = counts.get(url, 0) + 1
             continue
         described = _URL_THEN_WORDS.match(block.text)  # "https://api.example.com/v1 - Production"

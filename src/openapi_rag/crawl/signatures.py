@@ -94,8 +94,8 @@ def _line_around_title(blocks: list[Block], i: int) -> tuple[str, str] | None:
     before, after = blocks[i - 1], blocks[i + 1]
     if before.kind != "text" or after.kind != "text" or not (method := is_method(before.text)):
         return None
-    path = is_path(after.text)
-    return (method, path) if path and not split_url(path)[0] else None
+    path = _bare_path(after.text)
+    return (method, path) if path else None
 
 
 def _method_under_path(blocks: list[Block], i: int) -> tuple[str, str] | None:
@@ -105,11 +105,17 @@ def _method_under_path(blocks: list[Block], i: int) -> tuple[str, str] | None:
     if blocks[i].kind != "heading" or not (method := is_method(blocks[i].text)):
         return None
     level = blocks[i].level
-    for block in reversed(blocks[:i]):
-        if block.kind == "heading" and block.level < level:
-            path = is_path(block.text)
-            return (method, path) if path and not split_url(path)[0] else None
+    for k in range(i - 1, -1, -1):  # by index: a page of many method headings is not copied for each
+        if blocks[k].kind == "heading" and blocks[k].level < level:
+            path = _bare_path(blocks[k].text)
+            return (method, path) if path else None
     return None
+
+
+def _bare_path(text: str) -> str | None:
+    """The path template a run holds alone, with no server before it ("/pets/{id}", not a whole URL)."""
+    path = is_path(text)
+    return path if path and not split_url(path)[0] else None
 
 
 # "Method: GET", "HTTP method: post", "Verb: DELETE": a run that states an operation's method after a label;
