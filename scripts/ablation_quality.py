@@ -200,6 +200,10 @@ ROWS: dict[str, Row] = {
     "with the whole request's dense list in its clauses' (weight .5)": Row(dict(whole_dense_weight=0.5)),
     "with the whole request's dense list in its clauses' (weight 1)": Row(dict(whole_dense_weight=1.0)),
     "with values (words holding a digit) not searched": Row(dict(mask_values=True)),
+    # session 22: quoted titles and values ("make a card for "update pricing page"") not searched
+    "shipped, with quoted titles and values not searched": Row(
+        dict(static_weight=1.25, mask_quoted=True), static="minilm-users"
+    ),
     "with the first result settled from .7 of the best": Row(dict(settle_share=0.7)),
     "with the first result settled from .6 of the best": Row(dict(settle_share=0.6)),
     "with the whole request embedded up to 3 clauses": Row(dict(whole_query_clauses=4)),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from openapi_rag.index import Index
-from openapi_rag.search.context import without_values
+from openapi_rag.search.context import without_quoted, without_values
 from openapi_rag.spec import load_services
 from tests.conftest import shared_data
 
@@ -32,6 +32,31 @@ def test_values_are_words_holding_a_digit() -> None:
     assert without_values("Get invoice INV-0310") == "Get invoice"
     assert without_values("2023") == "2023"  # nothing would be left: the text itself
     assert without_values("holidays 2023") == "holidays 2023"  # one word left: the text itself
+
+
+def test_quoted_titles_and_values_are_not_searched_but_a_quoted_term_is() -> None:
+    assert without_quoted('make a card for "update pricing page" on our board') == "make a card for on our board"
+    assert without_quoted('Who directed the movie "Twilight"?') == "Who directed the movie?"
+    assert without_quoted("Rename my first playlist to ‘My First’.") == "Rename my first playlist to."
+    # a lower-case word in quotes is the term asked about; apostrophes open no quote
+    assert without_quoted("what does 'deductible' mean") == "what does 'deductible' mean"
+    assert without_quoted("Push Xero's lines for yesterday's feed. We'll check") == (
+        "Push Xero's lines for yesterday's feed. We'll check"
+    )
+    assert without_quoted('"Love Mariah"') == '"Love Mariah"'  # nothing would be left: the text itself
+
+
+def test_masking_quoted_values_changes_only_the_texts_searched(payroll: Index) -> None:
+    searcher = payroll.searcher
+    try:
+        searcher.configure(mask_quoted=True)
+        assert searcher.texts_to_embed('Show the employee "Update Pay"') == ["Show the employee"]
+        masked = payroll.search('Show the employee "Update Pay"', k=5, mode="bm25", expand=False)
+        plain = payroll.search("Show the employee", k=5, mode="bm25", expand=False)
+        assert [h.id for h in masked] == [h.id for h in plain]
+    finally:
+        searcher.configure(mask_quoted=False)
+    assert searcher.texts_to_embed('Show the employee "Update Pay"') == ['Show the employee "Update Pay"']
 
 
 def test_a_conversation_settles_its_intent_from_a_lower_share(payroll: Index) -> None:

@@ -325,6 +325,33 @@ def without_values(text: str) -> str:
     return kept if len(_PIECE_WORDS.findall(kept.lower())) >= 2 else text
 
 
+_QUOTED_VALUE = re.compile(r"(?:(?<=\s)|^)([\"“'‘])(?P<text>[^\"“”'‘’\n]{1,80})[\"”'’](?=[\s.,;:!?)]|$)")
+"""A quoted span opening after a space (not an apostrophe inside a word: "Xero's", "We'll")."""
+
+
+def without_quoted(text: str) -> str:
+    """`text` without the titles and values it quotes: a span in quotes of two words or more, or of
+    one capitalised word ("update pricing page", "In Progress", "Titanic"), names a particular
+    thing a parameter takes, which no description holds; searched, its words ("update") read as
+    the request's own. One lower-case word in quotes is a term asked about and stays ("what does
+    "deductible" mean"). The text itself when fewer than two words would be left.
+
+    Example:
+        >>> without_quoted('make a card for "update pricing page" on our board')
+        'make a card for on our board'
+        >>> without_quoted("what does 'deductible' mean on healthcare.gov")
+        "what does 'deductible' mean on healthcare.gov"
+    """
+
+    def drop(match: re.Match[str]) -> str:
+        inner = match.group("text").strip()
+        return "" if len(inner.split()) > 1 or inner[:1].isupper() else match.group()
+
+    kept = " ".join(_QUOTED_VALUE.sub(drop, text).split())
+    kept = re.sub(r"\s+([.,;:!?])", r"\1", kept)
+    return kept if len(_PIECE_WORDS.findall(kept.lower())) >= 2 else text
+
+
 _PROHIBITION = re.compile(
     r"(?:^|(?<=[.!?;]))\s*(?:please\s+)?(?:don'?t|do not|never)\s+(?!forget\b|fail\b)[^.!?;]*[.!?;]?", re.I
 )

@@ -82,7 +82,7 @@ from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summa
 from openapi_rag.search.bm25 import JARGON_TEXT, BM25Index
 from openapi_rag.search.clauses import conversational, single_intent, split_clauses
 from openapi_rag.search.coherence import favour_one_api
-from openapi_rag.search.context import core, without_negations, without_values
+from openapi_rag.search.context import core, without_negations, without_quoted, without_values
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -470,7 +470,10 @@ class Searcher:
         return np.asarray(first)
 
     def _searched(self, text: str) -> str:
-        """The words of `text` that are searched (`mask_values`: not its identifiers and amounts)."""
+        """The words of `text` that are searched (`mask_values`: not its identifiers and amounts;
+        `mask_quoted`: not the titles and values it quotes)."""
+        if self.settings.mask_quoted:
+            text = without_quoted(text)
         return without_values(text) if self.settings.mask_values else text
 
     def _chunk_hits(
