@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 
 from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.schema_runs import POINTER_RUN
 from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, normalize_type
 
 _BARE_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):")
@@ -148,10 +149,12 @@ def schema_named(name: str, schemas: dict[str, list[FieldRow]]) -> str | None:
 
 def _is_lone_link(block: Block) -> bool:
     """A run that is one link and nothing else: one word, the link's whole text, perhaps after a badge in
-    capitals that says what the item is ("REF NewPet", an allOf part drawn as a reference)."""
+    capitals that says what the item is ("REF NewPet", an allOf part drawn as a reference), or a reference
+    as a keyword run ("ref: #/components/schemas/NewPet")."""
     if len(block.links) != 1:
         return False
-    return _BARE_NAME.fullmatch(block.text) is not None or _BADGED_NAME.fullmatch(block.text) is not None
+    # A reference drawn as JSON Schema's keyword and a pointer ("ref: #/components/schemas/NewPet") is one too.
+    return any(p.fullmatch(block.text) is not None for p in (_BARE_NAME, _BADGED_NAME, POINTER_RUN))
 
 
 def is_field_heading(block: Block) -> bool:
