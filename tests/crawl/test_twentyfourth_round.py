@@ -57,6 +57,8 @@ def _page(paths: str, components: str = "", servers: str = "") -> str:
         "<html><body><h1>Open API specification</h1>"
         + (f"<h2>Servers</h2><h3>Server information</h3>{servers}" if servers else "")
         + f"<h2>Paths</h2>{paths}"
+        # a second path, so that no one operation's part of the page is the whole page
+        + "<h3>/status</h3><h4>get</h4><p>Tells whether the service is up.</p>"
         + (f"<h2>Components</h2>{components}" if components else "")
         + "</body></html>"
     )
@@ -84,7 +86,9 @@ def test_a_table_whose_second_row_is_column_words_too_keeps_its_first_row() -> N
 
 
 def test_a_server_url_under_a_label_and_beside_its_description_is_the_server(tmp_path: Path) -> None:
-    servers = "<div><p>description: Production server</p></div><div><p>url: https://api.example.com/v1</p></div>"
+    servers = (
+        "<div><p>description: Production server</p></div><div><p>url: https://api.example.com/v1</p></div>"
+    )
     document = _crawl(tmp_path, _page("<h3>/pets</h3><h4>get</h4><p>Lists the pets.</p>", servers=servers))
     assert document["servers"] == [{"url": "https://api.example.com/v1"}]
 
@@ -110,9 +114,15 @@ def test_keyword_runs_in_a_type_cell_give_the_type_and_the_description(tmp_path:
             ("tags", "type: array | description: A list of tags."),
         )
     )
-    schema = _crawl(tmp_path, html)["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    schema = _crawl(tmp_path, html)["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"][
+        "schema"
+    ]
     properties = schema["properties"]
-    assert {name: p["type"] for name, p in properties.items()} == {"name": "string", "count": "string", "tags": "array"}
+    assert {name: p["type"] for name, p in properties.items()} == {
+        "name": "string",
+        "count": "string",
+        "tags": "array",
+    }
     assert properties["name"]["description"] == "The pet's name."
     assert schema["required"] == ["name"]  # the Required list, the others optional
 
@@ -170,7 +180,9 @@ def test_a_reference_to_a_parameter_is_that_parameter(tmp_path: Path) -> None:
         + "<div><p><em>Parameter reference</em></p></div>"
         + _ref("parameters", "QueryLimit")
     )
-    components = "<h3>Parameters</h3><h4>QueryLimit</h4>" + _parameter("limit", "query", "None", "False", "integer")
+    components = "<h3>Parameters</h3><h4>QueryLimit</h4>" + _parameter(
+        "limit", "query", "None", "False", "integer"
+    )
     parameters = _crawl(tmp_path, _page(paths, components))["paths"]["/albums"]["get"]["parameters"]
     assert [(p["name"], p["in"], p["schema"]["type"]) for p in parameters] == [("limit", "query", "integer")]
 
@@ -180,9 +192,8 @@ def test_a_name_alone_after_a_responses_run_is_no_request_body(tmp_path: Path) -
         "<h3>/player/pause</h3><h4>put</h4><p>Pauses the playback on the account.</p>"
         + "<div><div>Responses</div><p><em>204</em></p></div><div><p>description: Paused</p></div>"
     )
-    components = (
-        "<h3>Schemas</h3><h4>Responses</h4><div><p>type: object</p></div>"
-        + _properties(("items", "type: array"), ("total", "type: integer"))
+    components = "<h3>Schemas</h3><h4>Responses</h4><div><p>type: object</p></div>" + _properties(
+        ("items", "type: array"), ("total", "type: integer")
     )
     operation = _crawl(tmp_path, _page(paths, components))["paths"]["/player/pause"]["put"]
     assert "requestBody" not in operation
@@ -193,9 +204,95 @@ def test_real_pages() -> None:
     doc = crawl_pages([pages / "realworld-v3-0-petstore-expanded.html"]).document
     assert doc["servers"] == [{"url": "https://petstore.swagger.io/v2"}]
     listed = doc["paths"]["/pets"]["get"]
-    assert {p["name"]: p["schema"]["type"] for p in listed["parameters"]} == {"tags": "array", "limit": "integer"}
+    assert {p["name"]: p["schema"]["type"] for p in listed["parameters"]} == {
+        "tags": "array",
+        "limit": "integer",
+    }
     pets = listed["responses"]["200"]["content"]["application/json"]["schema"]
     assert set(pets.get("items", pets)["properties"]) == {"id", "name", "tag"}
     body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert set(body["properties"]) == {"name", "tag"}
     assert body["required"] == ["name"]
+
+
+def _nested_properties(name: str, runs: str, inner: str) -> str:
+    """A Property | Type table of one field whose Type cell holds its runs and, nested, its own fields' table."""
+    return (
+        "<table><tbody>"
+        + _cells("Property", "Type")
+        + f"<tr><td><p><strong>{name}</strong></p></td><td><div><div><p>{runs}</p></div>{inner}</div></td></tr>"
+        + "</tbody></table>"
+    )
+
+
+def test_a_responses_headers_runs_label_nothing_after_its_content(tmp_path: Path) -> None:
+    headers = "".join(
+        f"<div><p>{name}</p></div><div><p>description: {about}</p></div>"
+        for name, about in (
+            ("X-Rate-Limit", "Requests allowed per hour in the query window"),
+            ("Access-Control-Allow-Headers", "Specify the headers allowed when accessing the resource"),
+        )
+    )
+    paths = (
+        "<h3>/jobs</h3><h4>get</h4><p>Lists the export jobs of the account.</p>"
+        + "<div><div>Responses</div><p><em>200</em></p></div><div><p>description: OK</p></div>"
+        + "<div><p><em>Headers</em></p></div>"
+        + headers
+        + "<div><p><em>Content</em></p></div><div><div>application/json</div><p>type: object</p></div>"
+        + _properties(("jobs", "type: array"), ("page_size", "type: integer"))
+    )
+    operation = _crawl(tmp_path, _page(paths))["paths"]["/jobs"]["get"]
+    assert "parameters" not in operation  # the fields are not read as request headers or parameters
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(schema["properties"]) == {"jobs", "page_size"}
+
+
+def test_tables_nested_in_a_schema_sections_cells_are_its_fields_too(tmp_path: Path) -> None:
+    paths = (
+        "<h3>/updates</h3><h4>get</h4><p>Lists the pending updates of a profile.</p>"
+        + "<div><div>Responses</div><p><em>200</em></p></div><div><div>application/json</div></div>"
+        + _ref("schemas", "updates-array")
+    )
+    inner = (
+        "<table><tbody>" + _cells("Property", "Type") + _cells("due_at", "type: number") + "</tbody></table>"
+    )
+    components = "<h3>Schemas</h3><h4>updates-array</h4><div><p>type: object</p></div>" + _nested_properties(
+        "updates", "type: array type: object Schema properties", inner
+    )
+    schema = _crawl(tmp_path, _page(paths, components))["paths"]["/updates"]["get"]["responses"]["200"]
+    names = set(schema["content"]["application/json"]["schema"]["properties"])
+    assert {"updates", "due_at"} <= names
+
+
+def test_a_sections_parts_are_followed_past_one_level(tmp_path: Path) -> None:
+    paths = (
+        "<h3>/albums</h3><h4>get</h4><p>Lists the saved albums of the user.</p>"
+        + "<div><div>Responses</div><p><em>200</em></p></div>"
+        + _ref("responses", "PagedAlbums")
+    )
+    components = (
+        "<h3>Schemas</h3>"
+        + "<h4>PagingObject</h4><div><p>type: object</p></div>"
+        + _properties(("href", "type: string"), ("total", "type: integer"))
+        + "<h4>PagingAlbumObject</h4><div><p>allOf:</p></div>"
+        + _ref("schemas", "PagingObject")
+        + "<div><p>type: object</p></div>"
+        + _properties(("items", "type: array"))
+        + "<h3>Responses</h3><h4>PagedAlbums</h4><div><p>description: Pages of albums</p></div>"
+        + "<div><div>application/json</div></div>"
+        + _ref("schemas", "PagingAlbumObject")
+    )
+    schema = _crawl(tmp_path, _page(paths, components))["paths"]["/albums"]["get"]["responses"]["200"]
+    assert set(schema["content"]["application/json"]["schema"]["properties"]) == {"href", "total", "items"}
+
+
+def test_a_summary_run_names_an_operation_its_headings_name_by_method_or_path(tmp_path: Path) -> None:
+    paths = (
+        "<h3>/pets</h3><h4>get</h4><div><p><em>summary:</em> List all pets</p></div>"
+        + "<div><p><em>description:</em> Returns all pets from the system that the user can see.</p></div>"
+        + "<h3>/stores</h3><h4>post</h4><div><p><em>summary:</em> Open a store</p></div>"
+    )
+    paths_out = _crawl(tmp_path, _page(paths))["paths"]
+    assert paths_out["/pets"]["get"]["summary"] == "List all pets"
+    assert "Returns all pets" in paths_out["/pets"]["get"]["description"]
+    assert paths_out["/stores"]["post"]["summary"] == "Open a store"  # not the path's heading, "/stores"

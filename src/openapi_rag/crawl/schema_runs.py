@@ -53,7 +53,12 @@ def _typed_after(blocks: list[Block], index: int) -> Block:
     "Schema" label, then "type: integer"): the table with the type the first of them states."""
     table = blocks[index]
     roles = column_roles(table.rows[0])
-    if len(table.rows) != 2 or "name" not in roles or "type" in roles or not roles.keys() & {"in", "required"}:
+    if (
+        len(table.rows) != 2
+        or "name" not in roles
+        or "type" in roles
+        or not roles.keys() & {"in", "required"}
+    ):
         return table
     for block in blocks[index + 1 : index + 1 + MAX_RUNS_AFTER]:
         if block.kind != "text":

@@ -33,6 +33,7 @@ from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
     RequestSample,
     documented_colons,
+    is_method,
     is_path,
     parse_curl,
     parse_http_response,
@@ -96,6 +97,8 @@ _HEADER_NAME = re.compile(r"[A-Za-z][\w-]{0,99}")  # "Access-Control-Allow-Origi
 # A heading over the security an operation asks for ("Authentication", "Authorizations", "Security"): JSON
 # drawn right under it defines a scheme (its type, flows, scopes), never a request or a response.
 _SECURITY_PART = re.compile(r"(?:authori[sz]ations?|authentication|security)\s*:?", re.I)
+# An operation's summary under OpenAPI's own label ("summary: List all pets"), short.
+_SUMMARY_RUN = re.compile(r"summary\s*:\s*(\S.{0,199})", re.I | re.S)
 _SCHEME_TYPE_SAID = re.compile(r"\btype:\s*(?:apiKey|oauth2|http|openIdConnect|mutualTLS)\b", re.I)
 
 
@@ -381,6 +384,11 @@ def _linked_section(evidence: Evidence, heading: Block) -> str:
     return named.group(1) if schema_named(named.group(1), {ref: [] for ref in refs}) else ""
 
 
+def _weak_title(title: str) -> bool:
+    """No title, or one that only repeats the request: a path alone ("/pets") or a method alone ("get")."""
+    return not title or bool(is_path(title)) or bool(is_method(title))
+
+
 def _states_scheme_type(text: str) -> bool:
     """Whether a run states a security scheme's type as OpenAPI names them ("Security: api_key Type: apiKey",
     "Type: oauth2"): it describes the scheme the operation asks for, not the operation."""
@@ -463,7 +471,11 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
         elif block.kind == "text":
             responses_run = responses_run or _names_responses(block)
             after_signature = index > 0 and blocks[index - 1].position in first_line
-            if (
+            if _weak_title(evidence.title) and (summary := _SUMMARY_RUN.fullmatch(block.text)):
+                # "summary: List all pets", OpenAPI's own field under its label, names the operation better than
+                # a heading holding its path or its method alone ("/pets", "get")
+                evidence.title = summary.group(1)
+            elif (
                 after_signature
                 and block.position not in signature_positions
                 and not evidence.title
