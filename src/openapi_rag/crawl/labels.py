@@ -27,6 +27,7 @@ _BREADCRUMB = re.compile(r"\s+[›»]\s+")
 def label_before(blocks: list[Block], index: int) -> str:
     """The words that introduce block `index`: the texts and heading just before it, nearest first."""
     words: list[str] = []
+    content_at = -1  # where the words reached a run that labels a part's content ("Content", "application/json")
     # Tables are stepped over (the parts of an allOf/oneOf continue the table before); code or a
     # heading ends the label. Bounded: at most 12 texts and 200 blocks back.
     for block in reversed(blocks[max(0, index - 200) : index]):
@@ -42,11 +43,30 @@ def label_before(blocks: list[Block], index: int) -> str:
             break
         if block.caption:
             continue  # a form control's caption ("Show only required parameters"): it labels the control
+        if _DESCRIPTION_RUN.match(block.text):
+            # A description under its own label ("description: The query failed") describes and labels nothing:
+            # its label stands in for its words (and still parts two status runs: no strip of tabs)
+            words.append(_DESCRIBED)
+            continue
+        if _HEADERS_LABEL.fullmatch(block.text.strip()) and content_at >= 0:
+            # "Headers", each header's name and description, then "Content" and what follows: the headers'
+            # runs label nothing after the content
+            del words[content_at + 1 :]
+            continue
+        if content_at < 0 and _CONTENT_LABEL.fullmatch(block.text.strip()):
+            content_at = len(words)
         if len(block.text) <= 80:
             words.append(block.text)
-            if len(words) >= 12:
+            if len(words) - words.count(_DESCRIBED) >= 12:
                 break
     return " | ".join(words).lower()
+
+
+_DESCRIPTION_RUN = re.compile(r"description\s*:\s*\S", re.I)
+_DESCRIBED = "description:"  # what stands in a label for a description's run (not counted among its texts)
+_HEADERS_LABEL = re.compile(r"(?:response )?headers:?", re.I)
+# A run that labels a part's content: "Content", or its media type alone ("application/json").
+_CONTENT_LABEL = re.compile(r"content:?|(?:application|text|multipart)/[\w.+-]+", re.I)
 
 
 # A label that names only a piece of a request or a response ("Body", "Schema"), not which one.

@@ -27,6 +27,7 @@ from openapi_rag.crawl.elements import (
 from openapi_rag.crawl.field_lists import colon_field_rows
 from openapi_rag.crawl.links import first_link, link_target
 from openapi_rag.crawl.samples import is_method
+from openapi_rag.crawl.tables import is_column_row
 from openapi_rag.errors import ConvertError, MissingDependency
 
 MAX_PAGE_BYTES = 64 * 1024 * 1024
@@ -393,6 +394,8 @@ class _Walker:
             spanned = max((row_span(c) for c in cells), default=1) - 1
             if len(rows) >= MAX_TABLE_ROWS:
                 break
+        if rows and not header and len(rows) > 1 and is_column_row(rows[0], rows[1]):
+            header = True  # a header row drawn in plain cells ("name | location | description | required")
         if rows:
             self.add(Block("table", rows=rows, header=header, cell_links=links))
         # Only the outermost nested tables: deeper ones are reached when those are walked.

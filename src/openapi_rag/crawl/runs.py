@@ -363,6 +363,8 @@ def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
     if not typed or len(typed) > 1:
         return None
     marked = named.group(2) or named.group(3)  # "(query)", "required": the heading is a field's for sure
+    if not marked and not led and _explicit_type(runs[typed[0]]) == "object" and _table_at(blocks, end):
+        return None  # "Pet", then "type: object" and its properties' table: a schema's section, not a field
     if not marked and not led and inline_field(runs[typed[0]]) is not None:
         return None  # "NewRecord", then "type string": a schema's title over its field named "type"
     if not marked and any(_field_at(blocks, i + 1 + k) is not None for k in range(typed[0])):
@@ -377,6 +379,10 @@ def _heading_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | No
     description = max(described, key=len, default="")
     stated = _explicit_type(runs[typed[0]]) or led
     return [named.group(1), location or "", stated or "", required, description], end
+
+
+def _table_at(blocks: list[Block], index: int) -> bool:
+    return index < len(blocks) and blocks[index].kind == "table"
 
 
 def _type_link(field: list[Block]) -> str:

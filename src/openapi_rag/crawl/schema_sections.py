@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 
 from openapi_rag.crawl.page import Block
+from openapi_rag.crawl.schema_runs import POINTER_RUN
 from openapi_rag.crawl.tables import FieldRow, field_rows, is_status_table, normalize_type
 
 _BARE_TERM = re.compile(r"([A-Za-z_$@][\w.\-$@]{0,99}):")
@@ -57,7 +58,7 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
             if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
                 rows = field_rows(nxt.rows, nxt.header, nxt.cell_links)
                 if rows:
-                    out.setdefault(named.group(1), rows)
+                    out.setdefault(named.group(1), rows + _drawn_inside(inside[at + 1 :], nxt))
                     break
             if nxt.kind == "heading" and is_field_heading(nxt):
                 rows, read_to = _term_rows(blocks, i + 1, block.level)
@@ -66,20 +67,37 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
     return _with_parts(out, parts)
 
 
+def _drawn_inside(following: list[Block], first: Block) -> list[FieldRow]:
+    """The fields of the tables right after a schema's first table with the same header row (its fields'
+    own fields, drawn as tables inside its cells, which follow it as tables of their own)."""
+    rows: list[FieldRow] = []
+    for block in following:
+        if block.kind != "table" or not first.header or not block.header or block.rows[:1] != first.rows[:1]:
+            break
+        rows.extend(field_rows(block.rows, block.header, block.cell_links))
+    return rows
+
+
 def _with_parts(out: dict[str, list[FieldRow]], parts: dict[str, list[str]]) -> dict[str, list[FieldRow]]:
-    """Each section with the fields of the sections it takes in whole put first, one level (a part's
-    own parts are not followed: bounded, and no cycle)."""
+    """Each section with the fields of the sections it takes in whole put first, and theirs, down to
+    `_PART_LEVELS` levels (a response's section taking a schema that takes another: bounded, no cycle)."""
     own = {name: list(rows) for name, rows in out.items()}
-    for name, linked in parts.items():
-        taken_in = [
-            replace(row)
-            for target in linked[:5]
-            if (part := schema_named(target, own)) and part != name
-            for row in own[part]
-        ]
-        if taken_in:
-            out[name] = taken_in + own.get(name, [])
+
+    def taken_in(name: str, seen: tuple[str, ...]) -> list[FieldRow]:
+        rows: list[FieldRow] = []
+        for target in parts.get(name, [])[:5]:
+            part = schema_named(target, own) or schema_named(target, parts)
+            if part and part not in seen and len(seen) <= _PART_LEVELS:
+                rows.extend(taken_in(part, (*seen, part)) + [replace(row) for row in own.get(part, [])])
+        return rows
+
+    for name in parts:
+        if rows := taken_in(name, (name,)):
+            out[name] = rows + own.get(name, [])
     return out
+
+
+_PART_LEVELS = 3
 
 
 def _term_rows(blocks: list[Block], start: int, level: int) -> tuple[list[FieldRow], int]:
@@ -148,10 +166,12 @@ def schema_named(name: str, schemas: dict[str, list[FieldRow]]) -> str | None:
 
 def _is_lone_link(block: Block) -> bool:
     """A run that is one link and nothing else: one word, the link's whole text, perhaps after a badge in
-    capitals that says what the item is ("REF NewPet", an allOf part drawn as a reference)."""
+    capitals that says what the item is ("REF NewPet", an allOf part drawn as a reference), or a reference
+    as a keyword run ("ref: #/components/schemas/NewPet")."""
     if len(block.links) != 1:
         return False
-    return _BARE_NAME.fullmatch(block.text) is not None or _BADGED_NAME.fullmatch(block.text) is not None
+    # A reference drawn as JSON Schema's keyword and a pointer ("ref: #/components/schemas/NewPet") is one too.
+    return any(p.fullmatch(block.text) is not None for p in (_BARE_NAME, _BADGED_NAME, POINTER_RUN))
 
 
 def is_field_heading(block: Block) -> bool:

@@ -33,6 +33,7 @@ from openapi_rag.crawl.runs import field_runs
 from openapi_rag.crawl.samples import (
     RequestSample,
     documented_colons,
+    is_method,
     is_path,
     parse_curl,
     parse_http_response,
@@ -40,6 +41,7 @@ from openapi_rag.crawl.samples import (
     parse_named_signature,
     parse_signature,
 )
+from openapi_rag.crawl.schema_runs import POINTER_RUN, referenced_parameter, schema_runs
 from openapi_rag.crawl.schema_sections import (
     FIELD_TERM,
     SCHEMA_HEADING,
@@ -95,6 +97,8 @@ _HEADER_NAME = re.compile(r"[A-Za-z][\w-]{0,99}")  # "Access-Control-Allow-Origi
 # A heading over the security an operation asks for ("Authentication", "Authorizations", "Security"): JSON
 # drawn right under it defines a scheme (its type, flows, scopes), never a request or a response.
 _SECURITY_PART = re.compile(r"(?:authori[sz]ations?|authentication|security)\s*:?", re.I)
+# An operation's summary under OpenAPI's own label ("summary: List all pets"), short.
+_SUMMARY_RUN = re.compile(r"summary\s*:\s*(\S.{0,199})", re.I | re.S)
 _SCHEME_TYPE_SAID = re.compile(r"\btype:\s*(?:apiKey|oauth2|http|openIdConnect|mutualTLS)\b", re.I)
 
 
@@ -115,6 +119,7 @@ class Evidence:
     response_refs: dict[str, str] = field(default_factory=dict)  # status -> schema name shown
     lone_names: list[tuple[str, str]] = field(default_factory=list)  # (2xx status or "request", a lone word)
     request_ref: str = ""  # the page schema section a name alone before the responses gives the body
+    param_refs: list[str] = field(default_factory=list)  # parameters referred to ("ref: #/components/parameters/…")
     # Sections inside the operation's part that a field's type links to ("results", its type a link to
     # the heading "movie-list-object" below, over a table): that schema's fields, by its heading.
     sections: dict[str, list[FieldRow]] = field(default_factory=dict)
@@ -133,7 +138,8 @@ class Scraped:
 
 def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
-    blocks = field_runs(heading_parameters(join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)])))
+    blocks = join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)])
+    blocks = field_runs(schema_runs(heading_parameters(blocks)))
     signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
@@ -180,6 +186,11 @@ def scrape(page: Page) -> Scraped:
         for name, rows in evidence.sections.items():
             schemas.setdefault(name, rows)
     for evidence in operations:
+        # A parameter the operation refers to ("ref: #/components/parameters/QueryLimit") is the one its
+        # section's table documents, when the page has that section.
+        for name in evidence.param_refs:
+            if section := schema_named(name, schemas):
+                evidence.params.extend(("param", replace(row)) for row in schemas[section][:1] if row.location)
         documented = [row.name for kind, row in evidence.params if kind == "param" and row.location == "path"]
         evidence.path = documented_colons(evidence.path, documented)
         # A name alone under a success status ("200 OK", "pet response", "Pet") that heads a schema
@@ -217,6 +228,8 @@ def _is_prose(text: str) -> bool:
     if parse_curl(text):  # a sample command drawn as a run of text: how to call it, not what it does
         return False
     if _MEDIA_TYPE.fullmatch(text):  # "application/x-www-form-urlencoded": how a body is sent, not what it does
+        return False
+    if POINTER_RUN.fullmatch(text):  # "ref: #/components/schemas/Pet": which schema, not what it does
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
@@ -354,7 +367,8 @@ def _under_status(outline: list[Block]) -> bool:
 
 
 def _names_responses(heading: Block) -> bool:
-    """A heading that is only a label of the responses ("Responses", "Response"), their statuses below it."""
+    """A heading (or a run) that is only a label of the responses ("Responses", "Response"), their statuses
+    below it."""
     return bool(_LABEL_ONLY.fullmatch(heading.text.strip())) and label_kind(heading.text.lower()) == "response"
 
 
@@ -368,6 +382,11 @@ def _linked_section(evidence: Evidence, heading: Block) -> str:
     rows = [row for _, row in evidence.params] + [row for rows in evidence.response_fields.values() for row in rows]
     refs = {row.ref for row in rows if row.ref}
     return named.group(1) if schema_named(named.group(1), {ref: [] for ref in refs}) else ""
+
+
+def _weak_title(title: str) -> bool:
+    """No title, or one that only repeats the request: a path alone ("/pets") or a method alone ("get")."""
+    return not title or bool(is_path(title)) or bool(is_method(title))
 
 
 def _states_scheme_type(text: str) -> bool:
@@ -394,6 +413,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             first_line.add(at)
             at += 1
     headers_open = False  # inside a response's headers, after a run "Headers:" under its status
+    # After a run that labels the responses ("Responses", their statuses as runs below it): no name alone
+    # there gives the request's body
+    responses_run = False
     # Right after a response's "Headers" heading: 1; 2 among the headers' own name headings that follow it at once
     header_names = 0
     for index, block in enumerate(blocks):
@@ -440,13 +462,20 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             ):
                 named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
                 evidence.title = named[2] if named else block.text
+        elif block.kind == "text" and (referenced := referenced_parameter(block.text)):
+            evidence.param_refs.append(referenced)  # "ref: #/components/parameters/QueryLimit"
         elif block.kind == "text" and term_row is not None and _LONE_LINK.fullmatch(block.text) and block.links:
             # A link alone under a term, perhaps after its description ("artists: object[]", then
             # "ArtistObject"): the field's schema, as under a schema section's term (followed, bounded).
             term_row.ref, term_row = term_row.ref or block.links[0], None
         elif block.kind == "text":
+            responses_run = responses_run or _names_responses(block)
             after_signature = index > 0 and blocks[index - 1].position in first_line
-            if (
+            if _weak_title(evidence.title) and (summary := _SUMMARY_RUN.fullmatch(block.text)):
+                # "summary: List all pets", OpenAPI's own field under its label, names the operation better than
+                # a heading holding its path or its method alone ("/pets", "get")
+                evidence.title = summary.group(1)
+            elif (
                 after_signature
                 and block.position not in signature_positions
                 and not evidence.title
@@ -485,6 +514,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 and evidence.method in _BODY_METHODS
                 and not evidence.statuses
                 and not evidence.response_examples
+                and not responses_run
             ):
                 # A name alone before any response of an operation that takes a body: the body's schema
                 # when it heads a schema section of the page (a link "PaymentRequest" under the media type).
@@ -505,6 +535,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 and label_kind(label) == "request"
                 and evidence.method in _BODY_METHODS
                 and not evidence.statuses
+                and not responses_run
             ):
                 # One link in a short run under a request-body label ("NewPet NewPet (required)" under
                 # "Request body"): what it points to is the body's schema, when a section of the page.

@@ -173,15 +173,28 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
     return sorted(counts, key=lambda u: (-counts[u], u))
 
 
+# A server's URL under a label of its own ("url: https://api.example.com/v1", as OpenAPI's Server object
+# names it), and a server's other attributes so ("description: Production server").
+_URL_LABEL = re.compile(r"\s*url\s*:\s*", re.I)
+_ATTRIBUTE_RUN = re.compile(r"\s*[a-z][\w ]{0,30}:\s+\S.{0,100}", re.I)
+
+
 def _listed_server(blocks: list[Block], i: int) -> str | None:
     """The server URL a run lists under a server label: the run is a URL, alone or with a few words
-    after it, and so is every run between it and the nearest heading, which names servers ("Servers")."""
-    listed = _LISTED_SERVER.match(blocks[i].text) if len(blocks[i].text) < 200 else None
+    after it, or a URL labelled "url:", and so is every run between it and the nearest heading, which
+    names servers ("Servers", "Server information"), or a server's attribute ("description: Production")."""
+    shown = _URL_LABEL.sub("", blocks[i].text, count=1) if _URL_LABEL.match(blocks[i].text) else blocks[i].text
+    listed = _LISTED_SERVER.match(shown) if len(shown) < 200 else None
     if listed is None:
         return None
     k = i - 1
-    while k >= 0 and blocks[k].kind == "text" and _LISTED_SERVER.match(blocks[k].text) and i - k < 10:
+    while k >= 0 and blocks[k].kind == "text" and i - k < 10 and _listed_or_attribute(blocks[k].text):
         k -= 1
     if k < 0 or blocks[k].kind != "heading" or len(blocks[k].text) >= 80:
         return None
     return listed.group(1).rstrip("/") if _SERVER_LABEL.search(blocks[k].text.lower()) else None
+
+
+def _listed_or_attribute(text: str) -> bool:
+    """A run listing a server's URL, alone or labelled "url:", or stating one of its attributes."""
+    return _LISTED_SERVER.match(text) is not None or _ATTRIBUTE_RUN.fullmatch(text) is not None

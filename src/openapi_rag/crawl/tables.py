@@ -210,6 +210,28 @@ def _unflatten(rows: list[FieldRow]) -> list[FieldRow]:
     return rows
 
 
+# Words a column header may say beside the ones `_columns` reads: a field's other attributes.
+_OTHER_COLUMNS = {"deprecated", "default", "default value", "example", "examples", "pattern", "enum", "nullable"}
+
+
+def is_column_row(row: list[str], following: list[str]) -> bool:
+    """Whether a table's first row, drawn in plain cells, is its header row all the same: two cells or more,
+    each a column's name ("name | location | description | required | deprecated", "Property | Type"),
+    the first a name column's, over a row that is no such row (a field's: "name | type: string")."""
+    known = _NAME_HEADERS | _IN_HEADERS | _TYPE_HEADERS | _REQUIRED_HEADERS | _DESC_HEADERS | _OTHER_COLUMNS
+    words = [cell.strip().lower().rstrip(":") for cell in row]
+    if len(words) < 2 or words[0] not in _NAME_HEADERS or not following or not following[0].strip():
+        return False
+    if all(cell.strip().lower().rstrip(":") in known for cell in following):
+        return False
+    return all(word in known for word in words) and len(_columns(row)) >= 2
+
+
+def column_roles(header_row: list[str]) -> dict[str, int]:
+    """The column each role (name, in, type, required, description) has in a header row."""
+    return _columns(header_row)
+
+
 def _columns(header_row: list[str]) -> dict[str, int]:
     cols: dict[str, int] = {}
     for index, cell in enumerate(header_row):
@@ -270,6 +292,10 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         type_ = "array" if reference.group(1) else "object"
         return FieldRow(name, depth, location, type_, required, cell("description"), ref=reference.group(2))
     type_ = normalize_type(cell("type"))
+    if said := _STATED_TYPE.match(cell("type")):
+        # "type: string description: The number of …": the type the cell states under its label, not the
+        # first type word anywhere in it
+        type_ = normalize_type(said.group(1)) or type_
     enum_of = re.fullmatch(r"\[\s*(\w+)\s*\]", cell("type").strip())
     if enum_of and any(re.match(r"\s*enum\b", c, re.I) for c in row):
         type_ = normalize_type(enum_of.group(1))  # "[String]" beside "Enum: album, single": one of them
@@ -281,7 +307,7 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         location = location or (place.group(1) if place else None)
         required = True if required is None and shown.startswith("*") else required
         type_ = normalize_type(_PARENTHESES.sub(" ", shown).replace("*", " "))
-    description = cell("description")
+    description = cell("description") or _said_description(cell("type"))
     if type_ is None and "type" not in cols and (stated := _STATED_TYPE.match(description)):
         # "Type: integer<int32> maximum number of results": the description cell states the type under a
         # label of its own (no Type column); the description is what follows it
@@ -289,6 +315,25 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
     if type_ is None and "type" not in cols and (led := _LED_BY_TYPE.match(description)):
         type_ = normalize_type(led.group(0))  # "Long (int64) ID of pet to fetch": no Type column
     return FieldRow(name, depth, location, type_, required, description)
+
+
+# A schema's keywords as "key: value" runs in one cell ("type: string description: The pet's name. format:
+# …"): the description runs up to the next keyword.
+_SAID_DESCRIPTION = re.compile(r"(?:^|\s)description\s*:\s*", re.I)
+_NEXT_KEYWORD = re.compile(
+    r"\s(?:type|format|enum|default|example|pattern|items|minimum|maximum|nullable|deprecated|required|\$?ref)\s*:\s",
+    re.I,
+)
+
+
+def _said_description(cell: str) -> str:
+    """The description a type cell states under its own label among the schema's keywords, if any."""
+    said = _SAID_DESCRIPTION.search(cell)
+    if said is None or not _STATED_TYPE.match(cell):
+        return ""
+    rest = cell[said.end() :]
+    following = _NEXT_KEYWORD.search(rest)
+    return (rest[: following.start()] if following else rest).strip()
 
 
 def _columns_row(row: list[str], name: str, depth: int) -> FieldRow:
