@@ -312,6 +312,8 @@ OPENAPI3_GENERATOR = RENDERERS / "openapi3-generator"
 PRETTY_SWAG = RENDERERS / "pretty-swag"
 OPENAPI_TO_ASCIIDOC = RENDERERS / "openapi-to-asciidoc"
 OPENAPI_TO_ASCIIDOC_BIN = RENDERERS / ".venv-openapi-to-asciidoc" / "bin" / "o2a"
+SWAGGER2RST = RENDERERS / "swagger2rst"
+SWAGGER2RST_VENV = RENDERERS / ".venv-swagger2rst"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1278,6 +1280,74 @@ def render_openapi_to_asciidoc(spec: Path, out: Path, work: Path, o2a: Path = OP
     _write_site(work, out)
 
 
+def _swg2rst_readable(data: dict) -> dict:
+    """A Swagger 2.0 document as swagger2rst 0.0.4 reads it without crashing: what `_swagger_2_valid` mends for
+    aglio (here because a parameter that states neither a type nor a schema, a body shown in OpenAPI 3 only by an
+    example, is refused as "Invalid structure"), a path item's keys other than its methods and `parameters`, as for
+    Sphinx (it reads Twilio's path-item `servers` as an operation), and responses' `headers` (its Header class
+    fails on any: a bug of its own; a response header is no body field)."""
+    data = _swagger_2_valid(data)
+    data["paths"] = {
+        path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
+        for path, item in (data.get("paths") or {}).items()
+        if isinstance(item, dict)
+    }
+    for item in data["paths"].values():
+        for key, operation in item.items():
+            if key in _ITEM_KEYS and isinstance(operation, dict):
+                for response in (operation.get("responses") or {}).values():
+                    if isinstance(response, dict):
+                        response.pop("headers", None)
+    for response in (data.get("responses") or {}).values():
+        if isinstance(response, dict):
+            response.pop("headers", None)
+    return data
+
+
+_SWAGGER2RST_CONF = """project = {title!r}
+"""
+
+
+def render_swagger2rst(spec: Path, out: Path, work: Path, venv: Path = SWAGGER2RST_VENV) -> None:
+    """swagger2rst 0.0.4 (PyPI, Arello Mobile's "tool for convert Swagger format file to Restructured text", part of
+    their documentation toolkit around Sphinx: Jinja templates of its own, each operation a section "GET ``/path``"
+    over "Summary", "Description", "Parameters", "Request" and "Responses" sections, fields in `csv-table`s, JSON
+    examples it makes itself, definitions in a section of their own reached by `:ref:` links), its command
+    `swg2rst` with its defaults, the reStructuredText built into one page by Sphinx 8.1.3's HTML builder (its
+    defaults: the alabaster theme), as the toolkit means it to be (`:ref:` is a Sphinx role), the page's `body`
+    stripped of scripts and styles as every static page is. Pinned in renderers/swagger2rst/requirements.txt, for a
+    venv renderers/.venv-swagger2rst: docutils 0.20.1, the last whose `csv-table` reads the `:header:` option with
+    commas whatever the `:delim:` (swagger2rst's tables give `:delim: |` and a comma-separated header: a later
+    docutils refuses every table), and PyYAML 5.3.1, as the command calls `yaml.load` without a loader
+    (PyYAML 6 refuses). The command runs through renderers/swagger2rst/run.py, which puts back the two names the
+    package imports from `collections` (`Mapping`, `Iterable`: `collections.abc` since Python 3.10) and calls
+    the command's own `main`. It reads Swagger 2.0 only, so an OpenAPI 3 spec goes through api-spec-converter
+    2.12.0 (openapi_3 → swagger_2, pinned in renderers/swagger2rst) first, as for bootprint; the truth stays the
+    original. Three mends, each because it renders nothing otherwise (`_swg2rst_readable`); nothing an operation
+    documents as a parameter or a body field is dropped. Added in issue 17's twenty-fourth round as a fresh
+    held-out renderer."""
+    data = _read_spec(spec)
+    source = work / "spec.json"
+    converted = _swagger_2(spec, work, SWAGGER2RST / "node_modules" / ".bin" / "api-spec-converter")
+    source.write_text(json.dumps(_swg2rst_readable(_read_spec(converted))), encoding="utf-8")
+    site = work / "src"
+    site.mkdir()
+    subprocess.run(
+        [str(venv / "bin" / "python"), str(SWAGGER2RST / "run.py"), str(source), "-o", str(site / "index.rst")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    (site / "conf.py").write_text(_SWAGGER2RST_CONF.format(title=_spec_title(data, spec)), encoding="utf-8")
+    subprocess.run(
+        [str(venv / "bin" / "sphinx-build"), "-q", "-b", "html", str(site), str(work / "html")],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    out.write_text(strip_page((work / "html" / "index.html").read_text(encoding="utf-8"), work), encoding="utf-8")
+
+
 def _numbers_unquoted(value: object) -> object:
     """A quoted `default` of a numeric schema ("20" for an integer, Spotify's) as the number it quotes."""
     if isinstance(value, list):
@@ -1934,6 +2004,7 @@ RENDER = {
     "openapi3-generator": render_openapi3_generator,
     "pretty-swag": render_pretty_swag,
     "openapi-to-asciidoc": render_openapi_to_asciidoc,
+    "swagger2rst": render_swagger2rst,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -2060,6 +2131,12 @@ NEEDS = {
         "node",
         "see requirements.txt in benchmarks/crawl/renderers/openapi-to-asciidoc; "
         "cd benchmarks/crawl/renderers/openapi-to-asciidoc && npm ci",
+    ),
+    "swagger2rst": Needs(
+        SWAGGER2RST_VENV / "bin" / "swg2rst",
+        "node",
+        "see requirements.txt in benchmarks/crawl/renderers/swagger2rst; "
+        "cd benchmarks/crawl/renderers/swagger2rst && npm ci",
     ),
 }
 

@@ -44,7 +44,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
     assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
     assert {"raml2html", "elements", "kong", "diplodoc", "owl-api", "scalar-markdown", "flexdoc"} <= set(module.RENDER)
-    assert {"nadoc", "openapi-to-asciidoc"} <= set(module.RENDER)
+    assert {"nadoc", "openapi-to-asciidoc", "swagger2rst"} <= set(module.RENDER)
     assert {"docusaurus", "vitepress", "zudoku", "fumadocs"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
@@ -54,7 +54,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
                         ("docusaurus", 38), ("vitepress", 38), ("raml2html", 36), ("zudoku", 38),
                         ("elements", 38), ("fumadocs", 38), ("kong", 38), ("diplodoc", 38),
                         ("owl-api", 38), ("scalar-markdown", 38), ("flexdoc", 38),
-                        ("nadoc", 38), ("openapi-to-asciidoc", 38)):  # fmt: skip
+                        ("nadoc", 38), ("openapi-to-asciidoc", 38), ("swagger2rst", 34)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
