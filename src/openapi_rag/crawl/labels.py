@@ -55,11 +55,22 @@ def label_before(blocks: list[Block], index: int) -> str:
             continue
         if content_at < 0 and _CONTENT_LABEL.fullmatch(block.text.strip()):
             content_at = len(words)
-        if len(block.text) <= 80:
-            words.append(block.text)
-            if len(words) - words.count(_DESCRIBED) >= 12:
-                break
+        if len(block.text) > 80 and (status := _STATUS_CAPTION.match(block.text)):
+            # A status and its caption, however long ("401 Bad or expired token. This can happen if …"):
+            # its status labels what follows (its content), as a short one's does.
+            block_text = status.group(1)
+        elif len(block.text) <= 80:
+            block_text = block.text
+        else:
+            continue
+        words.append(block_text)
+        if len(words) - words.count(_DESCRIBED) >= 12:
+            break
     return " | ".join(words).lower()
+
+
+# A run that opens with a status and then its caption's first word, capitalized ("401 Bad or expired …").
+_STATUS_CAPTION = re.compile(r"([1-5]\d\d)\s+[A-Z][a-z]")
 
 
 _DESCRIPTION_RUN = re.compile(r"description\s*:\s*\S", re.I)

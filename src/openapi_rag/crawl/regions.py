@@ -29,6 +29,8 @@ def operation_regions(
     section = dict(ends)
     level = dict(headings)
     positions = sorted((sig.position, key) for sig, key in keyed)
+    # Request lines drawn as lines (not sample commands, which end their part): where they span.
+    width = {sig.position: sig.width for sig, _ in keyed if sig.sample is None or sig.sample.source == "template"}
     # A sample command (cURL, a raw HTTP request) ends its operation's part: the next operation's line
     # right after it makes no list with it.
     listed = _listed(sorted((s.position, k) for s, k in keyed if s.sample is None or s.sample.source == "template"))
@@ -51,6 +53,7 @@ def operation_regions(
         cut_at = -1  # the heading of the first section the line's part ran past
         cut_starts: list[int] = []  # the headings of every section it ran past, smallest first
         prev = max((p for p, k in positions[:number] if k != key), default=-1)
+        closes = False  # the line is the last thing of the sections around it (see `_closes`)
         # The levels of the label headings inside the previous operation's part ("Responses").
         before = span_at.get(prev, (0, 0))
         label_levels = {lv for p, lv in headings if before[0] < p < before[1]}
@@ -81,6 +84,25 @@ def operation_regions(
                 cut_at = start if cut_at < 0 else cut_at
                 cut_starts.append(start)
                 continue
+            # A request line (not a sample command) with nothing after it in the section but controls
+            # ("Copy link") closes the section (an overview's last heading, "Servers", then the line heading
+            # the view of the operation, its title a heading after it): it heads what follows, that
+            # section is not its part.
+            if (
+                start < pos
+                and pos in width
+                # after other words of the section's (its heading right over the line alone captions the line:
+                # a table of contents' "OauthV1Token", then "post /v1/token")
+                and any(not (b.kind == "text" and b.control) for b in blocks[start + 1 : pos])
+                and _closes(blocks, pos + width[pos], end)
+                # the first of its operation's lines (a console's line after the part ends nothing), and no
+                # line of it follows before the next one's (a list's line, "GET /", then its own part with
+                # its own line: that one heads it)
+                and _run_start(positions, pos) == pos
+                and not any(pos < p < nxt and p in width for p, k in positions if k == key)
+            ):
+                closes = True
+                break
             span = (start, end)
         if span is None:
             # No heading section of its own: from this request to the next one of another operation
@@ -99,7 +121,7 @@ def operation_regions(
             labelled = grouped <= first and any(
                 first < p < pos and label_kind(blocks[p].text.lower()) for p, _ in headings
             )
-            span = (max(prev + 1, above) if prev >= 0 and not cut and not labelled else pos, nxt)
+            span = (max(prev + 1, above) if prev >= 0 and not cut and not labelled and not closes else pos, nxt)
             # The section it ran past is headed by the operation's title (its summary, then its
             # description, then the line), not by the previous operation's last label: it starts there. Where
             # the first such section is no title's, a larger one's may be (an h1 title over the h2 "Request").
@@ -123,6 +145,12 @@ def operation_regions(
         span_at[pos] = span
         out.setdefault(key, []).append(span)
     return out
+
+
+def _closes(blocks: list[Block], after: int, end: int) -> bool:
+    """Whether the blocks from `after` to a section's `end` are controls' labels alone (none at all
+    counts too): nothing of the section follows a request line there."""
+    return all(b.kind == "text" and b.control for b in blocks[after:end])
 
 
 # A word alone over a code block of a URL alone ("PARAMETERS", then `https://api.example.com/v3/lists`).

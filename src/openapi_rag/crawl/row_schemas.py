@@ -28,8 +28,12 @@ def with_references(
         if index in wrappers and row.name.lower() == "items":
             # An array's item wrapper stays one when the fields it names join it at its level.
             row = replace(row, name="anonymous")
-        out.append(row)
         name = page_schema(row.ref, named) if row.ref else None
+        if name and not row.type and named[name]:
+            # No stated type but a link to a schema the page draws as fields ("ExternalUrlObject"): an
+            # object, whether or not its fields are read in below (past the levels followed, or on the way down).
+            row = replace(row, type="object")
+        out.append(row)
         if name and name not in path and len(path) < _REFERENCE_LEVELS:
             below = row.depth + (0 if index in wrappers else 1)
             children = with_references(named[name], named, (*path, name))

@@ -481,6 +481,16 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 and not evidence.title
                 and len(block.text) <= 100
                 and not block.text.endswith(":")
+                # a button's label between a line drawn outside any control and the heading that titles it
+                # ("GET /pets", "Copy link", then h1 "List pets") names nothing; a control holding the line
+                # and its summary (a panel's toggle) is the operation's own
+                and not (
+                    block.control
+                    and not blocks[index - 1].control
+                    and index + 1 < len(blocks)
+                    and blocks[index + 1].kind == "heading"
+                    and blocks[index + 1].level <= 2
+                )
             ):
                 # No heading names the operation: the short line right under its signature does
                 # ("GET /albums/{id}" then "Get Album").
@@ -488,6 +498,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             elif (
                 block.position not in signature_positions
                 and not block.control
+                and not block.caption  # a form control's caption ("Custom server URL") is the console's
                 and _is_prose(block.text)
                 and not _states_scheme_type(block.text)
             ):
