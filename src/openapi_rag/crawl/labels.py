@@ -101,6 +101,8 @@ def part_label(blocks: list[Block], index: int, label: str) -> str:
         block = blocks[back]
         if _is_request_sample(block):
             break  # a request line ("post /pets", a console's) starts the request's own part: the piece is its
+        if block.kind == "heading" and not floor and default_status_heading(blocks, back):
+            return "default"  # the piece sits under the heading "default" among a response's statuses: that one's
         if block.kind == "heading":
             floor = floor or block.level
             if block.level < floor and not label_kind(block.text.lower()):
@@ -118,6 +120,23 @@ def part_label(blocks: list[Block], index: int, label: str) -> str:
                 return f"{words} | {before.text.lower()}"
             return words
     return label
+
+
+def default_status_heading(blocks: list[Block], index: int) -> bool:
+    """Whether heading `index` is OpenAPI's keyword "default" alone, as written (lower case: "Default" and
+    "DEFAULT" as often name a tag's group), among a response's statuses: the heading before it at its level
+    names a status ("200"), or the one over it labels the responses ("Responses"). Bounded: 200 back."""
+    if blocks[index].kind != "heading" or blocks[index].text.strip() != "default":
+        return False
+    level = blocks[index].level
+    for block in reversed(blocks[max(0, index - 200) : index]):
+        if block.kind != "heading" or block.level > level:
+            continue
+        words = block.text.lower()
+        if block.level == level:
+            return label_kind(words) == "response" and bool(label_status(words))
+        return label_kind(words) == "response"
+    return False
 
 
 def example_before(blocks: list[Block], index: int) -> int | None:

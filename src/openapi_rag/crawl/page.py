@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from openapi_rag.crawl.anchors import landing_ids, run_anchor
 from openapi_rag.crawl.elements import (
     MAX_ITEM_ELEMENTS,
     followed,
@@ -94,8 +95,13 @@ class Block:
     # A text run's: it starts inside a `<label>`, the caption of a form control ("Show only required
     # parameters" beside a switch, "limit" over a text box): it names the control, not what follows it.
     caption: bool = False
-    # A heading's: the anchor its literal attribute list gives it ("NewPet {#schemas-newpet}"), if any.
+    # A heading's: the anchor its literal attribute list gives it ("NewPet {#schemas-newpet}"), if any. A text
+    # run's: the id of the element it is the whole of (`<p id="…"><strong>Parts schema:</strong></p>`), where a
+    # link to that id lands (since issue 17's twenty-seventh round).
     anchor: str = ""
+    # A heading's: the ids a link lands on at it, its own and those of empty elements set right before it or of
+    # an element it opens (`<span id="d-1"></span><h3>Pet Model</h3>`; since issue 17's twenty-seventh round).
+    ids: tuple[str, ...] = ()
 
 
 @dataclass
@@ -223,6 +229,7 @@ class _Walker:
                     depth=len(ancestors),
                     control=control,
                     caption=caption,
+                    anchor=run_anchor(chain, text),
                 )
             )
 
@@ -294,7 +301,7 @@ class _Walker:
                 text, anchor = _heading_text(el), ""
                 if attributes := _LITERAL_ATTRIBUTES.search(text):
                     text, anchor = text[: attributes.start()] or text, attributes.group(1)
-                self.add(Block("heading", text, level=level, anchor=anchor))
+                self.add(Block("heading", text, level=level, anchor=anchor, ids=landing_ids(el)))
             elif tag == "pre":
                 self.flush()
                 self.add(Block("code", _code_text(el)[:MAX_BLOCK_CHARS]))

@@ -12,7 +12,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from openapi_rag.crawl.anchors import linked_label, outer_label, row_refs
 from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
+from openapi_rag.crawl.header_lines import header_rows, is_headers_heading, is_request_heading
 from openapi_rag.crawl.heading_params import heading_parameters
 from openapi_rag.crawl.label_values import join_label_values
 from openapi_rag.crawl.labels import (
@@ -27,6 +29,8 @@ from openapi_rag.crawl.labels import (
     panel_status,
     part_label,
 )
+from openapi_rag.crawl.linked_sections import linked_sections
+from openapi_rag.crawl.map_keys import map_entry_names, without_map_entries
 from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.regions import operation_regions
 from openapi_rag.crawl.runs import field_runs
@@ -185,6 +189,9 @@ def scrape(page: Page) -> Scraped:
     for evidence in operations:
         for name, rows in evidence.sections.items():
             schemas.setdefault(name, rows)
+    # Sections a link lands on that no heading's words name ("Type: Property" to "Property Model Structure")
+    for name, rows in linked_sections(blocks, taken, schemas).items():
+        schemas.setdefault(name, rows)
     for evidence in operations:
         # A parameter the operation refers to ("ref: #/components/parameters/QueryLimit") is the one its
         # section's table documents, when the page has that section.
@@ -384,6 +391,21 @@ def _linked_section(evidence: Evidence, heading: Block) -> str:
     return named.group(1) if schema_named(named.group(1), {ref: [] for ref in refs}) else ""
 
 
+def _request_headers(outline: list[Block]) -> bool:
+    """Whether the innermost heading labels headers ("Headers") right under one that labels the request alone
+    ("Request"; not a title whose request line says "request": "Send POST /procurement/request"), none of them a
+    response's (a status, "Responses")."""
+    if len(outline) < 2 or not is_headers_heading(outline[-1].text) or not is_request_heading(outline[-2].text):
+        return False
+    return all(label_kind(h.text.lower()) != "response" for h in outline[:-1]) and not _under_status(outline[:-1])
+
+
+def _linked_targets(evidence: Evidence) -> set[str]:
+    """What the type cells of the fields read so far for the operation link to (their nested sections' too)."""
+    rows = [row for _, row in evidence.params] + [row for rows in evidence.response_fields.values() for row in rows]
+    return row_refs(rows + [row for rows in evidence.sections.values() for row in rows])
+
+
 def _weak_title(title: str) -> bool:
     """No title, or one that only repeats the request: a path alone ("/pets") or a method alone ("get")."""
     return not title or bool(is_path(title)) or bool(is_method(title))
@@ -555,6 +577,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             continue  # an annotation's value ("oas-tags", then '["Pets"]'): metadata, no example
         elif block.kind == "code" and outline and _SECURITY_PART.fullmatch(outline[-1].text.strip()):
             continue  # a scheme's definition under "Authentication" ('{"type": "oauth2", …}'): no example
+        elif block.kind == "code" and _request_headers(outline) and (headers := header_rows(block.text)):
+            # "Request", "Headers", then a code block of "Authorization:" lines: the request's header parameters
+            evidence.params.extend(("param", row) for row in headers)
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_json(block.text)
             if value is None:
@@ -562,6 +587,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 if shown is not None:
                     evidence.response_examples.setdefault(shown[0], []).append(shown[1])
                 continue
+            # "Map of {"key": "200-mapped"}" before it: the key the example gives the map's one entry is no field
+            value = without_map_entries(value, map_entry_names(blocks, index))
+            if (outer := outer_label(blocks, index, _linked_targets(evidence))) is not None:
+                # An example after a nested object's label and table ("Parameters schema:", reached from its
+                # field's type) is the example of the part that label sits in ("Body"), not the label's
+                label = part_label(blocks, outer, label_before(blocks, outer))
             before = blocks[index - 1] if index else None
             if before is not None and before.kind == "code" and not before.editable and parse_json(before.text) == value:
                 continue  # the same value drawn again right after it (highlighted, then as plain text): one example
@@ -606,6 +637,11 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # The fields of a schema an earlier field's type links to, under its own heading: that
                 # field's, nested where it names them, not fields of the nearest label's part.
                 evidence.sections.setdefault(section, rows)
+                continue
+            if (at := linked_label(blocks, index, _linked_targets(evidence))) is not None:
+                # A table after a label that an earlier field's type links to ("array of parts" to the label
+                # "Parts schema:" carrying that anchor): that field's fields, nested where the link is.
+                evidence.sections.setdefault(blocks[at].anchor, rows)
                 continue
             status = label_status(label)
             if not kind and (example := example_before(blocks, index)) is not None:

@@ -161,6 +161,9 @@ def stated_servers(blocks: list[Block], templates: set[str]) -> list[str]:
             url = listed if not listed.startswith("{") else _SCHEME.sub(f"{scheme}://", listed, 1)
             counts[url] = counts.get(url, 0) + 1
             continue
+        if (paired := _one_server_two_schemes(block.text)) and _SERVER_LABEL.search(before) and len(before) < 80:
+            counts[paired] = counts.get(paired, 0) + 1  # "Base URL", then "http://host/v1 https://host/v1"
+            continue
         described = _URL_THEN_WORDS.match(block.text)  # "https://api.example.com/v1 - Production"
         if not _BARE_URL.match(block.text) and not described:
             continue
@@ -193,6 +196,18 @@ def _listed_server(blocks: list[Block], i: int) -> str | None:
     if k < 0 or blocks[k].kind != "heading" or len(blocks[k].text) >= 80:
         return None
     return listed.group(1).rstrip("/") if _SERVER_LABEL.search(blocks[k].text.lower()) else None
+
+
+def _one_server_two_schemes(text: str) -> str | None:
+    """The server a run shows as the same host and base path under several schemes ("http://host/v1
+    https://host/v1", each a link, as Swagger 2's `schemes` lists them): the https one, else the first; None
+    for any other run (two different servers are no one server). Since issue 17's twenty-seventh round."""
+    urls = text.split()
+    if not 2 <= len(urls) <= 4 or not all(_BARE_URL.match(url) for url in urls):
+        return None
+    if len({_SCHEME.sub("", url, count=1).rstrip("/") for url in urls}) != 1:
+        return None
+    return next((u for u in urls if u.lower().startswith("https://")), urls[0]).rstrip("/")
 
 
 def _listed_or_attribute(text: str) -> bool:
