@@ -220,6 +220,14 @@ untouched, before its pages were read):
   api-spec-converter 2.12.0 first; pinned in renderers/openapi-to-asciidoc (requirements.txt for a venv
   renderers/.venv-openapi-to-asciidoc, package.json and its lock; see render_openapi_to_asciidoc).
 
+One more joined in issue 17's twenty-eighth round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `openapi-markdown`: openapi-markdown 0.4.3 (PyPI, vrerv's Jinja templates of Markdown), its command
+  `openapi2markdown` with its defaults, the Markdown turned into HTML by marked 18.2.1; OpenAPI 3 only, so Swagger
+  2.0 specs go through api-spec-converter 2.12.0 first; pinned in renderers/openapi-markdown (requirements.txt for
+  a venv renderers/.venv-openapi-markdown, package.json and its lock; see render_openapi_markdown).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -263,6 +271,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
         # benchmarks/crawl/renderers/nadoc/requirements.txt (and npm ci in renderers/nadoc)
     python3 -m venv benchmarks/crawl/renderers/.venv-openapi-to-asciidoc    # once, then pip install -r
         # benchmarks/crawl/renderers/openapi-to-asciidoc/requirements.txt (and npm ci in its folder)
+    python3 -m venv benchmarks/crawl/renderers/.venv-openapi-markdown    # once, then pip install -r
+        # benchmarks/crawl/renderers/openapi-markdown/requirements.txt (and npm ci in its folder)
     python scripts/render_pages.py --data ../shared/data
 """
 
@@ -314,6 +324,8 @@ OPENAPI_TO_ASCIIDOC = RENDERERS / "openapi-to-asciidoc"
 OPENAPI_TO_ASCIIDOC_BIN = RENDERERS / ".venv-openapi-to-asciidoc" / "bin" / "o2a"
 SWAGGER2RST = RENDERERS / "swagger2rst"
 SWAGGER2RST_VENV = RENDERERS / ".venv-swagger2rst"
+OPENAPI_MARKDOWN = RENDERERS / "openapi-markdown"
+OPENAPI_MARKDOWN_BIN = RENDERERS / ".venv-openapi-markdown" / "bin" / "openapi2markdown"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1348,6 +1360,64 @@ def render_swagger2rst(spec: Path, out: Path, work: Path, venv: Path = SWAGGER2R
     out.write_text(strip_page((work / "html" / "index.html").read_text(encoding="utf-8"), work), encoding="utf-8")
 
 
+def _path_items_methods_only(data: dict) -> dict:
+    """The spec as openapi-markdown 0.4.3 reads it without crashing: its template takes every key of a path item
+    for a method (Spotify's `x-` and Twilio's `servers` and `description`, a path's shared `parameters`), so each
+    path item keeps its methods alone, and a path's shared parameters are pushed down into each of its operations
+    (beside the operation's own, which win on the same name and place, as OpenAPI means): nothing an operation
+    documents is dropped. Also the spec less its `x-` extensions, as for Sphinx."""
+    out = _without_extensions(data)
+    paths = {}
+    for path, item in (out.get("paths") or {}).items():
+        if not isinstance(item, dict):
+            continue
+        shared = [p for p in item.get("parameters") or [] if isinstance(p, dict)]
+        methods = {}
+        for key, operation in item.items():
+            if key not in _ITEM_KEYS or not isinstance(operation, dict):
+                continue
+            own = operation.get("parameters") or []
+            named = {(p.get("name"), p.get("in")) for p in own if isinstance(p, dict)}
+            pushed = [p for p in shared if "$ref" in p or (p.get("name"), p.get("in")) not in named]
+            if pushed:
+                operation = {**operation, "parameters": [*pushed, *own]}
+            methods[key] = operation
+        paths[path] = methods
+    out["paths"] = paths
+    return out
+
+
+def render_openapi_markdown(spec: Path, out: Path, work: Path, command: Path = OPENAPI_MARKDOWN_BIN) -> None:
+    """openapi-markdown 0.4.3 (PyPI, vrerv's "generates API documentation from an OpenAPI specification file":
+    Jinja templates of Markdown of its own, each operation a heading "## GET /path" over its summary and
+    description, a "### Parameters" table Name | Type | Required | Description, "### Request Body" and
+    "### Responses" with a "#### 200" heading per status, the schema's name as a link and its fields in a table
+    Field | Type | Description, the shared schemas under "# Components"), its command `openapi2markdown` with its
+    defaults (its own templates), the Markdown turned into HTML by marked 18.2.1 (GitHub flavour) as for
+    widdershins and openapi3-generator. It reads OpenAPI 3 only, so a Swagger 2 spec goes through
+    api-spec-converter 2.12.0 (swagger_2 → openapi_3) first; the truth stays the original. The one mend,
+    because it renders nothing otherwise, is `_path_items_methods_only`. Pinned in
+    renderers/openapi-markdown (requirements.txt for a venv renderers/.venv-openapi-markdown, package.json and
+    its lock: api-spec-converter and marked). Added in issue 17's twenty-eighth round as a fresh held-out
+    renderer."""
+    data = _read_spec(spec)
+    source = work / "spec.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    converted = _openapi_3(source, data, OPENAPI_MARKDOWN / "node_modules" / ".bin" / "api-spec-converter")
+    source.write_text(json.dumps(_path_items_methods_only(converted)), encoding="utf-8")
+    markdown = work / "page.md"
+    subprocess.run(  # in `work`: a "templates" folder in the working directory would replace its own
+        [str(command), str(source), str(markdown)],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+        cwd=work,
+    )
+    title = re.search(r"^# (.+)$", markdown.read_text(encoding="utf-8"), re.M)
+    marked = OPENAPI_MARKDOWN / "node_modules" / ".bin" / "marked"
+    _markdown_page(markdown, title.group(1).strip() if title else spec.stem, out, work, marked)
+
+
 def _numbers_unquoted(value: object) -> object:
     """A quoted `default` of a numeric schema ("20" for an integer, Spotify's) as the number it quotes."""
     if isinstance(value, list):
@@ -2005,6 +2075,7 @@ RENDER = {
     "pretty-swag": render_pretty_swag,
     "openapi-to-asciidoc": render_openapi_to_asciidoc,
     "swagger2rst": render_swagger2rst,
+    "openapi-markdown": render_openapi_markdown,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -2137,6 +2208,12 @@ NEEDS = {
         "node",
         "see requirements.txt in benchmarks/crawl/renderers/swagger2rst; "
         "cd benchmarks/crawl/renderers/swagger2rst && npm ci",
+    ),
+    "openapi-markdown": Needs(
+        OPENAPI_MARKDOWN_BIN,
+        "node",
+        "see requirements.txt in benchmarks/crawl/renderers/openapi-markdown; "
+        "cd benchmarks/crawl/renderers/openapi-markdown && npm ci",
     ),
 }
 

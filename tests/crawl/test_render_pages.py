@@ -44,7 +44,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
     assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
     assert {"raml2html", "elements", "kong", "diplodoc", "owl-api", "scalar-markdown", "flexdoc"} <= set(module.RENDER)
-    assert {"nadoc", "openapi-to-asciidoc", "swagger2rst"} <= set(module.RENDER)
+    assert {"nadoc", "openapi-to-asciidoc", "swagger2rst", "openapi-markdown"} <= set(module.RENDER)
     assert {"docusaurus", "vitepress", "zudoku", "fumadocs"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
@@ -54,7 +54,8 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
                         ("docusaurus", 38), ("vitepress", 38), ("raml2html", 36), ("zudoku", 38),
                         ("elements", 38), ("fumadocs", 38), ("kong", 38), ("diplodoc", 38),
                         ("owl-api", 38), ("scalar-markdown", 38), ("flexdoc", 38),
-                        ("nadoc", 38), ("openapi-to-asciidoc", 38), ("swagger2rst", 34)):  # fmt: skip
+                        ("nadoc", 38), ("openapi-to-asciidoc", 38), ("swagger2rst", 34),
+                        ("openapi-markdown", 38)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -228,3 +229,27 @@ def test_a_swagger_2_spec_goes_through_the_given_converter_and_an_openapi_3_one_
     assert module._openapi_3(spec, oas3, converter) is oas3
     converted = module._openapi_3(spec, {"swagger": "2.0"}, converter, timeout=30)
     assert converted == {"openapi": "3.0.0", "args": "--from=swagger_2 --to=openapi_3 --syntax=json"}
+
+
+def test_openapi_markdowns_input_keeps_methods_alone_and_pushes_a_paths_shared_parameters_down() -> None:
+    # openapi-markdown's template takes every key of a path item for a method; a path's shared parameters
+    # join each operation's own (the operation's win on the same name and place), nothing documented is lost.
+    module = _render_pages()
+    spec = {
+        "openapi": "3.0.0",
+        "paths": {
+            "/a/{id}": {
+                "description": "A path",
+                "servers": [{"url": "https://x"}],
+                "x-note": 1,
+                "parameters": [{"name": "id", "in": "path", "required": True}, {"name": "q", "in": "query"}],
+                "get": {"parameters": [{"name": "q", "in": "query", "description": "own"}], "responses": {}},
+                "post": {"responses": {}},
+            }
+        },
+    }
+    item = module._path_items_methods_only(spec)["paths"]["/a/{id}"]
+    assert set(item) == {"get", "post"}
+    assert [(p["name"], p.get("description")) for p in item["get"]["parameters"]] == [("id", None), ("q", "own")]
+    assert [p["name"] for p in item["post"]["parameters"]] == ["id", "q"]
+    assert "parameters" in spec["paths"]["/a/{id}"]  # the input is not changed
