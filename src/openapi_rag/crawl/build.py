@@ -19,7 +19,7 @@ from openapi_rag.crawl.page_words import PageWords
 from openapi_rag.crawl.row_schemas import schema_from_rows, with_references
 from openapi_rag.crawl.samples import split_url
 from openapi_rag.crawl.scrape import Evidence, Scraped
-from openapi_rag.crawl.tables import SCALARS, FieldRow
+from openapi_rag.crawl.tables import SCALARS, FieldRow, is_request_header
 
 _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent", "connection"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")
@@ -162,7 +162,10 @@ def build_operation(
                 row = replace(row, name="body", ref=row.name)
             body_rows.append(row)
             continue
-        location = row.location or ("path" if "{" + row.name + "}" in evidence.path else "query")
+        # No place stated: a name in the path template is a path parameter, a standard request header's name
+        # ("Authorization") a header, any other a query parameter.
+        in_path = "{" + row.name + "}" in evidence.path
+        location = row.location or ("path" if in_path else "header" if is_request_header(row.name) else "query")
         # Locations come from the base: a name the requests already placed keeps its place.
         location = next((loc for name, loc in params if name == row.name), location)
         if location == "path" and "{" + row.name + "}" not in evidence.path:

@@ -28,6 +28,7 @@ from openapi_rag.crawl.elements import (
 from openapi_rag.crawl.field_lists import colon_field_rows
 from openapi_rag.crawl.links import first_link, link_target
 from openapi_rag.crawl.samples import is_method
+from openapi_rag.crawl.spilled_rows import spilled_rows
 from openapi_rag.crawl.tables import is_column_row
 from openapi_rag.errors import ConvertError, MissingDependency
 
@@ -204,6 +205,8 @@ class _Walker:
         self.outer = 1  # the level of the last heading element walked (a section button's heading is below it)
         # The headings of the `<section>`s being walked that open with one, outermost first (as blocks).
         self.sections: list[Block] = []
+        # Paragraphs read as rows of the table before them (see `spilled_rows`): not runs of their own.
+        self.spilled: set[object] = set()
 
     def add(self, block: Block) -> None:
         if len(self.blocks) >= MAX_BLOCKS:
@@ -265,7 +268,7 @@ class _Walker:
             if tail and tail.strip():
                 stack.append(tail)
                 stack.append(_Owner(el.getparent()))  # type: ignore[attr-defined]
-            if not tag or tag in _SKIP:
+            if not tag or tag in _SKIP or el in self.spilled:
                 continue
             if tag == "wbr":  # a line-break opportunity inside a word ("snapshot<wbr>_id"), no space
                 # libxml2 does not know it as empty: what follows may be its content, not its tail.
@@ -403,6 +406,14 @@ class _Walker:
                 break
         if rows and not header and len(rows) > 1 and is_column_row(rows[0], rows[1]):
             header = True  # a header row drawn in plain cells ("name | location | description | required")
+        if header and len(rows) > 1 and (spilled := spilled_rows(table, len(rows[0]))):
+            # A cell's line break closed the (Markdown) table: its last cell's rest and its later rows follow
+            # as paragraphs of pipe-separated text.
+            if spilled.continued:
+                rows[-1][-1] = f"{rows[-1][-1]} {spilled.continued}".strip()
+            rows.extend(spilled.rows[: MAX_TABLE_ROWS - len(rows)])
+            links.extend([""] * len(row) for row in spilled.rows[: MAX_TABLE_ROWS - len(links)])
+            self.spilled.update(spilled.paragraphs)
         if rows:
             self.add(Block("table", rows=rows, header=header, cell_links=links))
         # Only the outermost nested tables: deeper ones are reached when those are walked.

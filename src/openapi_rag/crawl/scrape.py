@@ -367,6 +367,19 @@ def _names_status(heading: Block) -> bool:
     return label_kind(words) == "response" and bool(label_status(words))
 
 
+def _status_said(evidence: Evidence, blocks: list[Block], index: int) -> str:
+    """The status whose description the run at `index` is: a sentence of prose right under a heading that is a
+    status code alone ("200"), whose response has no description yet; "" otherwise."""
+    block = blocks[index]
+    if index == 0 or block.control or block.caption or not _is_prose(block.text):
+        return ""
+    heading = blocks[index - 1]
+    if heading.kind != "heading" or not (shown := _STATUS_HEADING.fullmatch(heading.text.strip())):
+        return ""
+    status = shown.group(1)
+    return status if not shown.group(2) and dict(evidence.statuses).get(status) == "" else ""
+
+
 def _under_status(outline: list[Block]) -> bool:
     """Whether one of these headings names a response's status ("302", "Status: 307") or labels the responses
     ("Responses", their statuses below it)."""
@@ -484,6 +497,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             ):
                 named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
                 evidence.title = named[2] if named else block.text
+        elif block.kind == "text" and (said := _status_said(evidence, blocks, index)):
+            # The paragraph right under a status heading that says no more than its code ("200", then
+            # "Successfully created an alert."): that response's description, not the operation's.
+            evidence.statuses = [(s, block.text if s == said else d) for s, d in evidence.statuses]
         elif block.kind == "text" and (referenced := referenced_parameter(block.text)):
             evidence.param_refs.append(referenced)  # "ref: #/components/parameters/QueryLimit"
         elif block.kind == "text" and term_row is not None and _LONE_LINK.fullmatch(block.text) and block.links:

@@ -11,6 +11,22 @@ import re
 from dataclasses import dataclass
 
 LOCATIONS = ("path", "query", "header", "cookie", "body", "formData", "form")
+# HTTP's standard request headers whose names no query parameter takes (RFC 9110's and kin): a parameter so
+# named, where the page states no place for it, is sent as a header (since issue 17's twenty-ninth round).
+# Single common words that name query parameters as often ("Date", "From", "Range", "Origin") are left out.
+_REQUEST_HEADER = re.compile(
+    r"accept(?:-(?:charset|encoding|language|datetime))?|authorization|proxy-authorization|cache-control|"
+    r"content-(?:type|length|encoding|language|md5)|if-(?:match|none-match|modified-since|unmodified-since|range)|"
+    r"user-agent|idempotency-key",
+    re.I,
+)  # fmt: skip
+
+
+def is_request_header(name: str) -> bool:
+    """Whether a parameter's name is one of HTTP's standard request headers ("Authorization", "Content-Type")."""
+    return bool(_REQUEST_HEADER.fullmatch(name.strip()))
+
+
 SCALARS = frozenset({"string", "integer", "number", "boolean"})
 """JSON Schema's scalar types: a field of one holds no fields."""
 _NAME_HEADERS = {"name", "parameter", "parameters", "param", "field", "fields", "property", "attribute",

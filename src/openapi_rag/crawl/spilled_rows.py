@@ -1,0 +1,69 @@
+"""A table's rows spilled into the paragraphs after it (since issue 17's twenty-ninth round).
+
+A Markdown table whose cell holds a line break is closed by the converter at that row: the rest of the
+cell and every later row come out as paragraphs of pipe-separated text right after the table ("…
+request. |", "| critics-pick | string |  | Set this parameter …", a paragraph break where the cell had
+one). Read as such: the paragraphs right after the table (nothing else between), up to the last one in
+which a line ends with a pipe (a row closed), are the last row's last cell continued up to its closing
+pipe, then rows of the table's width, each opened by a pipe at a line's start. Anything else (a row of
+another width, a pipe inside the continued cell, a last row left open) and the paragraphs are prose.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+MAX_SPILLED_PARAGRAPHS = 50
+MAX_SPILLED_ROWS = 500
+# A row closed by a pipe at a line's end, the next row opened by a pipe at the next line's start.
+_ROW_BREAK = re.compile(r"\|[ \t]*\n\s*\|")
+_CLOSES_ROW = re.compile(r"\|[ \t]*$", re.M)
+
+
+class Spilled(NamedTuple):
+    continued: str  # the rest of the table's last cell ("" where the paragraphs open with a row)
+    rows: list[list[str]]
+    paragraphs: list[object]  # the paragraph elements read as the table's
+
+
+def _tag(el: object) -> str:
+    tag = getattr(el, "tag", None)
+    return tag.lower() if isinstance(tag, str) else ""
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def spilled_rows(table: object, width: int) -> Spilled | None:
+    """The rows (and the last cell's rest) of a table of `width` columns that its converter spilled into
+    the paragraphs after it; None where those paragraphs are not that."""
+    if width < 2 or (getattr(table, "tail", None) or "").strip():
+        return None
+    paragraphs: list[object] = []
+    texts: list[str] = []
+    sibling = table.getnext()  # type: ignore[attr-defined]
+    while sibling is not None and _tag(sibling) == "p" and len(paragraphs) < MAX_SPILLED_PARAGRAPHS:
+        paragraphs.append(sibling)
+        texts.append(sibling.text_content())
+        if (sibling.tail or "").strip():
+            break
+        sibling = sibling.getnext()
+    closing = [i for i, text in enumerate(texts) if _CLOSES_ROW.search(text.rstrip(" \t"))]
+    if not closing:
+        return None
+    last = closing[-1]
+    joined = "\n".join(texts[: last + 1]).rstrip()
+    if not joined.endswith("|"):
+        return None  # the last row read left open: its cell's rest is not known to end here
+    pieces = _ROW_BREAK.split(joined[:-1])
+    continued, rows = pieces[0], []
+    if "|" in continued:
+        return None
+    for piece in pieces[1 : MAX_SPILLED_ROWS + 1]:
+        cells = [_words(cell) for cell in piece.split("|")]
+        if len(cells) != width or not cells[0]:
+            return None
+        rows.append(cells)
+    return Spilled(_words(continued), rows, paragraphs[: last + 1])
