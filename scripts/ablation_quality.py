@@ -200,6 +200,13 @@ ROWS: dict[str, Row] = {
     "with the whole request's dense list in its clauses' (weight .5)": Row(dict(whole_dense_weight=0.5)),
     "with the whole request's dense list in its clauses' (weight 1)": Row(dict(whole_dense_weight=1.0)),
     "with values (words holding a digit) not searched": Row(dict(mask_values=True)),
+    # session 22: a conversation's whole text weighed below its one intent's
+    **{
+        f"shipped, with a conversation's whole text at {w} of its intent": Row(
+            dict(static_weight=1.25, focus_whole_share=w), static="minilm-users"
+        )
+        for w in (0.9, 0.8, 0.7)
+    },
     # session 22: quoted titles and values ("make a card for "update pricing page"") not searched
     "shipped, with quoted titles and values not searched": Row(
         dict(static_weight=1.25, mask_quoted=True), static="minilm-users"

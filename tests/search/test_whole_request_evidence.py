@@ -78,6 +78,26 @@ def test_a_conversation_settles_its_intent_from_a_lower_share(payroll: Index) ->
         searcher.configure(settle_share_conversation=None)
 
 
+def test_a_conversations_whole_text_may_count_below_its_intent(payroll: Index) -> None:
+    """"He has enough balance" pulls the leave balances up in the whole request's list; counted at
+    .8 against the intent searched alone ("Please book that leave ..."), the booking comes first."""
+    searcher = payroll.searcher
+    try:
+        before = payroll.search(LEAVE, k=4, expand=False)
+        searcher.configure(focus_whole_share=0.8)
+        after = payroll.search(LEAVE, k=4, expand=False)
+        assert before[0].method == "GET" and "Balance" in before[0].path
+        assert after[0].id == "POST /Employees/{EmployeeID}/Leave"
+        # a request of one sentence has no focus: its order does not move
+        one = "Please book annual leave for employee E-204."
+        searcher.configure(focus_whole_share=1.0)
+        plain = [h.id for h in payroll.search(one, k=5, expand=False)]
+        searcher.configure(focus_whole_share=0.8)
+        assert [h.id for h in payroll.search(one, k=5, expand=False)] == plain
+    finally:
+        searcher.configure(focus_whole_share=1.0)
+
+
 def test_values_are_not_searched_but_still_read(payroll: Index) -> None:
     searcher = payroll.searcher
     try:

@@ -257,6 +257,7 @@ class Searcher:
         with self._stage("rescore"):
             if threshold is None and (
                 cfg.dependencies or auto or verbs or cfg.clause_share < 1.0 or cfg.weighs_apis
+                or (cfg.focus_whole_share < 1.0 and len(texts) == 2)
             ):
                 operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
             if (
@@ -757,6 +758,8 @@ class Searcher:
             ]
             if cfg.verb_single_intent and len(texts) == 1 and texts[0]:  # no clause, no focus
                 per_text[0] = weigh_verb(per_text[0], self._single_intent(texts[0]), **weigh)
+        if cfg.focus_whole_share < 1.0 and len(per_text) == 2:  # the whole request and its focus
+            per_text[0] = {key: s * cfg.focus_whole_share for key, s in per_text[0].items()}
         if cfg.clause_share < 1.0:
             per_text[1:] = [
                 {key: s * cfg.clause_share for key, s in scores.items()} for scores in per_text[1:]
