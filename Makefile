@@ -58,6 +58,7 @@ crawl-pages: $(STAMP)
 	cd benchmarks/crawl/renderers/openapi-to-asciidoc && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/swagger2rst && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/openapi-markdown && npm ci --no-audit --no-fund --ignore-scripts
+	cd benchmarks/crawl/renderers/swagger-render && npm ci --no-audit --no-fund --ignore-scripts
 	test -x benchmarks/crawl/renderers/.venv/bin/sphinx-build || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv && benchmarks/crawl/renderers/.venv/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-sphinx.txt; }
 	test -x benchmarks/crawl/renderers/.venv-openapi-generator/bin/openapi-generator-cli || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-openapi-generator && benchmarks/crawl/renderers/.venv-openapi-generator/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-openapi-generator.txt; }
 	test -x benchmarks/crawl/renderers/.venv-mkdocs/bin/mkdocs || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-mkdocs && benchmarks/crawl/renderers/.venv-mkdocs/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-mkdocs.txt; }
@@ -67,6 +68,7 @@ crawl-pages: $(STAMP)
 	test -x benchmarks/crawl/renderers/.venv-openapi-to-asciidoc/bin/o2a || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-openapi-to-asciidoc && benchmarks/crawl/renderers/.venv-openapi-to-asciidoc/bin/pip install --quiet -r benchmarks/crawl/renderers/openapi-to-asciidoc/requirements.txt; }
 	test -x benchmarks/crawl/renderers/.venv-swagger2rst/bin/swg2rst || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-swagger2rst && benchmarks/crawl/renderers/.venv-swagger2rst/bin/pip install --quiet -r benchmarks/crawl/renderers/swagger2rst/requirements.txt; }
 	test -x benchmarks/crawl/renderers/.venv-openapi-markdown/bin/openapi2markdown || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-openapi-markdown && benchmarks/crawl/renderers/.venv-openapi-markdown/bin/pip install --quiet -r benchmarks/crawl/renderers/openapi-markdown/requirements.txt; }
+	test -x benchmarks/crawl/renderers/.venv-swagger-render/bin/swagger-render || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-swagger-render && benchmarks/crawl/renderers/.venv-swagger-render/bin/pip install --quiet -r benchmarks/crawl/renderers/swagger-render/requirements.txt; }
 	$(BIN)/python scripts/render_pages.py --data ../shared/data
 
 clean:

@@ -228,6 +228,11 @@ untouched, before its pages were read):
   2.0 specs go through api-spec-converter 2.12.0 first; pinned in renderers/openapi-markdown (requirements.txt for
   a venv renderers/.venv-openapi-markdown, package.json and its lock; see render_openapi_markdown).
 
+- `swagger-render`: swagger-render 1.6.0 (PyPI, Juhani Imberg's one static HTML page from Jinja templates of its
+  own), its command with its defaults, the build time its footer stamps fixed; Swagger 2.0 only, so OpenAPI 3
+  specs go through api-spec-converter 2.12.0 first; pinned in renderers/swagger-render (requirements.txt for a
+  venv renderers/.venv-swagger-render, package.json and its lock; see render_swagger_render).
+
 swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
 `components`, null values) while exiting 0, so it is not among the renderers.
 
@@ -326,6 +331,8 @@ SWAGGER2RST = RENDERERS / "swagger2rst"
 SWAGGER2RST_VENV = RENDERERS / ".venv-swagger2rst"
 OPENAPI_MARKDOWN = RENDERERS / "openapi-markdown"
 OPENAPI_MARKDOWN_BIN = RENDERERS / ".venv-openapi-markdown" / "bin" / "openapi2markdown"
+SWAGGER_RENDER = RENDERERS / "swagger-render"
+SWAGGER_RENDER_VENV = RENDERERS / ".venv-swagger-render"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1418,6 +1425,52 @@ def render_openapi_markdown(spec: Path, out: Path, work: Path, command: Path = O
     _markdown_page(markdown, title.group(1).strip() if title else spec.stem, out, work, marked)
 
 
+def _swagger_render_readable(data: dict) -> dict:
+    """A Swagger 2.0 document as swagger-render 1.6.0 reads it without crashing: `_renderable` (no `x-`
+    extensions, path items of methods and `parameters` only) and no response `links` (OpenAPI 3's, carried over
+    by the converter, their `$ref`s into `x-components`)."""
+    out = _renderable(data)
+    responses = [*(out.get("responses") or {}).values()]
+    for item in out["paths"].values():
+        for key, operation in item.items():
+            if key in _ITEM_KEYS and isinstance(operation, dict):
+                responses += [*(operation.get("responses") or {}).values()]
+    for response in responses:
+        if isinstance(response, dict):
+            response.pop("links", None)
+    return out
+
+
+def render_swagger_render(spec: Path, out: Path, work: Path, venv: Path = SWAGGER_RENDER_VENV) -> None:
+    """swagger-render 1.6.0 (PyPI, Juhani Imberg's "Renders Swagger APIs": "creates a single HTML file from a
+    Swagger API", one static page from Jinja HTML templates of its own over Bootstrap 4 alpha, `$ref`s and
+    `allOf`s resolved in place, operations grouped by tag), its command `swagger-render` with its defaults, the
+    page stripped of scripts, styles and links as every static page is. Pinned in
+    renderers/swagger-render/requirements.txt, for a venv renderers/.venv-swagger-render: Jinja2 3.0.3, the
+    last with the `evalcontextfilter` its filters import, and PyYAML 5.3.1, as the command calls `yaml.load`
+    without a loader (PyYAML 6 refuses). The command runs through renderers/swagger-render/run.py, which fixes
+    the build time its footer stamps (so a re-render is the same) and calls the command's own `main`. It reads
+    Swagger 2.0 only, so an OpenAPI 3 spec goes through api-spec-converter 2.12.0 (openapi_3 → swagger_2, pinned
+    in renderers/swagger-render) first, as for bootprint; the truth stays the original. One mend, because it
+    renders nothing otherwise (`_swagger_render_readable`): the spec less its `x-` extensions and a path item's
+    keys other than its methods and `parameters`, as for Sphinx (`_renderable`: it resolves every `$ref` it meets
+    and fails on one to a list, Spotify's `x-spotify-policy`; it takes every key of a path item for an operation,
+    Twilio's `servers` and `description`), and responses' `links`, an OpenAPI 3 leftover of the converter whose
+    `$ref`s point into the dropped `x-components`; nothing an operation documents is dropped. Added in issue 17's
+    thirtieth round as a fresh held-out renderer."""
+    source = work / "spec.json"
+    converted = _swagger_2(spec, work, SWAGGER_RENDER / "node_modules" / ".bin" / "api-spec-converter")
+    source.write_text(json.dumps(_swagger_render_readable(_read_spec(converted))), encoding="utf-8")
+    page = work / "index.html"
+    subprocess.run(
+        [str(venv / "bin" / "python"), str(SWAGGER_RENDER / "run.py"), str(source), "-o", str(page)],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    out.write_text(strip_page(page.read_text(encoding="utf-8"), work), encoding="utf-8")
+
+
 def _numbers_unquoted(value: object) -> object:
     """A quoted `default` of a numeric schema ("20" for an integer, Spotify's) as the number it quotes."""
     if isinstance(value, list):
@@ -2076,6 +2129,7 @@ RENDER = {
     "openapi-to-asciidoc": render_openapi_to_asciidoc,
     "swagger2rst": render_swagger2rst,
     "openapi-markdown": render_openapi_markdown,
+    "swagger-render": render_swagger_render,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -2214,6 +2268,12 @@ NEEDS = {
         "node",
         "see requirements.txt in benchmarks/crawl/renderers/openapi-markdown; "
         "cd benchmarks/crawl/renderers/openapi-markdown && npm ci",
+    ),
+    "swagger-render": Needs(
+        SWAGGER_RENDER_VENV / "bin" / "swagger-render",
+        "node",
+        "see requirements.txt in benchmarks/crawl/renderers/swagger-render; "
+        "cd benchmarks/crawl/renderers/swagger-render && npm ci",
     ),
 }
 

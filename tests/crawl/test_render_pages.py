@@ -44,7 +44,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"bootprint", "openapi-generator", "openapi-generator-html", "asciidoc"} <= set(module.RENDER)
     assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
     assert {"raml2html", "elements", "kong", "diplodoc", "owl-api", "scalar-markdown", "flexdoc"} <= set(module.RENDER)
-    assert {"nadoc", "openapi-to-asciidoc", "swagger2rst", "openapi-markdown"} <= set(module.RENDER)
+    assert {"nadoc", "openapi-to-asciidoc", "swagger2rst", "openapi-markdown", "swagger-render"} <= set(module.RENDER)
     assert {"docusaurus", "vitepress", "zudoku", "fumadocs"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
@@ -55,7 +55,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
                         ("elements", 38), ("fumadocs", 38), ("kong", 38), ("diplodoc", 38),
                         ("owl-api", 38), ("scalar-markdown", 38), ("flexdoc", 38),
                         ("nadoc", 38), ("openapi-to-asciidoc", 38), ("swagger2rst", 34),
-                        ("openapi-markdown", 38)):  # fmt: skip
+                        ("openapi-markdown", 38), ("swagger-render", 36)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -253,3 +253,32 @@ def test_openapi_markdowns_input_keeps_methods_alone_and_pushes_a_paths_shared_p
     assert [(p["name"], p.get("description")) for p in item["get"]["parameters"]] == [("id", None), ("q", "own")]
     assert [p["name"] for p in item["post"]["parameters"]] == ["id", "q"]
     assert "parameters" in spec["paths"]["/a/{id}"]  # the input is not changed
+
+
+def test_swagger_renders_input_drops_extensions_non_method_keys_and_response_links() -> None:
+    # swagger-render resolves every `$ref` it meets (Spotify's `x-` ones point at lists), takes every key of a
+    # path item for an operation, and a converted response's `links` point into the dropped `x-components`.
+    module = _render_pages()
+    spec = {
+        "swagger": "2.0",
+        "x-components": {"links": {"L": {"operationId": "a"}}},
+        "paths": {
+            "/a/{id}": {
+                "description": "A path",
+                "x-note": {"$ref": "#/x-components/links"},
+                "parameters": [{"name": "id", "in": "path", "required": True, "type": "string"}],
+                "get": {
+                    "parameters": [{"name": "q", "in": "query", "type": "integer"}],
+                    "responses": {"200": {"description": "ok", "links": {"L": {"$ref": "#/x-components/links/L"}}}},
+                },
+            }
+        },
+        "responses": {"E": {"description": "error", "links": {}}},
+    }
+    out = module._swagger_render_readable(spec)
+    item = out["paths"]["/a/{id}"]
+    assert set(item) == {"parameters", "get"} and "x-components" not in out
+    assert item["get"]["responses"]["200"] == {"description": "ok"}
+    assert item["get"]["parameters"] == [{"name": "q", "in": "query", "type": "integer"}]
+    assert out["responses"]["E"] == {"description": "error"}
+    assert "links" in spec["paths"]["/a/{id}"]["get"]["responses"]["200"]  # the input is not changed
