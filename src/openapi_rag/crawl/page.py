@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from openapi_rag.crawl.anchors import landing_ids, run_anchor
+from openapi_rag.crawl.cell_fields import cell_field_rows, marks_optional
 from openapi_rag.crawl.elements import (
     MAX_ITEM_ELEMENTS,
     followed,
@@ -207,6 +208,7 @@ class _Walker:
         self.sections: list[Block] = []
         # Paragraphs read as rows of the table before them (see `spilled_rows`): not runs of their own.
         self.spilled: set[object] = set()
+        self.optional_marked: bool | None = None  # the page marks optional fields (see `_marks_optional`)
 
     def add(self, block: Block) -> None:
         if len(self.blocks) >= MAX_BLOCKS:
@@ -392,6 +394,16 @@ class _Walker:
                 if code and row and row[0]:
                     nested.append(Block("text", row[0]))
                     nested.extend(code)
+            # A schema drawn in a cell as one block per field ("name (type, optional): description", an
+            # object's fields inside its block) follows the table as a field table, introduced by the row's
+            # first cell (its body's name; a status as "200 response", so that a run of statuses before it is
+            # no strip of tabs whose first one's the schema would be).
+            if rows and row and row[0]:
+                for cell in cells[1:]:
+                    if (fields := cell_field_rows(cell, self._marks_optional(table))) is not None:
+                        status = _STATUS_CELL.fullmatch(row[0].strip())
+                        nested.append(Block("text", f"{row[0].strip()} response" if status else row[0]))
+                        nested.append(Block("table", rows=fields, header=True))
             if spanned > 0 and rows:
                 # A cell of an earlier row spans this one (rowspan): one record drawn on two rows,
                 # the name on the first and the description below it.
@@ -419,6 +431,13 @@ class _Walker:
         # Only the outermost nested tables: deeper ones are reached when those are walked.
         return nested
 
+    def _marks_optional(self, table: object) -> bool:
+        """Whether the page marks some field "optional" in a cell's field blocks (read once a page)."""
+        if self.optional_marked is None:
+            root = table.getroottree().getroot()  # type: ignore[attr-defined]
+            self.optional_marked = marks_optional(root)
+        return self.optional_marked
+
     def _definitions(self, dl: object) -> list[object]:
         rows: list[list[str]] = []
         for child in dl:  # type: ignore[attr-defined]
@@ -432,6 +451,9 @@ class _Walker:
         if rows:
             self.add(Block("table", rows=rows))
         return []
+
+
+_STATUS_CELL = re.compile(r"[1-5](?:\d\d|XX)|default", re.I)  # a status table's first cell ("200", "4XX", "default")
 
 
 def _tag(element: object) -> str:

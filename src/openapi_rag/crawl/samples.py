@@ -28,6 +28,12 @@ _SIGNATURE = re.compile(
 # "List pets GET /pets": one heading that names the operation, then shows its request line (a summary
 # and a method badge beside the path). The method in capitals, as a badge prints it, never prose's "get".
 _NAMED_SIGNATURE = re.compile(rf"^\s*(\S.{{0,150}}?)\s+({_METHOD})\s+((?:https?://[^\s/]+)?/\S*)\s*$")
+# "GET /pets/{id} Get a pet": one heading that shows its request line, then names the operation (the method in
+# capitals, as a badge prints it; the summary a run of its own after the path, nothing between). The title
+# starts with neither a slash nor a brace, which would continue a path drawn in pieces ("/pets /{id}").
+_TITLED_SIGNATURE = re.compile(
+    rf"^\s*({_METHOD})\s+((?:https?://[^\s/]+)?/[^\s]*(?:\s+(?:/|\{{[\w?&])[^\s]*)*)\s+(?![/{{])(\S.{{0,150}}?)\s*$"
+)
 # RFC 6570's form-style query expansion in a URI template ("/pets{?tags,limit}", "{&page}"): query
 # parameters, not part of the path.
 _QUERY_EXPANSION = re.compile(r"\{[?&]([^}]*)\}")
@@ -117,6 +123,37 @@ def parse_named_signature(text: str) -> tuple[str, str, str] | None:
     if match is None or parse_signature(match.group(1)) is not None:
         return None
     return match.group(2), match.group(3), match.group(1).strip()
+
+
+def parse_titled_signature(text: str) -> tuple[str, str, str] | None:
+    """`("GET", "/pets/{id}", "Get a pet")` for a heading that is a request line and then the operation's name
+    ("GET /pets/{id} Get a pet"); None for a request line alone (parse_signature's), a name then a request line
+    (parse_named_signature's), or a title with no letter in it."""
+    if len(_QUERY_EXPANSION.sub("", text)) > 300 or parse_signature(text) is not None:
+        return None
+    match = _TITLED_SIGNATURE.match(text)
+    if match is None or not re.search(r"[A-Za-z]", match.group(3)):
+        return None
+    return match.group(1), "".join(match.group(2).split()), match.group(3).strip()
+
+
+def parse_repeated_signature(text: str) -> tuple[str, str, str] | None:
+    """`("GET", "/pets", "/pets")` for a heading that is a request line and then a title that is a path, apart
+    ("GET /pets /pets": a renderer printing the path, or one like it, as the operation's title where it has no
+    summary): the path drawn twice, or two paths of several segments each ("GET /transactions/delivery/search
+    /transactions/search"; a path drawn in pieces splits at one segment, "/pets /{id}"). One path, never the
+    two joined."""
+    match = _SIGNATURE.match(text)
+    if match is None or not match.group(3) or not match.group(3).isupper():
+        return None
+    pieces = match.group(4).split()
+    if len(pieces) != 2 or split_url(pieces[0])[0] or split_url(pieces[1])[0]:
+        return None
+    if pieces[0] != pieces[1] and (
+        pieces[1].startswith("/{") or not all(piece.strip("/").count("/") >= 1 for piece in pieces)
+    ):
+        return None
+    return match.group(3), pieces[0], pieces[1]
 
 
 def is_method(text: str) -> str | None:

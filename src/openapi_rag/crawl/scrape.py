@@ -44,6 +44,7 @@ from openapi_rag.crawl.samples import (
     parse_json,
     parse_named_signature,
     parse_signature,
+    parse_titled_signature,
 )
 from openapi_rag.crawl.schema_runs import POINTER_RUN, referenced_parameter, schema_runs
 from openapi_rag.crawl.schema_sections import (
@@ -78,9 +79,10 @@ _LABEL_ONLY = re.compile(
     r"(?:request|query|path|header|form|body|response)?\s*(?:parameters?|body|headers?|responses?)", re.I
 )
 # Headings that name a part of an operation's documentation, never the operation: its security, its
-# samples, an interactive console, its tags ("Authorizations", "Code samples", "Playground", "Try it out", "Tags").
+# samples, an interactive console, its tags ("Authorizations", "Code samples", "Playground", "Try it out", "Tags"),
+# the label over its prose ("Description", since issue 17's thirty-first round).
 _PART_HEADING = re.compile(
-    r"(?:authori[sz]ations?|authentication|security|(?:code |request |response )?(?:samples?|examples?)|"
+    r"(?:descriptions?|authori[sz]ations?|authentication|security|(?:code |request |response )?(?:samples?|examples?)|"
     r"playground|try it(?: out)?|console|tags)",
     re.I,
 )
@@ -495,7 +497,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # under a label heading ("Query parameters", then "limit") it names a part, not the operation
                 and not any(_LABEL_ONLY.fullmatch(h.text) for h in outline[:-1])
             ):
-                named = parse_named_signature(block.text)  # "List pets GET /pets": its name part
+                named = (  # "List pets GET /pets", "GET /pets List pets": its name part
+                    parse_named_signature(block.text)
+                    or parse_titled_signature(block.text)
+                )
                 evidence.title = named[2] if named else block.text
         elif block.kind == "text" and (said := _status_said(evidence, blocks, index)):
             # The paragraph right under a status heading that says no more than its code ("200", then

@@ -20,7 +20,9 @@ from openapi_rag.crawl.samples import (
     parse_curl,
     parse_http,
     parse_named_signature,
+    parse_repeated_signature,
     parse_signature,
+    parse_titled_signature,
     split_url,
 )
 from openapi_rag.crawl.servers import template_pattern, template_start
@@ -49,6 +51,11 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
             elif signature := parse_signature(block.text.strip()):  # `<pre>get /pets</pre>`
                 found.append(Signature(i, *signature))
         elif block.kind in ("text", "heading"):  # "GET /pets/{id}" may head its own section
+            if block.kind == "heading" and (
+                titled := parse_titled_signature(block.text) or parse_repeated_signature(block.text)
+            ):  # "GET /pets/{id} Get a pet", "GET /pets /pets": a request line, then the operation's title
+                found.append(Signature(i, titled[0], titled[1], _template_sample(titled[0], titled[1])))
+                continue
             signature = parse_signature(block.text)
             if signature is not None:
                 found.append(Signature(i, *signature, _template_sample(*signature)))
