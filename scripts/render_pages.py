@@ -1275,10 +1275,7 @@ def render_openapi_to_asciidoc(spec: Path, out: Path, work: Path, o2a: Path = OP
     source.write_text(json.dumps(data), encoding="utf-8")
     modules = OPENAPI_TO_ASCIIDOC / "node_modules" / ".bin"
     converted = _openapi_3(source, data, modules / "api-spec-converter")
-    converted["paths"] = {  # as for Sphinx (`_renderable`): Twilio's path-item `servers` and `description`
-        path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
-        for path, item in (converted.get("paths") or {}).items()
-    }
+    converted["paths"] = _method_items(converted)  # as for Sphinx: Twilio's path-item `servers` and `description`
     source.write_text(json.dumps(_o2a_readable(converted)), encoding="utf-8")
     site = work / "site"
     site.mkdir()
@@ -1306,20 +1303,9 @@ def _swg2rst_readable(data: dict) -> dict:
     Sphinx (it reads Twilio's path-item `servers` as an operation), and responses' `headers` (its Header class
     fails on any: a bug of its own; a response header is no body field)."""
     data = _swagger_2_valid(data)
-    data["paths"] = {
-        path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
-        for path, item in (data.get("paths") or {}).items()
-        if isinstance(item, dict)
-    }
-    for item in data["paths"].values():
-        for key, operation in item.items():
-            if key in _ITEM_KEYS and isinstance(operation, dict):
-                for response in (operation.get("responses") or {}).values():
-                    if isinstance(response, dict):
-                        response.pop("headers", None)
-    for response in (data.get("responses") or {}).values():
-        if isinstance(response, dict):
-            response.pop("headers", None)
+    data["paths"] = _method_items(data)
+    for response in _responses(data):
+        response.pop("headers", None)
     return data
 
 
@@ -1430,14 +1416,8 @@ def _swagger_render_readable(data: dict) -> dict:
     extensions, path items of methods and `parameters` only) and no response `links` (OpenAPI 3's, carried over
     by the converter, their `$ref`s into `x-components`)."""
     out = _renderable(data)
-    responses = [*(out.get("responses") or {}).values()]
-    for item in out["paths"].values():
-        for key, operation in item.items():
-            if key in _ITEM_KEYS and isinstance(operation, dict):
-                responses += [*(operation.get("responses") or {}).values()]
-    for response in responses:
-        if isinstance(response, dict):
-            response.pop("links", None)
+    for response in _responses(out):
+        response.pop("links", None)
     return out
 
 
@@ -2078,11 +2058,28 @@ def _renderable(data: dict) -> dict:
     methods and `parameters` (Twilio's `servers` and `description`: the renderer takes every
     path-item key for a method)."""
     out = _without_extensions(data)
-    out["paths"] = {
-        path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
-        for path, item in (out.get("paths") or {}).items()
-    }
+    out["paths"] = _method_items(out)
     return out
+
+
+def _method_items(data: dict) -> dict:
+    """The spec's paths, each path item less its keys other than methods and `parameters` (`servers`,
+    `description`, `summary`, `x-`), which several renderers take for methods or refuse."""
+    return {
+        path: {k: v for k, v in item.items() if k in _ITEM_KEYS or k == "parameters"}
+        for path, item in (data.get("paths") or {}).items()
+        if isinstance(item, dict)
+    }
+
+
+def _responses(data: dict) -> list[dict]:
+    """Every response object of a spec: its shared `responses` and each operation's (to mend in place)."""
+    found = [*(data.get("responses") or {}).values()]
+    for item in (data.get("paths") or {}).values():
+        for key, operation in item.items():
+            if key in _ITEM_KEYS and isinstance(operation, dict):
+                found += [*(operation.get("responses") or {}).values()]
+    return [response for response in found if isinstance(response, dict)]
 
 
 def _without_extensions(value: object, *, names: bool = False) -> object:
