@@ -12,6 +12,8 @@ import itertools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from openapi_rag.crawl.elements import tag_name
+
 if TYPE_CHECKING:  # the page reader imports this module: no import of it at run time
     from openapi_rag.crawl.page import Block
     from openapi_rag.crawl.tables import FieldRow
@@ -33,7 +35,7 @@ def run_anchor(chain: list[object], text: str) -> str:
     if len(text) > _MAX_LABEL_CHARS:
         return ""
     for element in chain[:_UP]:
-        tag = element.tag.lower() if isinstance(getattr(element, "tag", None), str) else ""  # type: ignore[attr-defined]
+        tag = tag_name(element)
         ident = (element.get("id") or "").strip()  # type: ignore[attr-defined]
         if ident:
             shown = " ".join(itertools.islice(element.itertext(), 50))  # type: ignore[attr-defined]

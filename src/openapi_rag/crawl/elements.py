@@ -9,6 +9,12 @@ MAX_ITEM_ELEMENTS = 200  # elements of a list item read to tell whether it docum
 _BLOCK_CHILDREN = {"p", "div", "ul", "ol", "dl", "pre", "table", "section", "blockquote"}
 
 
+def tag_name(element: object) -> str:
+    """An element's tag in lower case; "" for a comment or a processing instruction (no string tag)."""
+    tag = getattr(element, "tag", None)
+    return tag.lower() if isinstance(tag, str) else ""
+
+
 def is_container(dl: object) -> bool:
     """A definition list whose descriptions hold paragraphs, lists or further definition lists is an
     outline of sections (API references built with Sphinx, Javadoc-like pages), not a table of terms;

@@ -25,12 +25,13 @@ from openapi_rag.crawl.elements import (
     leading_heading,
     owner_table,
     row_span,
+    tag_name,
 )
 from openapi_rag.crawl.field_lists import colon_field_rows
 from openapi_rag.crawl.links import first_link, link_target
 from openapi_rag.crawl.samples import is_method
 from openapi_rag.crawl.spilled_rows import spilled_rows
-from openapi_rag.crawl.tables import is_column_row
+from openapi_rag.crawl.tables import is_column_row, is_status_code
 from openapi_rag.errors import ConvertError, MissingDependency
 
 MAX_PAGE_BYTES = 64 * 1024 * 1024
@@ -225,7 +226,7 @@ class _Walker:
             ancestors = list(itertools.islice(owner.iterancestors(), _MAX_DEPTH)) if owner is not None else []  # type: ignore[attr-defined]
             chain = [e for e in [owner, *ancestors] if e is not None]
             control = any(_control(e) for e in chain)
-            caption = any(_tag(e) == "label" for e in chain)
+            caption = any(tag_name(e) == "label" for e in chain)
             self.add(
                 Block(
                     "text",
@@ -340,7 +341,7 @@ class _Walker:
                     stack.append(None)
 
     def _open_section(self, section: object, lead: object) -> None:
-        level = self._nested_level(lead, _HEADINGS[_tag(lead)])
+        level = self._nested_level(lead, _HEADINGS[tag_name(lead)])
         self.sections.append(Block("heading", _heading_text(lead), level=level))
 
     def _nested_level(self, heading: object, level: int) -> int:
@@ -400,8 +401,10 @@ class _Walker:
             # no strip of tabs whose first one's the schema would be).
             if rows and row and row[0]:
                 for cell in cells[1:]:
-                    if (fields := cell_field_rows(cell, self._marks_optional(table))) is not None:
-                        status = _STATUS_CELL.fullmatch(row[0].strip())
+                    if (fields := cell_field_rows(cell)) is not None:
+                        if self._marks_optional(table):  # read the page only where a cell draws fields
+                            fields = cell_field_rows(cell, optional_marked=True)
+                        status = is_status_code(row[0])
                         nested.append(Block("text", f"{row[0].strip()} response" if status else row[0]))
                         nested.append(Block("table", rows=fields, header=True))
             if spanned > 0 and rows:
@@ -453,28 +456,20 @@ class _Walker:
         return []
 
 
-_STATUS_CELL = re.compile(r"[1-5](?:\d\d|XX)|default", re.I)  # a status table's first cell ("200", "4XX", "default")
-
-
-def _tag(element: object) -> str:
-    tag = getattr(element, "tag", None)
-    return tag.lower() if isinstance(tag, str) else ""
-
-
 def _link_card(element: object) -> bool:
     """Whether an element is a link to another page drawn around block content (a pager's "Next: Pets,
     Everything about your pets", a card): what it says is the other page's, not this one's."""
-    if _tag(element) != "a" or (element.get("href") or "#").startswith("#"):  # type: ignore[attr-defined]
+    if tag_name(element) != "a" or (element.get("href") or "#").startswith("#"):  # type: ignore[attr-defined]
         return False
     inside = itertools.islice(element.iterdescendants(), MAX_ITEM_ELEMENTS)  # type: ignore[attr-defined]
-    return any(_tag(d) in ("p", "div", "h1", "h2", "h3", "h4", "h5", "h6") for d in inside)
+    return any(tag_name(d) in ("p", "div", "h1", "h2", "h3", "h4", "h5", "h6") for d in inside)
 
 
 def _control(element: object) -> bool:
     """Whether a run that starts inside the element is a control's label, navigation or a term's
     definition (see `Block.control`)."""
     return (
-        _tag(element) in ("button", "footer")  # a page's footer: the site's credits, never an operation's words
+        tag_name(element) in ("button", "footer")  # a page's footer: the site's credits, never an operation's words
         or _link_card(element)
         or _term_definition(element)
         or _contents_list(element)
@@ -485,7 +480,7 @@ def _contents_list(element: object) -> bool:
     """Whether an element is a list of links to places in pages and nothing else ("Request", "Query
     parameters", "200 OK", each a link to its heading's anchor): a table of contents, whose items name
     headings, not the parts or schemas of the operation nearest to them."""
-    if _tag(element) not in ("ul", "ol"):
+    if tag_name(element) not in ("ul", "ol"):
         return False
     links = list(itertools.islice(element.iterdescendants("a"), MAX_ITEM_ELEMENTS))  # type: ignore[attr-defined]
     if len(links) < 2 or not all("#" in (a.get("href") or "") for a in links):
@@ -498,17 +493,17 @@ def _term_definition(element: object) -> bool:
     """Whether an element is a `<dfn>` around block content: a term's definition drawn apart (a badge's
     popup, "Deprecated": "No longer supported, …"; a glossary entry), the page's words about the term,
     never about an operation."""
-    if _tag(element) != "dfn":
+    if tag_name(element) != "dfn":
         return False
     inside = itertools.islice(element.iterdescendants(), MAX_ITEM_ELEMENTS)  # type: ignore[attr-defined]
-    return any(_tag(d) in ("p", "div", "ul", "ol") for d in inside)
+    return any(tag_name(d) in ("p", "div", "ul", "ol") for d in inside)
 
 
 def _section_button(button: object) -> str:
     """The caption of a button that leads a `<section>` holding more after it ("Parameters", then the
     parameters): a disclosure that opens and closes the section, so its heading; "" for any other button."""
     parent = button.getparent()  # type: ignore[attr-defined]
-    if _tag(parent) != "section" or (parent.text or "").strip():  # type: ignore[union-attr]
+    if tag_name(parent) != "section" or (parent.text or "").strip():  # type: ignore[union-attr]
         return ""
     children = [c for c in parent if isinstance(c.tag, str)]  # type: ignore[union-attr]
     if len(children) < 2 or children[0] is not button:

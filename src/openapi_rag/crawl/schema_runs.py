@@ -66,9 +66,7 @@ def _typed_after(blocks: list[Block], index: int) -> Block:
         if _SCHEMA_LABEL.fullmatch(block.text.strip()):
             continue
         if typed := _TYPE_RUN.fullmatch(block.text.strip()):
-            rows = [[*table.rows[0], "type"], [*table.rows[1], typed.group(1).lower()]]
-            links = [[*row, ""] for row in table.cell_links] if table.cell_links else []
-            return replace(table, rows=rows, cell_links=links)
+            return _with_column(table, "type", [typed.group(1).lower()])
         break
     return table
 
@@ -86,13 +84,16 @@ def _mark_required(blocks: list[Block], index: int, names: list[str]) -> None:
         if "name" not in roles or "required" in roles:
             return
         column = roles["name"]
-        rows = [[*block.rows[0], "required"]]
-        for row in block.rows[1:]:
-            shown = row[column].strip() if column < len(row) else ""
-            rows.append([*row, "true" if shown in names else "false"])
-        links = [[*row, ""] for row in block.cell_links] if block.cell_links else []
-        blocks[at] = replace(block, rows=rows, cell_links=links)
+        shown = [row[column].strip() if column < len(row) else "" for row in block.rows[1:]]
+        blocks[at] = _with_column(block, "required", ["true" if name in names else "false" for name in shown])
         return
+
+
+def _with_column(table: Block, header: str, values: list[str]) -> Block:
+    """The table with one more column at its end: `header` over `values`, one per row below the header."""
+    rows = [[*table.rows[0], header], *([*row, value] for row, value in zip(table.rows[1:], values, strict=True))]
+    links = [[*row, ""] for row in table.cell_links] if table.cell_links else []
+    return replace(table, rows=rows, cell_links=links)
 
 
 def referenced_parameter(text: str) -> str:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from openapi_rag.crawl.elements import tag_name
+
 MAX_SPILLED_PARAGRAPHS = 50
 MAX_SPILLED_ROWS = 500
 # A row closed by a pipe at a line's end, the next row opened by a pipe at the next line's start.
@@ -25,11 +27,6 @@ class Spilled(NamedTuple):
     continued: str  # the rest of the table's last cell ("" where the paragraphs open with a row)
     rows: list[list[str]]
     paragraphs: list[object]  # the paragraph elements read as the table's
-
-
-def _tag(el: object) -> str:
-    tag = getattr(el, "tag", None)
-    return tag.lower() if isinstance(tag, str) else ""
 
 
 def _words(text: str) -> str:
@@ -44,7 +41,7 @@ def spilled_rows(table: object, width: int) -> Spilled | None:
     paragraphs: list[object] = []
     texts: list[str] = []
     sibling = table.getnext()  # type: ignore[attr-defined]
-    while sibling is not None and _tag(sibling) == "p" and len(paragraphs) < MAX_SPILLED_PARAGRAPHS:
+    while sibling is not None and tag_name(sibling) == "p" and len(paragraphs) < MAX_SPILLED_PARAGRAPHS:
         paragraphs.append(sibling)
         texts.append(sibling.text_content())
         if (sibling.tail or "").strip():

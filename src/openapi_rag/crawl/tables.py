@@ -123,6 +123,11 @@ def is_type_link(target: str) -> bool:
     return _TYPE_NAME.fullmatch(target) is not None
 
 
+def is_status_code(text: str) -> bool:
+    """Whether a cell is a response's status code alone ("200", "4XX", "default")."""
+    return _STATUS.match(text.strip()) is not None
+
+
 def is_status_table(rows: list[list[str]], header: bool) -> bool:
     """A table of response status codes (its first column holds 200, 404, 2XX, default)."""
     body = rows[1:] if header else rows
