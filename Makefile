@@ -38,7 +38,10 @@ bench-load: $(STAMP)
 # project's dependencies). No install scripts: the pages were rendered without them (they print notices or
 # build native parts the renderers do not load), and npm 11 skips unapproved ones anyway.
 crawl-pages: $(STAMP)
-	cd benchmarks/crawl/renderers && npm ci --no-audit --no-fund --ignore-scripts
+	# npm 11 refuses `npm ci` on this lock (sass-embedded's per-platform optional packages, which the
+	# lock omits and `npm install --package-lock-only` does not add); `npm install --no-save` installs
+	# the lock's versions all the same.
+	cd benchmarks/crawl/renderers && { npm ci --no-audit --no-fund --ignore-scripts || npm install --no-save --no-audit --no-fund --ignore-scripts; }
 	cd benchmarks/crawl/renderers/openapi2html && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/aglio && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/starlight && npm ci --no-audit --no-fund --ignore-scripts

@@ -2281,6 +2281,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=BENCH)
+    parser.add_argument("--specs", type=Path, default=BENCH / "specs.tsv",
+                        help="the specs to render: id<TAB>path under --data (default: the benchmark's 38)")  # fmt: skip
     parser.add_argument("--renderer", choices=sorted({*RENDER, *RENDER_ALL}), action="append")
     parser.add_argument("--sphinx-build", type=Path, default=SPHINX_BUILD,
                         help="sphinx-build of a venv with requirements-sphinx.txt installed")  # fmt: skip
@@ -2295,7 +2297,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     failures = 0
     jobs: dict[str, list[tuple[Path, Path]]] = {name: [] for name in renderers if name in RENDER_ALL}
-    for spec_id, source in read_specs(BENCH / "specs.tsv"):
+    for spec_id, source in read_specs(args.specs):
         spec = args.data / source
         truth = args.out / "truth" / f"{spec_id}{spec.suffix}"
         truth.parent.mkdir(parents=True, exist_ok=True)
