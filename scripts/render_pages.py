@@ -233,8 +233,15 @@ untouched, before its pages were read):
   specs go through api-spec-converter 2.12.0 first; pinned in renderers/swagger-render (requirements.txt for a
   venv renderers/.venv-swagger-render, package.json and its lock; see render_swagger_render).
 
-swagger-markdown 3.0.0 (npm) was tried too: it crashed on 25 of the 38 specs (a spec without
-`components`, null values) while exiting 0, so it is not among the renderers.
+One more joined in issue 17's thirty-fourth round, again fresh and held out (measured once with the rules
+untouched, its pages never read):
+
+- `swagger-markdown`: swagger-markdown 3.0.0 (npm, syroegkin's CLI: its own TypeScript transformers write the
+  Markdown of a Swagger 2.0 or OpenAPI 3.0 document), defaults, the Markdown turned into HTML by marked 18.2.1; an
+  OpenAPI 3 spec that names no component schemas goes through api-spec-converter 2.12.0 (openapi_3 → swagger_2)
+  first, and every spec is mended where it crashes (`_swagger_markdown_readable`); pinned in
+  renderers/swagger-markdown (package.json and its lock; see render_swagger_markdown). Tried in an earlier
+  round without those mends, it crashed on 25 of the 38 specs while exiting 0.
 
 From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
@@ -333,6 +340,7 @@ OPENAPI_MARKDOWN = RENDERERS / "openapi-markdown"
 OPENAPI_MARKDOWN_BIN = RENDERERS / ".venv-openapi-markdown" / "bin" / "openapi2markdown"
 SWAGGER_RENDER = RENDERERS / "swagger-render"
 SWAGGER_RENDER_VENV = RENDERERS / ".venv-swagger-render"
+SWAGGER_MARKDOWN = RENDERERS / "swagger-markdown"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1451,6 +1459,69 @@ def render_swagger_render(spec: Path, out: Path, work: Path, venv: Path = SWAGGE
     out.write_text(strip_page(page.read_text(encoding="utf-8"), work), encoding="utf-8")
 
 
+def _nulls_dropped(value: object) -> object:
+    """Keys whose value is null dropped at every level (a null states nothing; list items stay as they are)."""
+    if isinstance(value, list):
+        return [_nulls_dropped(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    return {k: _nulls_dropped(v) for k, v in value.items() if v is not None}
+
+
+def _swagger_markdown_readable(data: dict) -> dict:
+    """The spec as swagger-markdown 3.0.0 reads it without crashing: no `x-` extensions (it resolves every `$ref`,
+    Spotify's `x-` ones to a file that is not there), no key whose value is null (it walks every object's entries
+    and fails on a null: a null `example`), no empty `definitions` or `securityDefinitions` (it fails on a
+    section with nothing to print) and no `info.license` without an `info.contact` (it counts the contact's keys
+    before printing the license). Nothing an operation documents is dropped."""
+    out = _nulls_dropped(_without_extensions(data))
+    for key in ("definitions", "securityDefinitions"):
+        if key in out and not out[key]:
+            del out[key]
+    info = out.get("info")
+    if isinstance(info, dict) and "license" in info and not info.get("contact"):
+        out["info"] = {k: v for k, v in info.items() if k != "license"}
+    return out
+
+
+def _has_component_schemas(data: dict) -> bool:
+    """Whether an OpenAPI 3 spec names schemas under `components` (swagger-markdown 3.0.0 renders one only then: it
+    fails on a missing `components` and prints nothing it can use, and fails, for one without `schemas`)."""
+    components = data.get("components")
+    return isinstance(components, dict) and bool(components.get("schemas"))
+
+
+def render_swagger_markdown(spec: Path, out: Path, work: Path) -> None:
+    """swagger-markdown 3.0.0 (npm, syroegkin's "create markdown API documentation from swagger file": a
+    TypeScript CLI whose own transformers write the Markdown of a Swagger 2.0 or OpenAPI 3.0 document), its
+    command `swagger-markdown -i spec -o page.md` with its defaults, the Markdown turned into HTML by marked 18.2.1
+    (GitHub flavour) as for widdershins, openapi3-generator and openapi-markdown. Pinned in
+    renderers/swagger-markdown (package.json and its lock: swagger-markdown, api-spec-converter 2.12.0, marked).
+    It prints a refused spec on stderr and exits 0, so a page with an error printed, or no Markdown written, is a
+    failure here. It renders an OpenAPI 3 spec only when the spec names component schemas (it fails on a missing
+    `components`, and on a `components` with no `schemas`: the section has nothing to print), so such a spec (the
+    SOCBench-D ones, whose schemas are all inline) goes through api-spec-converter (openapi_3 → swagger_2) first,
+    as for bootprint; the truth stays the original, and what the conversion loses is the page's loss. One mend,
+    because it renders nothing otherwise (`_swagger_markdown_readable`). Added in issue 17's thirty-fourth round
+    as a fresh held-out renderer: its pages were committed unread."""
+    data = _read_spec(spec)
+    if "openapi" in data and not _has_component_schemas(data):
+        spec = _swagger_2(spec, work, SWAGGER_MARKDOWN / "node_modules" / ".bin" / "api-spec-converter")
+    source = work / "spec.json"
+    source.write_text(json.dumps(_swagger_markdown_readable(_read_spec(spec))), encoding="utf-8")
+    markdown = work / "page.md"
+    done = subprocess.run(
+        [str(SWAGGER_MARKDOWN / "node_modules" / ".bin" / "swagger-markdown"), "-i", str(source), "-o", str(markdown)],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+    )
+    if done.stderr.strip() or not markdown.exists():  # it reports a refused spec on stderr but exits 0
+        raise subprocess.CalledProcessError(1, "swagger-markdown", stderr=done.stderr or b"no page.md written")
+    marked = SWAGGER_MARKDOWN / "node_modules" / ".bin" / "marked"
+    _markdown_page(markdown, _spec_title(data, spec), out, work, marked)
+
+
 def _numbers_unquoted(value: object) -> object:
     """A quoted `default` of a numeric schema ("20" for an integer, Spotify's) as the number it quotes."""
     if isinstance(value, list):
@@ -2127,6 +2198,7 @@ RENDER = {
     "swagger2rst": render_swagger2rst,
     "openapi-markdown": render_openapi_markdown,
     "swagger-render": render_swagger_render,
+    "swagger-markdown": render_swagger_markdown,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -2271,6 +2343,11 @@ NEEDS = {
         "node",
         "see requirements.txt in benchmarks/crawl/renderers/swagger-render; "
         "cd benchmarks/crawl/renderers/swagger-render && npm ci",
+    ),
+    "swagger-markdown": Needs(
+        SWAGGER_MARKDOWN / "node_modules" / ".bin" / "swagger-markdown",
+        "node",
+        "cd benchmarks/crawl/renderers/swagger-markdown && npm ci",
     ),
 }
 

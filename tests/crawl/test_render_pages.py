@@ -45,6 +45,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"mkdocs", "openapi-generator-markdown", "spectacle", "openapi2html", "starlight"} <= set(module.RENDER)
     assert {"raml2html", "elements", "kong", "diplodoc", "owl-api", "scalar-markdown", "flexdoc"} <= set(module.RENDER)
     assert {"nadoc", "openapi-to-asciidoc", "swagger2rst", "openapi-markdown", "swagger-render"} <= set(module.RENDER)
+    assert {"swagger-markdown"} <= set(module.RENDER)
     assert {"docusaurus", "vitepress", "zudoku", "fumadocs"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
@@ -55,7 +56,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
                         ("elements", 38), ("fumadocs", 38), ("kong", 38), ("diplodoc", 38),
                         ("owl-api", 38), ("scalar-markdown", 38), ("flexdoc", 38),
                         ("nadoc", 38), ("openapi-to-asciidoc", 38), ("swagger2rst", 34),
-                        ("openapi-markdown", 38), ("swagger-render", 36)):  # fmt: skip
+                        ("openapi-markdown", 38), ("swagger-render", 36), ("swagger-markdown", 37)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -282,3 +283,41 @@ def test_swagger_renders_input_drops_extensions_non_method_keys_and_response_lin
     assert item["get"]["parameters"] == [{"name": "q", "in": "query", "type": "integer"}]
     assert out["responses"]["E"] == {"description": "error"}
     assert "links" in spec["paths"]["/a/{id}"]["get"]["responses"]["200"]  # the input is not changed
+
+
+def test_swagger_markdowns_input_drops_nulls_extensions_empty_sections_and_a_license_without_a_contact() -> None:
+    # swagger-markdown walks every object's entries (a null fails), resolves `x-` `$ref`s, fails on a section
+    # with nothing to print, and counts `info.contact`'s keys before printing `info.license`.
+    module = _render_pages()
+    spec = {
+        "swagger": "2.0",
+        "info": {"title": "T", "version": "1", "license": {"name": "MIT"}},
+        "x-policies": {"$ref": "policies.yaml"},
+        "definitions": {},
+        "securityDefinitions": {},
+        "paths": {
+            "/a": {
+                "get": {
+                    "parameters": [{"name": "q", "in": "query", "type": "integer", "default": None}],
+                    "responses": {"200": {"description": "ok", "examples": None}},
+                }
+            }
+        },
+    }
+    out = module._swagger_markdown_readable(spec)
+    assert set(out) == {"swagger", "info", "paths"}
+    assert out["info"] == {"title": "T", "version": "1"}
+    get = out["paths"]["/a"]["get"]
+    assert get["parameters"] == [{"name": "q", "in": "query", "type": "integer"}]
+    assert get["responses"] == {"200": {"description": "ok"}}
+    kept = module._swagger_markdown_readable({**spec, "info": {**spec["info"], "contact": {"name": "C"}}})
+    assert kept["info"]["license"] == {"name": "MIT"}
+    assert spec["definitions"] == {} and "license" in spec["info"]  # the input is not changed
+
+
+def test_swagger_markdown_reads_an_openapi_3_spec_itself_only_where_it_names_component_schemas() -> None:
+    # with no `components.schemas` it fails (nothing to print), so such a spec goes through the Swagger 2 converter
+    module = _render_pages()
+    assert module._has_component_schemas({"openapi": "3.0.3", "components": {"schemas": {"Pet": {}}}})
+    assert not module._has_component_schemas({"openapi": "3.0.3", "components": {"securitySchemes": {}}})
+    assert not module._has_component_schemas({"openapi": "3.0.3", "paths": {}})
