@@ -291,6 +291,7 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -2114,7 +2115,16 @@ def _read_spec(spec: Path) -> dict:
     import yaml
 
     text = spec.read_text(encoding="utf-8")
-    return json.loads(text) if spec.suffix == ".json" else yaml.safe_load(text)
+    return json.loads(text) if spec.suffix == ".json" else _dates_as_text(yaml.safe_load(text))
+
+
+def _dates_as_text(node: object) -> object:
+    """YAML 1.1 reads `2024-01-01` as a date; the spec means the text (and JSON cannot hold a date)."""
+    if isinstance(node, dict):
+        return {key: _dates_as_text(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_dates_as_text(value) for value in node]
+    return node.isoformat() if isinstance(node, (datetime.date, datetime.datetime)) else node
 
 
 def _spec_title(data: dict, spec: Path) -> str:
@@ -2391,6 +2401,10 @@ def main(argv: list[str] | None = None) -> int:
                 except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
                     failures += 1
                     print(f"{spec_id}: {name} failed: {(exc.stderr or b'').decode()[-300:]}", file=sys.stderr)
+                    continue
+                except Exception as exc:  # noqa: BLE001 - a spec a mend cannot read stops that page only
+                    failures += 1
+                    print(f"{spec_id}: {name} failed before rendering: {exc!r}", file=sys.stderr)
                     continue
             print(
                 f"{name}: {page.relative_to(args.out)} ({page.stat().st_size // 1024} KiB)", file=sys.stderr
