@@ -92,3 +92,13 @@ def test_separators_printed_objects_and_an_endpoint_label_say_nothing_of_the_ope
     assert operation["summary"] == "Find pets by tag"
     assert "description" not in operation  # neither "[object Object]" nor the row of "⁃"
     assert "⁃" not in document["info"].get("description", "")
+
+
+def test_a_url_with_a_long_query_string_is_still_a_url() -> None:
+    # a request line that shows a value for each of many query parameters runs past 500 characters
+    query = "&".join(f"param_{n}=&lt;string&gt;".replace("&lt;", "<").replace("&gt;", ">") for n in range(60))
+    url = "{{baseUrl}}/discover/movie?" + query
+    assert len(url) > 500
+    assert is_path(url) == "/discover/movie?" + query
+    assert is_path("/a/" + "b" * 600) is None  # a path that long is none
+    assert is_path("word " * 120 + "/pets?x=1") is None  # nor text that long with spaces

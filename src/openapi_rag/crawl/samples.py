@@ -49,6 +49,9 @@ _ANGLE_PARAM = re.compile(r"/<([A-Za-z_][\w-]*)>")
 # variables ("{{baseUrl}}/pets/:id", "${BASE_URL}/pets"): the server, which such a page does not show, then
 # the path. A double-braced variable inside the path ("/configuration{{extension}}") is a template variable.
 _BASE_VARIABLE = re.compile(r"^\s*(?:\{\{\s*[A-Za-z_][\w.-]*\s*\}\}|\$\{[A-Za-z_][\w.-]*\})(?=/)")
+# A URL whose query string is long (a request line showing a value for each of many query parameters), one
+# piece of no space with a short path before its "?": a URL all the same, where other text that long is none.
+_LONG_QUERY_URL = re.compile(r"\s*[^\s?]{1,499}\?\S{1,10000}\s*")
 _DOUBLE_BRACED = re.compile(r"\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}")
 
 
@@ -181,7 +184,7 @@ def is_path(text: str) -> str | None:
     element of its own, so the page's text has a space between them) is one path, and so is one whose
     slashes are drawn apart from its segments ("/ pets / {id}"): each piece starts a segment or a
     template variable, or follows a piece that ends with a slash."""
-    if len(text) >= 500:
+    if len(text) >= 500 and not _LONG_QUERY_URL.fullmatch(text):
         return None
     text = _BASE_VARIABLE.sub("", text)  # "{{baseUrl}}/pets": the path after the server's variable
     pieces = text.split()
