@@ -49,10 +49,10 @@ _ANGLE_PARAM = re.compile(r"/<([A-Za-z_][\w-]*)>")
 # variables ("{{baseUrl}}/pets/:id", "${BASE_URL}/pets"): the server, which such a page does not show, then
 # the path. A double-braced variable inside the path ("/configuration{{extension}}") is a template variable.
 _BASE_VARIABLE = re.compile(r"^\s*(?:\{\{\s*[A-Za-z_][\w.-]*\s*\}\}|\$\{[A-Za-z_][\w.-]*\})(?=/)")
+_DOUBLE_BRACED = re.compile(r"\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}")
 # A URL whose query string is long (a request line showing a value for each of many query parameters), one
 # piece of no space with a short path before its "?": a URL all the same, where other text that long is none.
 _LONG_QUERY_URL = re.compile(r"\s*[^\s?]{1,499}\?\S{1,10000}\s*")
-_DOUBLE_BRACED = re.compile(r"\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}")
 
 
 @dataclass
