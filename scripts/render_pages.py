@@ -242,6 +242,13 @@ untouched, its pages never read):
   first, and every spec is mended where it crashes (`_swagger_markdown_readable`); pinned in
   renderers/swagger-markdown (package.json and its lock; see render_swagger_markdown). Tried in an earlier
   round without those mends, it crashed on 25 of the 38 specs while exiting 0.
+One more joined in issue 17's thirty-second round, again fresh and held out (measured once with the rules
+untouched, before its pages were read):
+
+- `postman-to-markdown`: postman-to-markdown 1.6.0 (npm, a Postman collection's requests as Markdown), its command
+  with its defaults, over the Postman collection that openapi-to-postmanv2 6.3.3 (Postman's converter, defaults,
+  its schema faker's `Math.random` seeded) writes from the spec, the Markdown turned into HTML by marked 18.2.1;
+  pinned in renderers/postman-to-markdown (package.json and its lock; see render_postman_to_markdown).
 
 From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
@@ -266,7 +273,8 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
                                                                             # nadoc',
                                                                             # openapi3-generator',
                                                                             # pretty-swag',
-                                                                            # openapi-to-asciidoc')
+                                                                            # openapi-to-asciidoc',
+                                                                            # postman-to-markdown')
     python3 -m venv benchmarks/crawl/renderers/.venv    # once, for Sphinx (kept out of the project's venv)
     benchmarks/crawl/renderers/.venv/bin/pip install -r benchmarks/crawl/renderers/requirements-sphinx.txt
     apt-get install chromium                            # for swagger-ui, scalar, rapidoc, elements, kong,
@@ -342,6 +350,7 @@ OPENAPI_MARKDOWN_BIN = RENDERERS / ".venv-openapi-markdown" / "bin" / "openapi2m
 SWAGGER_RENDER = RENDERERS / "swagger-render"
 SWAGGER_RENDER_VENV = RENDERERS / ".venv-swagger-render"
 SWAGGER_MARKDOWN = RENDERERS / "swagger-markdown"
+POSTMAN_TO_MARKDOWN = RENDERERS / "postman-to-markdown"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1521,6 +1530,84 @@ def render_swagger_markdown(spec: Path, out: Path, work: Path) -> None:
         raise subprocess.CalledProcessError(1, "swagger-markdown", stderr=done.stderr or b"no page.md written")
     marked = SWAGGER_MARKDOWN / "node_modules" / ".bin" / "marked"
     _markdown_page(markdown, _spec_title(data, spec), out, work, marked)
+def _postman_url_raw(url: dict) -> str:
+    """A Postman URL object's `raw` string as Postman's app writes it on export: protocol, host parts joined by
+    dots, port, path segments by slashes (a path variable kept as `:name`; postman-collection's `Url.toString`
+    would put its example value there), the enabled query parameters as `key=value`."""
+    raw = f"{url['protocol']}://" if url.get("protocol") else ""
+    host = url.get("host") or []
+    raw += ".".join(host) if isinstance(host, list) else str(host)
+    if url.get("port"):
+        raw += f":{url['port']}"
+    path = url.get("path") or []
+    raw += "/" + "/".join(str(part) for part in path) if isinstance(path, list) else f"/{str(path).lstrip('/')}"
+    query = [f"{q.get('key') or ''}={q.get('value') or ''}" for q in url.get("query") or [] if not q.get("disabled")]
+    return raw + ("?" + "&".join(query) if query else "") + (f"#{url['hash']}" if url.get("hash") else "")
+
+
+def _postman_as_exported(collection: dict) -> dict:
+    """A Postman collection as Postman's app exports it, which postman-to-markdown 1.6.0 reads: every request's
+    URL carries its `raw` string and every request a `header` list. openapi-to-postmanv2 leaves both out where the
+    format lets it (a URL as parts only; no header), and the command draws a request's URL from `raw` alone (every
+    request line would read "undefined") and maps over `header` unguarded (it fails on the first request of none).
+    An empty header list draws nothing; nothing else is added."""
+    stack = list(collection.get("item") or [])
+    while stack:
+        item = stack.pop()
+        stack.extend(item.get("item") or [])
+        request = item.get("request")
+        if isinstance(request, dict):
+            request.setdefault("header", [])
+            url = request.get("url")
+            if isinstance(url, dict) and "raw" not in url:
+                url["raw"] = _postman_url_raw(url)
+    return collection
+
+def render_postman_to_markdown(spec: Path, out: Path, work: Path) -> None:
+    """postman-to-markdown 1.6.0 (npm, Jose Luis Campos Bautista's "generate documentation in markdown from
+    postman documentation": a Postman collection's folders and requests as Markdown), its command with its
+    defaults, over the Postman collection (v2.1) that Postman's own converter, openapi-to-postmanv2 6.3.3
+    (`openapi2postmanv2 -s spec -o collection.json`, defaults; it reads Swagger 2.0 and OpenAPI 3.x), writes
+    from the spec: the page of an API documented as a Postman collection. The Markdown is turned into HTML by
+    marked 18.2.1 as for widdershins. The converter fills request and response bodies with values drawn by
+    its schema faker from `Math.random`, so it runs with renderers/postman-to-markdown/seed.js preloaded (a
+    seeded `Math.random`), and a re-render is the same. Two mends of the collection, each because the command
+    draws nothing of it otherwise (`_postman_as_exported`): each URL's `raw` string, as Postman's app writes it on
+    export (the converter writes the parts only, and the command draws `raw` alone), and an empty `header` list
+    where a request has none (read unguarded). Pinned in
+    renderers/postman-to-markdown (package.json and its lock: the converter, postman-to-markdown and marked).
+    Added in issue 17's thirty-second round as a fresh held-out renderer."""
+    modules = POSTMAN_TO_MARKDOWN / "node_modules"
+    collection = work / "collection.json"
+    subprocess.run(
+        [
+            "node",
+            "-r",
+            str(POSTMAN_TO_MARKDOWN / "seed.js"),
+            str(modules / "openapi-to-postmanv2" / "bin" / "openapi2postmanv2.js"),
+            "-s",
+            str(spec),
+            "-o",
+            str(collection),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+        cwd=work,
+    )
+    if not collection.exists():  # it reports a refused spec but may exit 0
+        raise subprocess.CalledProcessError(1, "openapi2postmanv2", stderr=b"no collection written")
+    collection.write_text(json.dumps(_postman_as_exported(json.loads(collection.read_text("utf-8")))), "utf-8")
+    subprocess.run(  # in `work`, by a bare name: it writes NAME.md beside the collection, NAME its name up to a dot
+        ["node", str(modules / "postman-to-markdown" / "bin" / "global.js"), collection.name],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+        cwd=work,
+    )
+    markdown = work / "collection.md"
+    title = re.search(r"^# (.+)$", markdown.read_text(encoding="utf-8"), re.M)
+    _markdown_page(markdown, title.group(1).strip() if title else spec.stem, out, work, modules / ".bin" / "marked")
 
 
 def _numbers_unquoted(value: object) -> object:
@@ -2209,6 +2296,7 @@ RENDER = {
     "openapi-markdown": render_openapi_markdown,
     "swagger-render": render_swagger_render,
     "swagger-markdown": render_swagger_markdown,
+    "postman-to-markdown": render_postman_to_markdown,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -2358,6 +2446,11 @@ NEEDS = {
         SWAGGER_MARKDOWN / "node_modules" / ".bin" / "swagger-markdown",
         "node",
         "cd benchmarks/crawl/renderers/swagger-markdown && npm ci",
+    ),
+    "postman-to-markdown": Needs(
+        POSTMAN_TO_MARKDOWN / "node_modules" / "postman-to-markdown" / "bin" / "global.js",
+        "node",
+        "cd benchmarks/crawl/renderers/postman-to-markdown && npm ci",
     ),
 }
 

@@ -46,6 +46,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"raml2html", "elements", "kong", "diplodoc", "owl-api", "scalar-markdown", "flexdoc"} <= set(module.RENDER)
     assert {"nadoc", "openapi-to-asciidoc", "swagger2rst", "openapi-markdown", "swagger-render"} <= set(module.RENDER)
     assert {"swagger-markdown"} <= set(module.RENDER)
+    assert "postman-to-markdown" in module.RENDER
     assert {"docusaurus", "vitepress", "zudoku", "fumadocs"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
@@ -56,7 +57,8 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
                         ("elements", 38), ("fumadocs", 38), ("kong", 38), ("diplodoc", 38),
                         ("owl-api", 38), ("scalar-markdown", 38), ("flexdoc", 38),
                         ("nadoc", 38), ("openapi-to-asciidoc", 38), ("swagger2rst", 34),
-                        ("openapi-markdown", 38), ("swagger-render", 36), ("swagger-markdown", 37)):  # fmt: skip
+                        ("openapi-markdown", 38), ("swagger-render", 36),
+                        ("postman-to-markdown", 38), ("swagger-markdown", 37)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -321,3 +323,19 @@ def test_swagger_markdown_reads_an_openapi_3_spec_itself_only_where_it_names_com
     assert module._has_component_schemas({"openapi": "3.0.3", "components": {"schemas": {"Pet": {}}}})
     assert not module._has_component_schemas({"openapi": "3.0.3", "components": {"securitySchemes": {}}})
     assert not module._has_component_schemas({"openapi": "3.0.3", "paths": {}})
+def test_a_postman_collection_gets_what_postman_exports_raw_urls_and_header_lists() -> None:
+    # openapi-to-postmanv2 writes a URL as parts only and no header list where a request has none;
+    # postman-to-markdown draws `raw` alone and maps over `header` unguarded.
+    module = _render_pages()
+    query = [{"key": "page", "value": "1"}, {"key": "lang", "value": "<string>", "disabled": True}]
+    collection = {
+        "item": [
+            {"name": "folder", "item": [{"name": "a", "request": {"method": "GET", "url": {
+                "host": ["{{baseUrl}}"], "path": ["movie", ":movie_id", "reviews"], "query": query}}}]},
+            {"name": "b", "request": {"method": "POST", "header": [{"key": "X"}], "url": {"raw": "kept", "host": ["h"]}}},
+        ]
+    }
+    out = module._postman_as_exported(collection)
+    first = out["item"][0]["item"][0]["request"]
+    assert first["url"]["raw"] == "{{baseUrl}}/movie/:movie_id/reviews?page=1" and first["header"] == []
+    assert out["item"][1]["request"]["url"]["raw"] == "kept" and out["item"][1]["request"]["header"] == [{"key": "X"}]

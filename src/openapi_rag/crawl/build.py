@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.convert.infer import merge_schemas
-from openapi_rag.crawl.example_schema import schema_from_example, stated_types
+from openapi_rag.crawl.example_schema import placeholder_type, schema_from_example, stated_types
 from openapi_rag.crawl.page_words import PageWords
 from openapi_rag.crawl.row_schemas import schema_from_rows, with_references
-from openapi_rag.crawl.samples import split_url
+from openapi_rag.crawl.samples import query_values, split_url
 from openapi_rag.crawl.scrape import Evidence, Scraped
 from openapi_rag.crawl.tables import SCALARS, FieldRow, is_request_header
 
@@ -120,12 +120,15 @@ def build_operation(
         add_param(name, "path", "example", required=True)
     for sample in evidence.samples:
         _, _, query = split_url(sample.url)
+        values = query_values(sample.url)
         for name in query:
             if _QUERY_KEY.fullmatch(name):  # "?api_key=YOUR_KEY": the API's key, not a parameter
                 schemes[f"{name}Query"] = {"type": "apiKey", "in": "query", "name": name}
                 security.append({f"{name}Query": []})
                 continue
-            add_param(name, "query", "example")
+            # a placeholder value names the type ("?limit=<integer>"); any other value shows none
+            typed = placeholder_type(values.get(name, ""))
+            add_param(name, "query", "example", schema={"type": typed} if typed else None)
         for name, value in sample.headers.items():
             scheme = _security_from_header(name, value)
             if scheme is not None:

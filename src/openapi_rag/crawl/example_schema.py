@@ -39,6 +39,11 @@ _FORMAT_TYPES = {
     "uri": "string",
     "email": "string",
 }
+# A value that is a type or format name between angle brackets ("<integer>", "<long>", "<dateTime>"), as an
+# example generator writes where the schema gives no example (Postman's converter): a value of that type, in an
+# example that may hold real values beside it (the brackets tell the placeholder from data).
+_ANGLE_PLACEHOLDER = re.compile(r"<\s*([A-Za-z][\w-]*)\s*>")
+_PLACEHOLDER_FORMATS = {"long": "integer", "datetime": "string"}
 # A sketch's value for a schema that states no type (""), or the type null ("null"): no type of its own.
 _UNTYPED = {"", "null"}
 # What stands for each type name in a sketch, so that inference gives that type.
@@ -65,13 +70,38 @@ def stated_types(named: dict[str, list[FieldRow]]) -> dict[str, str]:
 def schema_from_example(value: Any, stated: dict[str, str]) -> dict[str, Any]:
     """The schema an example shows, with the scalar types the page states for its fields: one literal
     cannot tell a number from an integer (`0`), and documentation often quotes numbers (`"300"`)."""
-    value = _without_placeholders(value)
+    value = _typed_placeholders(_without_placeholders(value))
     if _is_sketch(value):
         value = _stand_ins(value)
     schema = infer_schema(value)
     if stated:
         _restate(schema, stated)
     return schema
+
+
+def placeholder_type(text: str) -> str | None:
+    """The type a placeholder value names between angle brackets ("<long>": integer), else None."""
+    match = _ANGLE_PLACEHOLDER.fullmatch(text.strip())
+    if match is None:
+        return None
+    name = match.group(1).lower()
+    if _TYPE_NAME.fullmatch(name):
+        return name
+    return _FORMAT_TYPES.get(name) or _PLACEHOLDER_FORMATS.get(name)
+
+
+def _typed_placeholders(value: Any, depth: int = 0) -> Any:
+    """The example with each angle-bracket placeholder ("<integer>") replaced by a value of its type."""
+    if depth > _MAX_DEPTH:
+        return value
+    if isinstance(value, dict):
+        return {key: _typed_placeholders(child, depth + 1) for key, child in value.items()}
+    if isinstance(value, list):
+        return [_typed_placeholders(child, depth + 1) for child in value]
+    if isinstance(value, str) and (type_name := placeholder_type(value)):
+        stand_in = _STAND_INS[type_name]
+        return stand_in.copy() if isinstance(stand_in, (dict, list)) else stand_in
+    return value
 
 
 def _restate(schema: Any, stated: dict[str, str], depth: int = 0) -> None:

@@ -45,6 +45,14 @@ _HTTP_STATUS = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+([1-5]\d\d)\b[^\n]*", re.I)
 _SCHEME_VARIABLE = re.compile(r"^{[^}]*}://")
 _COLON_PARAM = re.compile(r"/:([A-Za-z_][\w-]*)")
 _ANGLE_PARAM = re.compile(r"/<([A-Za-z_][\w-]*)>")
+# A variable standing for the server's base URL before a path, as API clients write their environments'
+# variables ("{{baseUrl}}/pets/:id", "${BASE_URL}/pets"): the server, which such a page does not show, then
+# the path. A double-braced variable inside the path ("/configuration{{extension}}") is a template variable.
+_BASE_VARIABLE = re.compile(r"^\s*(?:\{\{\s*[A-Za-z_][\w.-]*\s*\}\}|\$\{[A-Za-z_][\w.-]*\})(?=/)")
+_DOUBLE_BRACED = re.compile(r"\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}")
+# A URL whose query string is long (a request line showing a value for each of many query parameters), one
+# piece of no space with a short path before its "?": a URL all the same, where other text that long is none.
+_LONG_QUERY_URL = re.compile(r"\s*[^\s?]{1,499}\?\S{1,10000}\s*")
 
 
 @dataclass
@@ -64,6 +72,7 @@ def split_url(url: str) -> tuple[str, str, list[str]]:
     """(server "scheme://host" or "", path template, query names) of a URL or path."""
     url = url.strip().strip("'\"")
     url = _SCHEME_VARIABLE.sub("https://", url)  # "{scheme}://host": a server variable, not a path
+    url = _DOUBLE_BRACED.sub(r"{\1}", _BASE_VARIABLE.sub("", url))  # "{{baseUrl}}/pets": a path
     expanded = [
         unquote(name.split(":")[0].rstrip("*").strip())  # "tags*", "q:3": modifiers; "%2d" a "-"
         for names in _QUERY_EXPANSION.findall(url)
@@ -77,6 +86,14 @@ def split_url(url: str) -> tuple[str, str, list[str]]:
     path = _ANGLE_PARAM.sub(r"/{\1}", path)
     query = [name for name, _ in parse_qsl(parts.query, keep_blank_values=True) if name]
     return server, path, query + [name for name in expanded if name and name not in query]
+
+
+def query_values(url: str) -> dict[str, str]:
+    """Each query parameter's value as a sample URL shows it (the first where a name repeats)."""
+    values: dict[str, str] = {}
+    for name, value in parse_qsl(urlsplit(url.strip().strip("'\"")).query, keep_blank_values=True):
+        values.setdefault(name, value)
+    return values
 
 
 def documented_colons(path: str, names: list[str]) -> str:
@@ -167,8 +184,9 @@ def is_path(text: str) -> str | None:
     element of its own, so the page's text has a space between them) is one path, and so is one whose
     slashes are drawn apart from its segments ("/ pets / {id}"): each piece starts a segment or a
     template variable, or follows a piece that ends with a slash."""
-    if len(text) >= 500:
+    if len(text) >= 500 and not _LONG_QUERY_URL.fullmatch(text):
         return None
+    text = _BASE_VARIABLE.sub("", text)  # "{{baseUrl}}/pets": the path after the server's variable
     pieces = text.split()
     if (
         len(pieces) > 1

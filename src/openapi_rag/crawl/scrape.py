@@ -178,7 +178,7 @@ def scrape(page: Page) -> Scraped:
         _read_region(evidence, {s.position + w for s, k in keyed if k == key for w in range(s.width)})
         operations.append(evidence)
     title = page.title or next((b.text for b in blocks if b.kind == "heading"), "")
-    first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40), "")
+    first_text = next((b.text for b in blocks if b.kind == "text" and len(b.text) > 40 and _has_words(b.text)), "")
     taken = {p for spans in regions.values() for start, end in spans for p in range(start, end)}
     # A name the page lists among its security schemes is a credential, not a parameter, wherever an
     # operation's table repeats it ("api_key", query).
@@ -225,6 +225,18 @@ _MEDIA_TYPE = re.compile(
 )
 
 
+# A label before an operation's title that says what the section documents ("End-point: Find pets").
+_TITLE_LABEL = re.compile(r"\s*(?:end-?point|operation|route)\s*:\s*(\S.*?)\s*", re.I)
+# What JavaScript prints for an object a template meant to show as text (a description given as an object).
+_PRINTED_OBJECT = re.compile(r"\[object (?:Object|Array)\]")
+
+
+def _has_words(text: str) -> bool:
+    """A run that says something: not a separator drawn in characters ("⁃ ⁃ ⁃ ⁃ …", "* * *"), nor what a
+    template printed for an object it meant to show as text ("[object Object]")."""
+    return any(ch.isalnum() for ch in text) and not _PRINTED_OBJECT.search(text)
+
+
 def _is_prose(text: str) -> bool:
     """Words about the operation: a long run, or a short one that is a sentence ("Search for
     collections."); never a caption that names the request ("Request Example for get /pets")."""
@@ -239,6 +251,8 @@ def _is_prose(text: str) -> bool:
     if _MEDIA_TYPE.fullmatch(text):  # "application/x-www-form-urlencoded": how a body is sent, not what it does
         return False
     if POINTER_RUN.fullmatch(text):  # "ref: #/components/schemas/Pet": which schema, not what it does
+        return False
+    if not _has_words(text):
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
@@ -501,7 +515,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                     parse_named_signature(block.text)
                     or parse_titled_signature(block.text)
                 )
-                evidence.title = named[2] if named else block.text
+                # "End-point: Find pets": a heading that names the operation after a label saying what it is
+                titled = _TITLE_LABEL.fullmatch(block.text)
+                evidence.title = named[2] if named else titled.group(1) if titled else block.text
         elif block.kind == "text" and (said := _status_said(evidence, blocks, index)):
             # The paragraph right under a status heading that says no more than its code ("200", then
             # "Successfully created an alert."): that response's description, not the operation's.

@@ -73,10 +73,13 @@ def find_signatures(blocks: list[Block]) -> list[Signature]:
                 found.append(Signature(i, *under))
                 continue
             method = is_method(block.text)
-            if method and i + 1 < len(blocks) and url_block(blocks[i + 1]):
+            boxed = method or _labelled_method(block.text)  # "Method: GET" heads a URL box, no bare path
+            if boxed and i + 1 < len(blocks) and url_block(blocks[i + 1]):
                 # a method badge over a code block that shows only the request's URL, a box to copy it from
-                # ("GET", then `https://api.example.com/v1/pets`): one request line drawn in two pieces
-                found.append(Signature(i, method, blocks[i + 1].text.strip(), width=2))
+                # ("GET", then `https://api.example.com/v1/pets`): one request line drawn in two pieces; the
+                # method may be stated after a label ("Method: GET") as a heading or a run
+                url = blocks[i + 1].text.strip()  # its query string names query parameters
+                found.append(Signature(i, boxed, url, _template_sample(boxed, url), width=2))
                 continue
             if method and i + 1 < len(blocks) and blocks[i + 1].kind == "text":
                 if drawn := _server_then_path(blocks[i + 1 : i + 3]):
@@ -131,6 +134,12 @@ _METHOD_LABEL = re.compile(r"^\s*(?:http\s+)?(?:method|verb)\s*:\s*(\w+)\s*$", r
 _PATH_LABEL = re.compile(r"^\s*(?:path|endpoint|route|url)\s*:\s*(\S.*?)\s*$", re.I)
 
 
+def _labelled_method(text: str) -> str | None:
+    """The method a run states after a label ("Method: GET", "HTTP method: post")."""
+    named = _METHOD_LABEL.match(text)
+    return is_method(named.group(1)) if named else None
+
+
 def _labelled_request_line(blocks: list[Block], i: int) -> tuple[str, str] | None:
     """(method, path) where a run states the method after a label and the next run the path after one
     ("Method: GET", then "Path: /energy-patterns": an operation's facts listed as labelled fields): one
@@ -138,8 +147,8 @@ def _labelled_request_line(blocks: list[Block], i: int) -> tuple[str, str] | Non
     the same operation)."""
     if i + 1 >= len(blocks) or blocks[i + 1].kind != "text":
         return None
-    named, drawn = _METHOD_LABEL.match(blocks[i].text), _PATH_LABEL.match(blocks[i + 1].text)
-    if not named or not drawn or not (method := is_method(named.group(1))):
+    method, drawn = _labelled_method(blocks[i].text), _PATH_LABEL.match(blocks[i + 1].text)
+    if not method or not drawn:
         return None
     url = drawn.group(1)
     path = is_path(url) or (url if _SERVER_RUN.fullmatch(url) else None)
@@ -179,8 +188,8 @@ def _server_and_path(text: str) -> tuple[str, str] | None:
 
 
 def _template_sample(method: str, url: str) -> RequestSample | None:
-    """A URI template's query expansion ("/pets{?tags,limit}") names the query parameters as a sample
-    URL's query string would."""
+    """A URI template's query expansion ("/pets{?tags,limit}"), or the query string of a URL the page shows as the
+    request line, names the query parameters as a sample URL's query string would."""
     return RequestSample(method, url, source="template") if split_url(url)[2] else None
 
 
