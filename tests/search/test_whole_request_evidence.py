@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from openapi_rag.index import Index
-from openapi_rag.search.context import without_quoted, without_values
+from openapi_rag.search.context import without_names, without_quoted, without_values
 from openapi_rag.spec import load_services
 from tests.conftest import shared_data
 
@@ -44,6 +44,26 @@ def test_quoted_titles_and_values_are_not_searched_but_a_quoted_term_is() -> Non
         "Push Xero's lines for yesterday's feed. We'll check"
     )
     assert without_quoted('"Love Mariah"') == '"Love Mariah"'  # nothing would be left: the text itself
+
+
+def test_names_past_a_sentence_start_are_not_searched_but_api_names_and_terms_are() -> None:
+    assert without_names("assign this bug to Priya") == "assign this bug to"
+    assert without_names("ask a colleague to review a file by Friday.") == "ask a colleague to review a file by."
+    assert without_names("Who directed Inception? Then find its cast.") == "Who directed? Then find its cast."
+    # the catalog's API names, a word in capitals, "I" and a sentence's first word stay
+    assert without_names("list my issues in Jira", known=frozenset({"jira"})) == "list my issues in Jira"
+    assert without_names("I want SSH open. Block it now") == "I want SSH open. Block it now"
+    assert without_names("Follow Taylor Swift") == "Follow Taylor Swift"  # one word would be left
+
+
+def test_masking_names_changes_only_the_texts_searched(payroll: Index) -> None:
+    searcher = payroll.searcher
+    try:
+        searcher.configure(mask_names=True)
+        assert searcher.texts_to_embed("Show the leave of employee Priya") == ["Show the leave of employee"]
+    finally:
+        searcher.configure(mask_names=False)
+    assert searcher.texts_to_embed("Show the leave of employee Priya") == ["Show the leave of employee Priya"]
 
 
 def test_masking_quoted_values_changes_only_the_texts_searched(payroll: Index) -> None:

@@ -352,6 +352,45 @@ def without_quoted(text: str) -> str:
     return kept if len(_PIECE_WORDS.findall(kept.lower())) >= 2 else text
 
 
+_NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
+_NOT_A_NAME = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
+_ACRONYM_WORD = re.compile(r"[A-Z]{2,5}s?")
+
+
+def without_names(text: str, known: frozenset[str] = frozenset()) -> str:
+    """`text` without the particular things it names by a capitalised word past a sentence's start
+    ("assign this bug to Priya", "review it by Friday"): a person's, a title's or a day's name is a
+    value a parameter takes, which no description holds; embedded, it pulls the request towards
+    operations about people or dates. Kept: a sentence's first word, a word in capitals ("SSH"), "I",
+    and `known` words (lower case: the catalog's API titles, "in Jira"). The text itself when fewer
+    than two words would be left.
+
+    Example:
+        >>> without_names("assign this bug to Priya")
+        'assign this bug to'
+        >>> without_names("list my issues in Jira", known=frozenset({"jira"}))
+        'list my issues in Jira'
+    """
+    kept: list[str] = []
+    before = "."
+    for token in text.split():
+        word = token.strip(".,;:!?'\"()")
+        named = (
+            before[-1:] not in ".!?:"
+            and _NAME_WORD.fullmatch(word) is not None
+            and word not in _NOT_A_NAME
+            and not _ACRONYM_WORD.fullmatch(word)
+            and word.lower() not in known
+        )
+        if not named:
+            kept.append(token)
+        elif token[-1:] in ".!?":
+            kept.append(token[-1])
+        before = token
+    out = re.sub(r"\s+([.,;:!?])", r"\1", " ".join(kept))
+    return out if len(_PIECE_WORDS.findall(out.lower())) >= 2 else text
+
+
 _PROHIBITION = re.compile(
     r"(?:^|(?<=[.!?;]))\s*(?:please\s+)?(?:don'?t|do not|never)\s+(?!forget\b|fail\b)[^.!?;]*[.!?;]?", re.I
 )

@@ -82,7 +82,7 @@ from openapi_rag.search.aggregate import LINK_KINDS, aggregate_operations, summa
 from openapi_rag.search.bm25 import JARGON_TEXT, BM25Index
 from openapi_rag.search.clauses import conversational, single_intent, split_clauses
 from openapi_rag.search.coherence import favour_one_api
-from openapi_rag.search.context import core, without_negations, without_quoted, without_values
+from openapi_rag.search.context import core, without_names, without_negations, without_quoted, without_values
 from openapi_rag.search.dependencies import (
     DependencyGraph,
     OpKey,
@@ -475,6 +475,9 @@ class Searcher:
         `mask_quoted`: not the titles and values it quotes)."""
         if self.settings.mask_quoted:
             text = without_quoted(text)
+        if self.settings.mask_names:
+            self._dependency_graph()  # reads the APIs' titles
+            text = without_names(text, self._title_words)
         return without_values(text) if self.settings.mask_values else text
 
     def _chunk_hits(

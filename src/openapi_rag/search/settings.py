@@ -274,6 +274,14 @@ class SearchSettings(BaseModel):
     +.0007, RestBench's reporting MRR −.012 and R@1 −.010 (two Spotify requests naming a playlist:
     "Play my playlist 'My Rock'", searched as "Play my playlist", puts the playlist's update
     first); long requests' R@5 +.027."""
+    mask_names: bool = False
+    """Particular things named by a capitalised word past a sentence's start ("assign this bug to
+    Priya", "by Friday"), other than the catalog's API names and words in capitals, are left out of
+    the texts searched (embedded and BM25), not out of the texts read for verbs, resources and names
+    (`context.without_names`). Off: under rule 3 (session 23) tuning halves −.0031, RestBench's
+    reporting MRR −.028 (its requests name films, people and playlists: "Who directed Inception?",
+    searched as "Who directed?") and StableToolBench's R@5 −.022; realworld +.009–.010, long requests'
+    R@5 +.027."""
     settle_share_conversation: float | None = Field(None, ge=0, le=1)
     """`settle_share` for a request written as a conversation (`clauses.conversational`: several
     sentences, one of them context); None: `settle_share`. There the whole request's scores are
