@@ -211,6 +211,17 @@ ROWS: dict[str, Row] = {
     "shipped, with quoted titles and values not searched": Row(
         dict(static_weight=1.25, mask_quoted=True), static="minilm-users"
     ),
+    # session 23: the second list at W on a one-sentence request whose BM25 gap is under G (the default:
+    # 10 over .05); the shipped default before it, and the other weights and gaps measured
+    "shipped until session 22 (no flat-words rule)": Row(
+        dict(static_weight=1.25, static_flat_weight=None), static="minilm-users"
+    ),
+    **{
+        f"shipped, with the flat-words rule at {w} over gap {g}": Row(
+            dict(static_weight=1.25, static_flat_weight=w, flat_gap=g), static="minilm-users"
+        )
+        for w, g in ((10, 0.02), (10, 0.1), (10, 0.2), (5, 0.05), (3, 0.1))
+    },
     # session 23: names past a sentence's start ("assign this bug to Priya") not searched
     "shipped, with names not searched": Row(dict(static_weight=1.25, mask_names=True), static="minilm-users"),
     "with the first result settled from .7 of the best": Row(dict(settle_share=0.7)),

@@ -195,7 +195,8 @@ def second_model_reads(demo, monkeypatch):
 
 
 def _ranked(demo, query, seen, **settings):
-    demo.searcher.configure(**settings)
+    # the flat-words rule (session 23) off unless a test asks for it: these tests are about the scopes and the gate
+    demo.searcher.configure(**{"static_flat_weight": None, **settings})
     demo.searcher.static._queries = {}  # its memo of query vectors: each search embeds afresh
     seen.clear()
     return [(op.id, round(op.score, 6)) for op in demo.search(query, k=10)]
@@ -363,3 +364,45 @@ def test_texts_both_lists_read_are_embedded_in_one_run_of_both_models(demo, monk
         "Create a playlist",
         "add the top tracks of an artist to it",
     }
+
+
+def test_flat_words_read_bm25s_first_two() -> None:
+    from openapi_rag.search.searcher import flat_words
+
+    assert flat_words([], 0.05)  # no chunk shares a word: nothing singles one out
+    assert not flat_words([("a", 3.0)], 0.05)  # one chunk holds the words
+    assert flat_words([("a", 3.0), ("b", 2.9)], 0.05)  # within 5% of the best
+    assert not flat_words([("a", 3.0), ("b", 2.5)], 0.05)
+
+
+def test_flat_words_give_the_second_list_the_lead_and_clear_ones_keep_the_gate(demo, second_model_reads):
+    """The flat-words rule (session 23): on a whole request whose BM25 scores single out no chunk the
+    second list reads at `static_flat_weight`, a request naming a thing too; one with a clear BM25
+    winner keeps the named gate (not served) and the whole text's own weight."""
+    seen = second_model_reads
+    searcher = demo.searcher
+    flat = "skip this one"  # BM25's first two tie: its words single out no operation
+    assert flat_words_of(searcher, flat) and not flat_words_of(searcher, UNNAMED)
+    off = _ranked(demo, flat, seen, static_flat_weight=None)
+    led = _ranked(demo, flat, seen, static_flat_weight=10.0)
+    assert seen == [flat] and led != off
+    # A request naming a thing ("called Summer") with a clear BM25 winner: read by the model (the rule
+    # is decided once BM25 has read it) but given no list, so ranked as with the gate alone.
+    assert not flat_words_of(searcher, ONE)
+    gated = _ranked(demo, ONE, seen, static_flat_weight=10.0)
+    assert gated == _ranked(demo, ONE, seen, static_flat_weight=None)
+
+
+def flat_words_of(searcher, text: str) -> bool:
+    from openapi_rag.search.searcher import flat_words
+
+    return flat_words(searcher.bm25.search(text, 5), 0.05)
+
+
+def test_an_index_recorded_before_the_flat_words_rule_answers_without_it() -> None:
+    recorded_then = SearchSettings().to_dict()
+    recorded_then.pop("static_flat_weight")
+    recorded_then.pop("flat_gap")
+    assert SearchSettings.from_dict(recorded_then).static_flat_weight is None
+    assert SearchSettings.from_dict({}).static_flat_weight == 10.0  # nothing recorded: the defaults
+    assert SearchSettings.from_dict(SearchSettings().to_dict()).static_flat_weight == 10.0

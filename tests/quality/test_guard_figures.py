@@ -27,8 +27,10 @@ SLACK = 0.005
 # NESTFUL and SOCBench-D R@5 (.844 -> .847), under the tuning rule (docs/discovery.md, session 20).
 # Session 21's weight of that list on a one-sentence request's whole text (.75 -> 1.25) traded RestBench
 # R@5 .701 -> .697 and R@10 .864 -> .861 for the real catalog (reporting half R@5 +.066), same rule.
+# Session 23's flat-words rule (the second list leads where BM25 singles out no operation): RestBench R@5
+# .697 -> .703, R@10 .861 -> .860; SOCBench-D unchanged; realworld reporting R@1 +.096, same rule.
 FLOORS = {
-    "restbench": {"5": 0.697, "10": 0.861},
+    "restbench": {"5": 0.703, "10": 0.860},
     "socbench-d": {"5": 0.847, "10": 0.968},
 }
 

@@ -19,7 +19,7 @@ def test_a_dense_first_place_is_not_overturned_by_a_stretched_rare_word() -> Non
     assert dense[0] == "DELETE /me/following"
     # the second list at its weight before session 21: at 1.25 it carries DELETE first on its own,
     # which would hide the floor this test is about
-    index.searcher.configure(static_whole_weight=0.75)
+    index.searcher.configure(static_whole_weight=0.75, static_flat_weight=None)  # and not the flat-words rule
     index.searcher.configure(bm25_floor_zero=False)
     stretched = [op.id for op in index.search(query, k=3, expand=False)]
     assert stretched[0] == "GET /me/following"  # 1.226 against 1.196 read as 1 against 0

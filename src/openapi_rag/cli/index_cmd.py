@@ -130,6 +130,15 @@ from openapi_rag.store.pg_target import PgTarget
     "chosen under the tuning rule, as on its other texts); recorded.",
 )
 @click.option(
+    "--second-flat-weight",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="W",
+    help="The second list's weight on a whole request whose words single out no operation (BM25's "
+    "best within 5% of its second; default 10, chosen under the tuning rule; 0: off); recorded. An "
+    "index built before it keeps it off until this is given.",
+)
+@click.option(
     "--workers",
     type=click.IntRange(min=1),
     default=None,
@@ -162,6 +171,7 @@ def index(
     second_embedder: str | None,
     second_scope: str | None,
     second_whole_weight: float | None,
+    second_flat_weight: float | None,
     workers: int | None,
     json_: bool,
     allow_refs: tuple[str, ...],
@@ -229,6 +239,7 @@ def index(
                 second_embedder=second_embedder,
                 second_scope=second_scope,
                 second_whole_weight=second_whole_weight,
+                second_flat_weight=second_flat_weight,
                 workers=workers,
                 jargon_weight=jargon_weight,
             )

@@ -90,6 +90,7 @@ def build_index(
     second_whole_weight: float | None = None,
     workers: int | None = None,
     jargon_weight: float | None = None,
+    second_flat_weight: float | None = None,
 ) -> UpdateReport:
     """Index every API description under `paths` into `directory` (created or updated in place).
 
@@ -116,6 +117,8 @@ def build_index(
             keeps the recorded one.
         second_whole_weight: the second list's weight on a whole request's text where the scope
             serves it (`SearchSettings.static_whole_weight`), recorded; None keeps the recorded one.
+        second_flat_weight: the second list's weight on a whole request whose words single out no
+            operation (`SearchSettings.static_flat_weight`; 0: off), recorded; None keeps the recorded one.
         jargon_weight: the weight of the lexicon's words as a list of their own
             (`SearchSettings.jargon_weight`; the words from `compact`'s `jargon_list`), recorded;
             None keeps the recorded one.
@@ -161,6 +164,7 @@ def build_index(
             second_whole_weight=second_whole_weight,
             workers=workers,
             jargon_weight=jargon_weight,
+            second_flat_weight=second_flat_weight,
         )
 
 
@@ -184,6 +188,7 @@ def _build_locked(
     second_whole_weight: float | None = None,
     workers: int | None = None,
     jargon_weight: float | None = None,
+    second_flat_weight: float | None = None,
 ) -> UpdateReport:
     start = time.perf_counter()
     report = UpdateReport(str(directory))
@@ -202,6 +207,8 @@ def _build_locked(
         settings = settings.replace(static_scope=second_scope)  # refused here if not a scope
     if second_whole_weight is not None:
         settings = settings.replace(static_whole_weight=second_whole_weight)
+    if second_flat_weight is not None:
+        settings = settings.replace(static_flat_weight=second_flat_weight)
     if jargon_weight is not None:
         settings = settings.replace(jargon_weight=jargon_weight)
     index_type = index_type or (old.store.get("index_type", "flat") if old else "flat")

@@ -131,6 +131,17 @@ class _Catalog:
     has_links: bool = False  # any schema, errors or security chunk to attach to results
 
 
+
+def flat_words(lexical: Ranked, gap: float) -> bool:
+    """Whether a text's words single out no chunk: BM25's best scores less than `gap` of itself
+    above the second (no chunk shares a word: flat; one does: not)."""
+    if not lexical:
+        return True
+    if len(lexical) == 1:
+        return False
+    best, second = lexical[0][1], lexical[1][1]
+    return best <= 0 or (best - second) / best < gap
+
 class Searcher:
     """Answers queries over a vector store and (for bm25/hybrid) a BM25 index of the same chunks.
 
@@ -548,6 +559,7 @@ class Searcher:
                     allowed,
                     i in second,
                     whole=i == 0,
+                    flat=i == 0 and flat_words(lexical, self.settings.flat_gap),
                 )
                 if i == 0:
                     whole_dense = dense
@@ -633,11 +645,14 @@ class Searcher:
         second: bool,
         *,
         whole: bool = False,
+        flat: bool = False,
     ) -> list[tuple[Ranked, float]]:
         """More ranked lists for the hybrid fusion, each with its weight: the short views'
         (`view_hits`, searched `fetch` deep) where the index has them and the settings weigh them,
         and the second embedder's where it serves this text (`second`, `_second_served`); like
-        the dense list, none for a many-clause query's whole text (`vector` None)."""
+        the dense list, none for a many-clause query's whole text (`vector` None). A whole request
+        whose words are `flat` takes `static_flat_weight` where that is set; one that is not flat
+        keeps the named gate (`static_whole_named`), which `_second_served` left open for it."""
         if mode != "hybrid" or threshold is not None or text is None or vector is None:
             return []
         cfg = self.settings
@@ -645,12 +660,21 @@ class Searcher:
         if view_hits is not None and cfg.view_weight > 0:
             extra.append((view_hits, cfg.view_weight))
         if second and self.static is not None:
-            weight = (
-                cfg.static_whole_weight
-                if whole and cfg.static_whole_weight is not None
-                else cfg.static_weight
-            )
-            extra.append((self.static.search(fetch, text=text, allowed=allowed), weight))
+            if whole and cfg.static_flat_weight:
+                if flat:
+                    weight = cfg.static_flat_weight
+                elif not cfg.static_whole_named and self._names_thing(text):
+                    weight = 0.0  # the named gate, as without the flat rule
+                else:
+                    weight = cfg.static_whole_weight if cfg.static_whole_weight is not None else cfg.static_weight
+            else:
+                weight = (
+                    cfg.static_whole_weight
+                    if whole and cfg.static_whole_weight is not None
+                    else cfg.static_weight
+                )
+            if weight > 0:
+                extra.append((self.static.search(fetch, text=text, allowed=allowed), weight))
         if cfg.jargon_weight > 0 and (jargon := self._jargon_index()) is not None:
             extra.append((jargon.search(self._searched(text), fetch, allowed=allowed), cfg.jargon_weight))
         return extra
@@ -690,7 +714,12 @@ class Searcher:
             return frozenset(i for i in dense_side if i > 0)
         if cfg.static_scope == "one_intent" and len(texts) > 2:  # clauses come in twos or more
             return frozenset()
-        if cfg.static_scope == "sentences" and not cfg.static_whole_named and self._names_thing(texts[0]):
+        if (
+            cfg.static_scope == "sentences"
+            and not cfg.static_whole_named
+            and not cfg.static_flat_weight  # else decided once BM25 has read it (`_extra_lists`)
+            and self._names_thing(texts[0])
+        ):
             return frozenset()
         return frozenset(dense_side)
 

@@ -88,6 +88,23 @@ class SearchSettings(BaseModel):
     leaves such a request to the two lists and the named-search rules fitted for it; the second
     model was trained on requests in goal words, which name an API at most. True is "sentences"
     as session 14 measured it (fails rule 3 on RestBench R@1 by .0004)."""
+    static_flat_weight: float | None = Field(10.0, ge=0)
+    """Weight of the second embedder's list on a whole request's text whose words single out no
+    operation (`flat_gap`), where `static_scope` "sentences" serves it, a request naming a
+    particular thing too; None or 0: off (the whole text at `static_whole_weight`, as gated). A
+    request in an API's own words has a clear BM25 winner ("Get a playlist's tracks"); one in a
+    user's words ("kick someone out of my server") spreads its BM25 scores over many operations,
+    and there the model fine-tuned on users' words should lead. Session 23, rule 3 against the
+    shipped default (weight @ gap): 10 @ .02 / .05 / .1 / .2, 5 @ .05, 3 @ .1 gave tuning halves
+    +.0203 / +.0248 / +.0260 / +.0226 / +.0206 / +.0173, worst reporting change RestBench R@10
+    −.006 / R@10 −.006 / R@5 −.020 / R@5 −.030 / MRR −.008 / R@5 −.007: 10 @ .05, the best that
+    passes, is the default (realworld reporting R@1 .341 → .438, R@5 .678 → .721, R@10 .757 →
+    .813, MRR .503 → .582; 40 fresh one-sentence requests MRR +.078 [+.003, +.163]; on the APIs
+    held out of the second model's training, 47 tasks, MRR .626 → .634; docs/discovery.md
+    "Session 23"). An index recorded before it has none (`RECORDED_BEFORE`)."""
+    flat_gap: float = Field(0.05, ge=0, le=1)
+    """With `static_flat_weight`: a whole request's words are flat when BM25's best chunk scores
+    less than this share above its second, (s1 - s2) / s1 (no chunk: flat; one: not)."""
     view_weight: float = Field(0.0, ge=0)
     """Weight of the short views' list (`views.py`, each chunk at its best view; an index built
     with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read. Off: at .5 it won
@@ -426,10 +443,16 @@ class SearchSettings(BaseModel):
         recorded) gives the defaults. A setting this version does not know (written by another
         version) is dropped with a warning rather than making the index unreadable."""
         data = dict(data or {})
+        if data:  # recorded before a setting existed: it answers as it did then
+            data = {**{k: v for k, v in RECORDED_BEFORE.items() if k not in data}, **data}
         unknown = sorted(set(data) - set(cls.model_fields))
         if unknown:
             logger.warning("ignoring search settings this version does not know: %s", ", ".join(unknown))
         return cls.model_validate({k: v for k, v in data.items() if k in cls.model_fields})
 
+
+RECORDED_BEFORE: dict[str, Any] = {"static_flat_weight": None}
+"""Settings whose default changed after indexes recorded their settings without them: a manifest
+that records settings but not these answers with these values (the behaviour it was built with)."""
 
 DEFAULT_SETTINGS = SearchSettings()
