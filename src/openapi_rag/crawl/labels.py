@@ -301,6 +301,17 @@ def label_status(label: str) -> str:
     return ""
 
 
+def response_label(label: str) -> str:
+    """The pieces of a response's label up to the nearest that makes it a response's ("200"): what is farther
+    ("Request headers" over a parameter table before "Response", "200") labels the request, not the response
+    (thirty-fifth round)."""
+    pieces = label.split(" | ")
+    for index in range(len(pieces)):
+        if label_kind(" | ".join(pieces[: index + 1])) == "response":
+            return " | ".join(pieces[: index + 1])
+    return label
+
+
 def label_location(label: str) -> str | None:
     for piece in label.split(" | "):
         for word in ("path", "query", "header", "cookie"):

@@ -28,6 +28,7 @@ from openapi_rag.crawl.labels import (
     lists_scopes,
     panel_status,
     part_label,
+    response_label,
 )
 from openapi_rag.crawl.linked_sections import linked_sections
 from openapi_rag.crawl.map_keys import map_entry_names, without_map_entries
@@ -67,6 +68,7 @@ from openapi_rag.crawl.tables import (
 )
 
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
+_STATUS_TABLE_REACH = 40  # blocks looked back over for a response's status table (bounded)
 _LONE_LINK = re.compile(r"[A-Za-z_][\w.-]{0,99}")  # a run that is one name, shown as a link
 # "default" as OpenAPI writes the keyword: a heading "Default" is as often a tag group's name.
 _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
@@ -367,6 +369,20 @@ def _status_run(blocks: list[Block], index: int, outline: list[Block]) -> str:
     return found.group(1) if found else ""
 
 
+def _status_table_before(blocks: list[Block], index: int) -> str:
+    """The status of the table of one status row that a response's field table follows under the same heading
+    ("status | description", "default | unexpected error", then a media type over the fields, perhaps one
+    table a media type): the fields are that response's; "" where no such table comes first (thirty-fifth
+    round)."""
+    for block in reversed(blocks[max(0, index - _STATUS_TABLE_REACH) : index]):
+        if block.kind == "heading":
+            return ""
+        if block.kind == "table" and is_status_table(block.rows, block.header):
+            shown = status_rows(block.rows, block.header)
+            return shown[0][0] if len(shown) == 1 else ""
+    return ""
+
+
 def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
     """(kind, status) of the nearest heading before block `index` that names one (bounded: 200 back)."""
     for block in reversed(blocks[max(0, index - 200) : index]):
@@ -582,6 +598,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             elif (
                 lone
                 and label_kind(label) in ("", "request")
+                # a part's label alone ("Parameters", "Tags") names no schema, even where a section of the page
+                # is headed so (thirty-fifth round)
+                and not _LABEL_ONLY.fullmatch(block.text.strip())
+                and not _PART_HEADING.fullmatch(block.text.strip())
                 and evidence.method in _BODY_METHODS
                 and not evidence.statuses
                 and not evidence.response_examples
@@ -704,8 +724,13 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
-                status = panel_status(blocks, index, first=True) or status or _status_run(blocks, index, outline)
-                if label_location(label) != "header":  # "Response Headers:" are not body fields
+                status = (
+                    panel_status(blocks, index, first=True)
+                    or status
+                    or _status_run(blocks, index, outline)
+                    or _status_table_before(blocks, index)
+                )
+                if label_location(response_label(label)) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
             default_location = label_location(label)
