@@ -128,3 +128,73 @@ def test_symbol_marks_are_no_part_of_a_declaration() -> None:
     runs = ["{", "id: string 🆁", "custom_mappings 🆁: null┃{", "[any-key]: any", "}", "name: string┃null", "}"]
     declared = declaration_runs(runs)
     assert declared is not None and "custom_mappings?: null {" in declared and "id?: string" in declared
+
+
+def _status_table(status: str, words: str) -> str:
+    return (
+        "<table><thead><tr><th>Status</th><th>Description</th></tr></thead>"
+        f"<tbody><tr><td>{status} {words}</td><td></td></tr></tbody></table>"
+    )
+
+
+def _field_table(*fields: tuple[str, str]) -> str:
+    rows = "".join(f"<tr><td>{name}</td><td>{type_}</td><td>required</td><td></td></tr>" for name, type_ in fields)
+    return (
+        "<table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Description</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+
+
+def test_fields_after_a_one_status_table_are_that_status(tmp_path: Path) -> None:
+    # "Responses", a status table per response ("200 pet response"), each with its media types and fields below
+    # (the success's an empty example): the error's fields are the default response's, not the success's
+    page = (
+        "<h3>[GET]/pets/{id}</h3><p>Operation id</p><p>findPetById</p><h4>Responses</h4>"
+        f"{_status_table('200', 'pet response')}<p>application/json</p><pre><code>{{\n}}\n</code></pre>"
+        f"{_status_table('default', 'unexpected error')}<p>application/json</p>"
+        f"{_field_table(('code', 'integer'), ('message', 'string'))}<p>application/xml</p>"
+        f"{_field_table(('code', 'integer'), ('message', 'string'))}"
+        "<h3>[DELETE]/pets/{id}</h3><p>Operation id</p><p>deletePet</p>"
+    )
+    responses = _crawl(tmp_path, page)["paths"]["/pets/{id}"]["get"]["responses"]
+    success = responses["200"].get("content", {}).get("application/json", {}).get("schema", {})
+    assert not success.get("properties")  # the page shows the success's body as "{}" alone
+    assert set(responses["default"]["content"]["application/json"]["schema"]["properties"]) == {"code", "message"}
+
+
+def test_a_row_under_an_object_parameter_is_its_property(tmp_path: Path) -> None:
+    # "pass_through | object", then "» example_downstream_property": the parameter's property, no parameter
+    page = (
+        "<h3>[GET]/departments</h3><p>Operation id</p><p>departmentsAll</p><h4>Parameters(Query)</h4>"
+        f"{_field_table(('raw', 'boolean'))}"
+        f"{_field_table(('pass_through', 'object'), ('» example_downstream_property', 'string'))}"
+        f"{_field_table(('fields', 'string'))}<h4>Responses</h4>{_status_table('200', 'Departments')}"
+        "<h3>[POST]/departments</h3><p>Operation id</p><p>departmentsAdd</p>"
+    )
+    listed = _crawl(tmp_path, page)["paths"]["/departments"]["get"]["parameters"]
+    assert [p["name"] for p in listed] == ["raw", "pass_through", "fields"]
+
+
+def test_a_models_heading_ends_the_last_operation(tmp_path: Path) -> None:
+    # A tag's section (h1) with its last operation, then the page's "Models" (h2) under it: no model's example or
+    # fields are the operation's
+    page = (
+        "<h1>Tokens</h1><h2>createToken</h2><pre><code>post /v1/token</code></pre><p>Issues a new token.</p>"
+        "<h3>Responses</h3><h4>201</h4><p>Created</p>"
+        "<h2>Models</h2><h3>Key</h3>"
+        "<table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>"
+        "<tbody><tr><td>sid</td><td>String</td><td>The key's id</td></tr></tbody></table>"
+        '<h3>Error</h3><pre><code>{"code": 20404, "message": "Not found"}</code></pre>'
+    )
+    token = _crawl(tmp_path, page)["paths"]["/v1/token"]["post"]
+    assert "requestBody" not in token and "content" not in token["responses"].get("201", {})
+
+
+def test_a_description_of_a_type_link_alone_names_no_schema() -> None:
+    from openapi_rag.crawl.tables import field_rows
+
+    rows = [["Name", "Description", "Required"], ["body", "RejectsList", "X"], ["type", "[String]", "X"]]
+    links = [["", "", ""], ["", "RejectsList", ""], ["", "String", ""]]
+    by_name = {row.name: row for row in field_rows(rows, True, links)}
+    assert by_name["body"].ref == "RejectsList" and by_name["body"].type == "object"
+    assert by_name["type"].ref == "" and by_name["type"].type != "object"  # "[String]" links to a type's docs
