@@ -3,8 +3,10 @@
 type links to a schema the page documents; a parameter table with no type column whose description is the
 schema's link alone; a part's label alone ("Parameters", "Tags") before a request body's reference is no schema's
 name; a parameter label ("Request headers") before a response's label labels the request, not the response's
-fields; symbols a schema tree draws as marks ("id: string 🆁", read-only) are no part of a name or a type.
-Each on a small fragment of the structure (each fails without its rule)."""
+fields; symbols a schema tree draws as marks ("id: string 🆁", read-only) are no part of a name or a type; a
+response's field table after a table of one status row is that status's; a row one level under an object parameter
+is its property; a "Models" heading ends an operation's part. Each on a small fragment of the structure (each
+fails without its rule)."""
 
 from __future__ import annotations
 
