@@ -200,3 +200,61 @@ def test_a_description_of_a_type_link_alone_names_no_schema() -> None:
     by_name = {row.name: row for row in field_rows(rows, True, links)}
     assert by_name["body"].ref == "RejectsList" and by_name["body"].type == "object"
     assert by_name["type"].ref == "" and by_name["type"].type != "object"  # "[String]" links to a type's docs
+
+
+def test_a_dotted_schema_name_alone_is_no_prose(tmp_path: Path) -> None:
+    # "Request Body", then a namespaced schema's name alone (a link), longer than a short run: the body's schema
+    page = (
+        "<h2>POST /v1/apps</h2><p>Creates an app.</p><h3>Request Body</h3>"
+        '<p><a href="#iam.v1.account.appcreaterequest">iam.v1.account.AppCreateRequest</a></p>'
+        "<h3>Responses</h3><h4>201</h4><p>Created</p>"
+        "<h2>DELETE /v1/apps/{sid}</h2><p>Deletes an app.</p><h3>Responses</h3><h4>204</h4><p>Deleted</p>"
+        '<h1>Components</h1><h2 id="iam.v1.account.appcreaterequest">iam.v1.account.AppCreateRequest</h2>'
+        "<table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+        "<tr><td>friendly_name</td><td>string</td><td>A name</td></tr>"
+        "<tr><td>owner_sid</td><td>string</td><td>The owner</td></tr></tbody></table>"
+    )
+    assert _body_fields(_crawl(tmp_path, page), "/v1/apps") == {"friendly_name", "owner_sid"}
+
+
+def test_the_responses_no_status_names_are_the_default() -> None:
+    from openapi_rag.crawl.labels import label_status
+
+    assert label_status("application/json | other responses") == "default"
+    assert label_status("response example (default )") == "default"
+    assert label_status("response example (200 ok)") == "200"
+
+
+def _mkdocs_operation(method: str, path: str, rest: str) -> str:
+    return (
+        f"<h3>{method} {path}</h3><p>Description deletes a single pet</p><p>Input parameters</p>"
+        "<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Description</th></tr></thead>"
+        "<tbody><tr><td>id</td><td>path</td><td>integer</td><td>ID of pet</td></tr></tbody></table>" + rest
+    )
+
+
+def test_fields_under_other_responses_are_the_default(tmp_path: Path) -> None:
+    # "Response 204 No Content" (nothing under it), then "Other responses" over the error's example and schema:
+    # a success of no body, the error's fields the default response's
+    generated = (
+        "<p><em>This example has been generated automatically from the schema and it is not accurate. Refer to "
+        "the schema for more information.</em></p>"
+    )
+    schema = (
+        '<p><strong>Schema of the response body</strong></p><pre><code>{"properties": {"code": {"type": "integer"},'
+        ' "message": {"type": "string"}}, "required": ["code", "message"], "type": "object"}</code></pre>'
+    )
+    example = '<pre><code>{"code": 261, "message": "string"}</code></pre>'
+    other = (
+        f"<h3>Other responses</h3><p><strong>application/json</strong></p>{example}{generated}{schema}"
+        f"<p><strong>application/xml</strong></p>{example}{generated}<p><em>Other possible types: text/xml</em></p>"
+        f"{schema}"
+    )
+    page = _mkdocs_operation("DELETE", "/pets/{id}", f"<h3>Response 204 No Content</h3>{other}")
+    page += _mkdocs_operation(
+        "GET", "/pets/{id}", f"<h3>Response 200 OK</h3><p>Schema of the response body</p>"
+        f"{_field_table(('name', 'string'))}{other}"
+    )
+    responses = _crawl(tmp_path, f"<h2>Pets</h2>{page}")["paths"]["/pets/{id}"]["delete"]["responses"]
+    assert "204" in responses and "content" not in responses["204"]
+    assert set(responses["default"]["content"]["application/json"]["schema"]["properties"]) == {"code", "message"}

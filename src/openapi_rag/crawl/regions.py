@@ -148,7 +148,7 @@ def operation_regions(
 
 
 # A heading over the page's list of schemas ("Models", "Definitions"): what follows documents no operation.
-_SCHEMA_LIST = re.compile(r"\s*(?:models|definitions|schemas|data models|data types)\s*", re.I)
+_SCHEMA_LIST = re.compile(r"\s*(?:models|definitions|data models|data types)\s*", re.I)
 
 
 def _before_schema_list(blocks: list[Block], span: tuple[int, int]) -> tuple[int, int]:

@@ -68,10 +68,13 @@ from openapi_rag.crawl.tables import (
 )
 
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
+# One name of dotted parts ("iam.v1.account.VendorOauthAppCreateRequest", a namespaced schema's name): no prose
+_DOTTED_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
 _STATUS_TABLE_REACH = 40  # blocks looked back over for a response's status table (bounded)
 _LONE_LINK = re.compile(r"[A-Za-z_][\w.-]{0,99}")  # a run that is one name, shown as a link
 # "default" as OpenAPI writes the keyword: a heading "Default" is as often a tag group's name.
 _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
+_RESPONSE_HEADING = re.compile(r"(?:response|status)(?:\s+code)?:?\s+([1-5]\d\d)(?:\s+(.{1,200}))?", re.I | re.S)
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 _NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
@@ -255,6 +258,8 @@ def _is_prose(text: str) -> bool:
     if POINTER_RUN.fullmatch(text):  # "ref: #/components/schemas/Pet": which schema, not what it does
         return False
     if not _has_words(text):
+        return False
+    if _DOTTED_NAME.fullmatch(text.strip()):  # "iam.v1.account.OauthAppRequest": a schema's name, however long
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
@@ -513,9 +518,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if _HEADERS_HEADING.fullmatch(block.text.strip()) and _under_status(outline[:-1]):
                 header_names = 1
             # A heading that is a status ("200", "404 Not Found", "default") documents a response.
-            if (shown := _STATUS_HEADING.fullmatch(block.text)) and shown.group(1) not in dict(
-                evidence.statuses
-            ):
+            # So does one that says it is a response's ("Response 204 No Content", thirty-fifth round).
+            if (
+                shown := _STATUS_HEADING.fullmatch(block.text) or _RESPONSE_HEADING.fullmatch(block.text.strip())
+            ) and shown.group(1) not in dict(evidence.statuses):
                 evidence.statuses.append((shown.group(1), shown.group(2) or ""))
             # A label heading ("Query Parameters:") introduces what follows; it names no operation.
             if (
@@ -729,6 +735,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                     or status
                     or _status_run(blocks, index, outline)
                     or _status_table_before(blocks, index)
+                    # the heading the fields sit under says which ("Other responses", then "Schema of the
+                    # response body"): the default response's, not the success's (thirty-fifth round)
+                    or (_enclosing(outline)[1] if _enclosing(outline)[0] == "response" else "")
                 )
                 if label_location(response_label(label)) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
