@@ -202,7 +202,7 @@ def test_a_description_of_a_type_link_alone_names_no_schema() -> None:
     assert by_name["type"].ref == "" and by_name["type"].type != "object"  # "[String]" links to a type's docs
 
 
-def test_a_dotted_schema_name_alone_is_no_prose(tmp_path: Path) -> None:
+def test_a_dotted_schema_name_alone_names_the_body(tmp_path: Path) -> None:
     # "Request Body", then a namespaced schema's name alone (a link), longer than a short run: the body's schema
     page = (
         "<h2>POST /v1/apps</h2><p>Creates an app.</p><h3>Request Body</h3>"

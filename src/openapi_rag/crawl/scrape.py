@@ -68,7 +68,7 @@ from openapi_rag.crawl.tables import (
 )
 
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
-# One name of dotted parts ("iam.v1.account.VendorOauthAppCreateRequest", a namespaced schema's name): no prose
+# One name of dotted parts ("iam.v1.account.VendorOauthAppCreateRequest", a namespaced schema's name)
 _DOTTED_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
 _STATUS_TABLE_REACH = 40  # blocks looked back over for a response's status table (bounded)
 _LONE_LINK = re.compile(r"[A-Za-z_][\w.-]{0,99}")  # a run that is one name, shown as a link
@@ -258,8 +258,6 @@ def _is_prose(text: str) -> bool:
     if POINTER_RUN.fullmatch(text):  # "ref: #/components/schemas/Pet": which schema, not what it does
         return False
     if not _has_words(text):
-        return False
-    if _DOTTED_NAME.fullmatch(text.strip()):  # "iam.v1.account.OauthAppRequest": a schema's name, however long
         return False
     return len(text) > 30 or (text.endswith(".") and len(text.split()) >= 3)
 
@@ -592,6 +590,18 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 )
                 if named and label_kind(label) == "response" and label_status(label).startswith("2"):
                     evidence.lone_names.append((label_status(label), named.group(1)))
+                # A namespaced schema's name alone under a request-body label, past the length that makes a run
+                # prose ("iam.v1.account.VendorOauthAppCreateRequest" under "Request Body"): the body's schema,
+                # as a shorter name alone is (thirty-fifth round).
+                if (
+                    (dotted := _DOTTED_NAME.fullmatch(block.text.strip()))
+                    and label_kind(label) == "request"
+                    and evidence.method in _BODY_METHODS
+                    and not evidence.statuses
+                    and not responses_run
+                ):
+                    evidence.lone_names.extend(("request", target) for target in block.links[:1])
+                    evidence.lone_names.append(("request", dotted.group(0)))
             elif block.control:
                 continue  # a control's label, a table of contents' item: no schema named, no part given
             elif (lone := _LONE_NAME.fullmatch(block.text)) and label_kind(label) == "response":
