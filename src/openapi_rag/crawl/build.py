@@ -151,6 +151,7 @@ def build_operation(
 
     # Enrichment: tables (and prose via the LLM stage, which adds rows of its own).
     body_rows: list[FieldRow] = []
+    object_param: int | None = None  # the depth of the last parameter of an object type, if it was the last
     for kind, row in evidence.params:
         # A body "parameter" named after a schema the page documents ("NewPet"): its fields; so is
         # such a row of a POST/PUT/PATCH parameter table that states no location.
@@ -158,13 +159,25 @@ def build_operation(
         schema_named = (
             row.ref in ("", row.name) and row.name in (named or {}) and row.type in (None, "object")
         )
+        # A row named "body" (a Swagger 2 body parameter's usual name) whose type links to a schema the page
+        # documents ("body | rejects_list") is that schema's fields as well (thirty-fifth round).
+        linked_body = row.name.lower() == "body" and row.ref in (named or {}) and row.type in (None, "object")
         if kind == "body" or (
-            schema_named and row.location is None and evidence.method in ("POST", "PUT", "PATCH")
+            (schema_named or linked_body)
+            and row.location is None
+            and evidence.method in ("POST", "PUT", "PATCH")
         ):
             if schema_named:
                 row = replace(row, name="body", ref=row.name)
             body_rows.append(row)
             continue
+        # A row drawn one level deeper right under an object parameter ("pass_through | object", then
+        # "» example_downstream_property") is a property of that parameter, no parameter of its own (thirty-fifth
+        # round); so are the rows below it, down to the next row at the parameter's depth.
+        if object_param is not None and row.depth > object_param:
+            report.dropped.append(f"{evidence.method} {evidence.path}: {row.name} (a parameter's property)")
+            continue
+        object_param = row.depth if row.type == "object" else None
         # No place stated: a name in the path template is a path parameter, a standard request header's name
         # ("Authorization") a header, any other a query parameter.
         in_path = "{" + row.name + "}" in evidence.path

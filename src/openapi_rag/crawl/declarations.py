@@ -21,6 +21,7 @@ labels, kinds and nesting downstream treat it like any table. A block with any o
 from __future__ import annotations
 
 import re
+import unicodedata
 
 MAX_LINES = 5_000
 _FIELD = re.compile(r"^([A-Za-z0-9_$][\w$.-]{0,99})(\?)?\s*:\s*(.*?)\s*[,;]?$")  # "vote_count.gte?: integer"
@@ -38,6 +39,14 @@ _ANONYMOUS = {"undefined"}
 _REFERENCE = re.compile(r"#/[\w./-]+")  # what some generators print for a schema with no name of its own
 
 
+def without_symbols(run: str) -> str:
+    """A run less the symbols drawn in it as marks ("id: string 🆁", "custom_mappings 🆁: null┃{": read-only,
+    write-only), which are no part of a name or a type (thirty-fifth round)."""
+    if not any(unicodedata.category(c) == "So" for c in run):
+        return run.strip()
+    return re.sub(r"\s+", " ", "".join(" " if unicodedata.category(c) == "So" else c for c in run)).strip()
+
+
 def declaration_runs(runs: list[str]) -> str | None:
     """A schema tree drawn as runs of text, one declaration a run ("{", "id: integer", "tags: [{",
     "Pattern: ^[a-z]+$", "}]", "}"), as a block of declarations: the runs that declare a field or
@@ -45,7 +54,7 @@ def declaration_runs(runs: list[str]) -> str | None:
     when that leaves no field table."""
     kept = []
     for run in runs:
-        line = _OPTION.sub("{", run.strip())  # "ONE OF", "1 {", "2 {": each option's fields in turn
+        line = _OPTION.sub("{", without_symbols(run))  # "ONE OF", "1 {", "2 {": each option's fields in turn
         if line in ("{", "[{") or _CLOSE.match(line):
             kept.append(line)
         elif (found := _STARRED.match(line)) and _TYPE.search(found.group(3)):

@@ -241,6 +241,9 @@ def example_panel(blocks: list[Block], index: int) -> int:
 # A response's label whose status slot holds the word a template prints for a missing value ("Response:
 # undefined", "Status: null"): a response documented with no status code, which is OpenAPI's default response.
 _NO_STATUS = re.compile(r"(?:response|status)(?:\s+code)?\s*:\s*(?:undefined|null|none)", re.I)
+# The responses no status names: "Other responses" (after each listed status's), "Response Example (default)"
+# (thirty-fifth round).
+_DEFAULT_SAID = re.compile(r"other responses?|[\w ]{0,40}\(\s*default\s*\)", re.I)
 _SAYS_STATUS = re.compile(r"status:?\s*(?:[1-5]\d\d|default)\b", re.I)
 
 
@@ -281,7 +284,11 @@ def label_status(label: str) -> str:
     """The status a label names: the nearest one, or the first of a strip of tabs ("200 | 401 | 429")."""
     pieces = label.split(" | ")
     for index, piece in enumerate(pieces):
-        if re.match(r"default\b", piece.strip()) or _NO_STATUS.fullmatch(piece.strip()):
+        if (
+            re.match(r"default\b", piece.strip())
+            or _NO_STATUS.fullmatch(piece.strip())
+            or _DEFAULT_SAID.fullmatch(piece.strip())
+        ):
             status = "default"  # "default – unexpected error"; "Response: undefined", a response of no code
         elif found := _STATUS_WORD.search(piece):
             status = found.group(1)
@@ -299,6 +306,17 @@ def label_status(label: str) -> str:
                 status = tab.group(1)
         return status
     return ""
+
+
+def response_label(label: str) -> str:
+    """The pieces of a response's label up to the nearest that makes it a response's ("200"): what is farther
+    ("Request headers" over a parameter table before "Response", "200") labels the request, not the response
+    (thirty-fifth round)."""
+    pieces = label.split(" | ")
+    for index in range(len(pieces)):
+        if label_kind(" | ".join(pieces[: index + 1])) == "response":
+            return " | ".join(pieces[: index + 1])
+    return label
 
 
 def label_location(label: str) -> str | None:

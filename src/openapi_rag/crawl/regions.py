@@ -144,7 +144,22 @@ def operation_regions(
                 span = (span[0], next(shallower, nxt))
         span_at[pos] = span
         out.setdefault(key, []).append(span)
-    return out
+    return {key: [_before_schema_list(blocks, span) for span in spans] for key, spans in out.items()}
+
+
+# A heading over the page's list of schemas ("Models", "Definitions"): what follows documents no operation.
+_SCHEMA_LIST = re.compile(r"\s*(?:models|definitions|data models|data types)\s*", re.I)
+
+
+def _before_schema_list(blocks: list[Block], span: tuple[int, int]) -> tuple[int, int]:
+    """A part up to the heading of the page's schema list inside it (the last operation of a tag's section,
+    which a "Models" heading one level down ends): the schemas are no operation's (thirty-fifth round)."""
+    start, end = span
+    cut = next(
+        (p for p in range(start + 1, end) if blocks[p].kind == "heading" and _SCHEMA_LIST.fullmatch(blocks[p].text)),
+        end,
+    )
+    return start, cut
 
 
 def _closes(blocks: list[Block], after: int, end: int) -> bool:

@@ -28,6 +28,7 @@ from openapi_rag.crawl.labels import (
     lists_scopes,
     panel_status,
     part_label,
+    response_label,
 )
 from openapi_rag.crawl.linked_sections import linked_sections
 from openapi_rag.crawl.map_keys import map_entry_names, without_map_entries
@@ -67,9 +68,13 @@ from openapi_rag.crawl.tables import (
 )
 
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
+# One name of dotted parts ("iam.v1.account.VendorOauthAppCreateRequest", a namespaced schema's name)
+_DOTTED_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
+_STATUS_TABLE_REACH = 40  # blocks looked back over for a response's status table (bounded)
 _LONE_LINK = re.compile(r"[A-Za-z_][\w.-]{0,99}")  # a run that is one name, shown as a link
 # "default" as OpenAPI writes the keyword: a heading "Default" is as often a tag group's name.
 _STATUS_HEADING = re.compile(r"([1-5]\d\d|default)(?:\s+(.{1,200}))?", re.S)
+_RESPONSE_HEADING = re.compile(r"(?:response|status)(?:\s+code)?:?\s+([1-5]\d\d)(?:\s+(.{1,200}))?", re.I | re.S)
 _NAMED_TEMPLATE = re.compile(r"\b(?:get|put|post|patch|delete|head|options)\s*(/[^\s()/][^\s()]*)", re.I)
 _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a schema a link names
 _NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
@@ -367,6 +372,20 @@ def _status_run(blocks: list[Block], index: int, outline: list[Block]) -> str:
     return found.group(1) if found else ""
 
 
+def _status_table_before(blocks: list[Block], index: int) -> str:
+    """The status of the table of one status row that a response's field table follows under the same heading
+    ("status | description", "default | unexpected error", then a media type over the fields, perhaps one
+    table a media type): the fields are that response's; "" where no such table comes first (thirty-fifth
+    round)."""
+    for block in reversed(blocks[max(0, index - _STATUS_TABLE_REACH) : index]):
+        if block.kind == "heading":
+            return ""
+        if block.kind == "table" and is_status_table(block.rows, block.header):
+            shown = status_rows(block.rows, block.header)
+            return shown[0][0] if len(shown) == 1 else ""
+    return ""
+
+
 def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
     """(kind, status) of the nearest heading before block `index` that names one (bounded: 200 back)."""
     for block in reversed(blocks[max(0, index - 200) : index]):
@@ -497,9 +516,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if _HEADERS_HEADING.fullmatch(block.text.strip()) and _under_status(outline[:-1]):
                 header_names = 1
             # A heading that is a status ("200", "404 Not Found", "default") documents a response.
-            if (shown := _STATUS_HEADING.fullmatch(block.text)) and shown.group(1) not in dict(
-                evidence.statuses
-            ):
+            # So does one that says it is a response's ("Response 204 No Content", thirty-fifth round).
+            if (
+                shown := _STATUS_HEADING.fullmatch(block.text) or _RESPONSE_HEADING.fullmatch(block.text.strip())
+            ) and shown.group(1) not in dict(evidence.statuses):
                 evidence.statuses.append((shown.group(1), shown.group(2) or ""))
             # A label heading ("Query Parameters:") introduces what follows; it names no operation.
             if (
@@ -570,6 +590,18 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 )
                 if named and label_kind(label) == "response" and label_status(label).startswith("2"):
                     evidence.lone_names.append((label_status(label), named.group(1)))
+                # A namespaced schema's name alone under a request-body label, past the length that makes a run
+                # prose ("iam.v1.account.VendorOauthAppCreateRequest" under "Request Body"): the body's schema,
+                # as a shorter name alone is (thirty-fifth round).
+                if (
+                    (dotted := _DOTTED_NAME.fullmatch(block.text.strip()))
+                    and label_kind(label) == "request"
+                    and evidence.method in _BODY_METHODS
+                    and not evidence.statuses
+                    and not responses_run
+                ):
+                    evidence.lone_names.extend(("request", target) for target in block.links[:1])
+                    evidence.lone_names.append(("request", dotted.group(0)))
             elif block.control:
                 continue  # a control's label, a table of contents' item: no schema named, no part given
             elif (lone := _LONE_NAME.fullmatch(block.text)) and label_kind(label) == "response":
@@ -582,6 +614,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             elif (
                 lone
                 and label_kind(label) in ("", "request")
+                # a part's label alone ("Parameters", "Tags") names no schema, even where a section of the page
+                # is headed so (thirty-fifth round)
+                and not _LABEL_ONLY.fullmatch(block.text.strip())
+                and not _PART_HEADING.fullmatch(block.text.strip())
                 and evidence.method in _BODY_METHODS
                 and not evidence.statuses
                 and not evidence.response_examples
@@ -704,8 +740,16 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 rows = [replace(row, depth=row.depth + below) for row in rows]
             previous_kind, previous_table = kind, index
             if kind == "response":
-                status = panel_status(blocks, index, first=True) or status or _status_run(blocks, index, outline)
-                if label_location(label) != "header":  # "Response Headers:" are not body fields
+                status = (
+                    panel_status(blocks, index, first=True)
+                    or status
+                    or _status_run(blocks, index, outline)
+                    or _status_table_before(blocks, index)
+                    # the heading the fields sit under says which ("Other responses", then "Schema of the
+                    # response body"): the default response's, not the success's (thirty-fifth round)
+                    or (_enclosing(outline)[1] if _enclosing(outline)[0] == "response" else "")
+                )
+                if label_location(response_label(label)) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
             default_location = label_location(label)

@@ -195,6 +195,8 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
             type_col = cols.get("type", -1)
             if type_col < 0 and "description" in cols and _STATED_TYPE.match(row[cols["description"]]):
                 type_col = cols["description"]  # "Type: [movie-list-object][]": the type it states links
+            elif type_col < 0 and "description" in cols and _link_alone(row[cols["description"]], links, index, cols):
+                type_col = cols["description"]  # a description of the schema's link alone ("body | RejectsList")
             cell_links = links[index] if links and index < len(links) else []
             if not header and len(row) > 1 and len(cell_links) > 1 and _opens_with(row[1], cell_links[1]):
                 type_col = 1  # a headerless table's second cell opens with a schema's link ("[ Record ]")
@@ -205,6 +207,17 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
                 parsed.type = parsed.type or "object"
             out.append(parsed)
     return _unflatten(out)
+
+
+def _link_alone(cell: str, links: list[list[str]] | None, index: int, cols: dict[str, int]) -> bool:
+    """A cell that shows nothing but its link, and the link names the schema it shows ("RejectsList"), where a
+    table has no type column: the link is the row's type (a body parameter's schema, thirty-fifth round)."""
+    row_links = links[index] if links and index < len(links) else []
+    column = cols["description"]
+    target = row_links[column] if column < len(row_links) else ""
+    shown = re.sub(r"[\W_]+", "", cell).lower()
+    # a link to a type's own docs ("[String]") names no schema
+    return bool(target) and not is_type_link(target) and shown == re.sub(r"[\W_]+", "", target).lower()
 
 
 def _opens_with(cell: str, target: str) -> bool:
