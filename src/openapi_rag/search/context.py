@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from openapi_rag.search.actions import CONTRACTIONS, IMPERATIVES, LEAD_INS, clause_methods, verb_lexicon
+from openapi_rag.search.dependencies import names_a_thing
 from openapi_rag.search.tokenize import STOPWORDS
 
 CONTEXT_RULES = ("statement", "subject", "main_clause")
@@ -352,11 +353,6 @@ def without_quoted(text: str) -> str:
     return kept if len(_PIECE_WORDS.findall(kept.lower())) >= 2 else text
 
 
-_NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
-_NOT_A_NAME = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
-_ACRONYM_WORD = re.compile(r"[A-Z]{2,5}s?")
-
-
 def without_names(text: str, known: frozenset[str] = frozenset()) -> str:
     """`text` without the particular things it names by a capitalised word past a sentence's start
     ("assign this bug to Priya", "review it by Friday"): a person's, a title's or a day's name is a
@@ -374,15 +370,7 @@ def without_names(text: str, known: frozenset[str] = frozenset()) -> str:
     kept: list[str] = []
     before = "."
     for token in text.split():
-        word = token.strip(".,;:!?'\"()")
-        named = (
-            before[-1:] not in ".!?:"
-            and _NAME_WORD.fullmatch(word) is not None
-            and word not in _NOT_A_NAME
-            and not _ACRONYM_WORD.fullmatch(word)
-            and word.lower() not in known
-        )
-        if not named:
+        if not names_a_thing(before, token, known, acronyms=False):
             kept.append(token)
         elif token[-1:] in ".!?":
             kept.append(token[-1])

@@ -264,14 +264,20 @@ def names_something(text: str | None, *, known: frozenset[str] = frozenset(), ac
         return False
     if _QUOTED.search(text):
         return True
-    words = [(before, word.strip(".,;:!?'\"()")) for before, word in pairwise(text.split())]
-    return any(
-        word[:1].isupper()
+    return any(names_a_thing(before, word, known, acronyms=acronyms) for before, word in pairwise(text.split()))
+
+
+def names_a_thing(before: str, token: str, known: frozenset[str] = frozenset(), *, acronyms: bool = True) -> bool:
+    """Whether `token`, after the token `before`, is a particular thing's name (`names_something`):
+    capitalised, not a sentence's first word, not "I", not in `known`, and (with `acronyms` False)
+    not a word in capitals."""
+    word = token.strip(".,;:!?'\"()")
+    return (
+        before[-1:] not in ".!?:"
+        and word[:1].isupper()
         and word not in _NOT_NAMES
         and word.lower() not in known
         and (acronyms or not _ACRONYM.fullmatch(word))
-        for before, word in words
-        if before[-1:] not in ".!?:"
     )
 
 
