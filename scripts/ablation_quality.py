@@ -222,6 +222,9 @@ ROWS: dict[str, Row] = {
         )
         for w, g in ((10, 0.02), (10, 0.1), (10, 0.2), (5, 0.05), (3, 0.1))
     },
+    "shipped, with the flat-words rule on clauses and focused intents too": Row(
+        dict(static_weight=1.25, flat_pieces=True), static="minilm-users"
+    ),
     # session 23: names past a sentence's start ("assign this bug to Priya") not searched
     "shipped, with names not searched": Row(dict(static_weight=1.25, mask_names=True), static="minilm-users"),
     "with the first result settled from .7 of the best": Row(dict(settle_share=0.7)),

@@ -406,3 +406,23 @@ def test_an_index_recorded_before_the_flat_words_rule_answers_without_it() -> No
     assert SearchSettings.from_dict(recorded_then).static_flat_weight is None
     assert SearchSettings.from_dict({}).static_flat_weight == 10.0  # nothing recorded: the defaults
     assert SearchSettings.from_dict(SearchSettings().to_dict()).static_flat_weight == 10.0
+
+
+def test_flat_pieces_take_the_flat_weight_only_when_asked(demo) -> None:
+    """`flat_pieces` (measured in session 23, off): a clause whose words are flat reads the second list at
+    `static_flat_weight` instead of `static_weight`."""
+    searcher = demo.searcher
+    text = "add the top tracks of an artist to it"
+    vector = demo.embedder.embed_many([text])[0]
+
+    def second_weight(**settings) -> float:
+        searcher.configure(SearchSettings(static_weight=1.25, **settings))
+        lists = searcher._extra_lists(text, vector, None, "hybrid", 10, None, None, True, whole=False, flat=True)
+        return lists[-1][1]
+
+    try:
+        assert second_weight() == 1.25
+        assert second_weight(flat_pieces=True) == 10.0
+        assert second_weight(flat_pieces=True, static_flat_weight=None) == 1.25
+    finally:
+        searcher.configure(SearchSettings(static_weight=1.25))

@@ -559,7 +559,7 @@ class Searcher:
                     allowed,
                     i in second,
                     whole=i == 0,
-                    flat=i == 0 and flat_words(lexical, self.settings.flat_gap),
+                    flat=(i == 0 or self.settings.flat_pieces) and flat_words(lexical, self.settings.flat_gap),
                 )
                 if i == 0:
                     whole_dense = dense
@@ -667,6 +667,8 @@ class Searcher:
                     weight = 0.0  # the named gate, as without the flat rule
                 else:
                     weight = cfg.static_whole_weight if cfg.static_whole_weight is not None else cfg.static_weight
+            elif not whole and flat and cfg.flat_pieces and cfg.static_flat_weight:
+                weight = cfg.static_flat_weight  # a clause or focused intent in a user's words
             else:
                 weight = (
                     cfg.static_whole_weight

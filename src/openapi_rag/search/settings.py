@@ -105,6 +105,11 @@ class SearchSettings(BaseModel):
     flat_gap: float = Field(0.05, ge=0, le=1)
     """With `static_flat_weight`: a whole request's words are flat when BM25's best chunk scores
     less than this share above its second, (s1 - s2) / s1 (no chunk: flat; one: not)."""
+    flat_pieces: bool = False
+    """With `static_flat_weight`: a clause or a focused intent whose words are flat takes the second
+    list at that weight too (not only a one-sentence request's whole text). Off: under rule 3
+    (session 23) tuning halves +.0112, realworld reporting R@1 +.014, MRR +.021, ToolAlpaca R@5 +.020,
+    but RestBench's reporting MRR −.011 and StableToolBench's R@5 −.010."""
     view_weight: float = Field(0.0, ge=0)
     """Weight of the short views' list (`views.py`, each chunk at its best view; an index built
     with `compact`'s `views=True`) as a third list in hybrid mode; 0: not read. Off: at .5 it won
