@@ -131,7 +131,6 @@ class _Catalog:
     has_links: bool = False  # any schema, errors or security chunk to attach to results
 
 
-
 def flat_words(lexical: Ranked, gap: float) -> bool:
     """Whether a text's words single out no chunk: BM25's best scores less than `gap` of itself
     above the second (no chunk shares a word: flat; one does: not)."""
@@ -141,6 +140,7 @@ def flat_words(lexical: Ranked, gap: float) -> bool:
         return False
     best, second = lexical[0][1], lexical[1][1]
     return best <= 0 or (best - second) / best < gap
+
 
 class Searcher:
     """Answers queries over a vector store and (for bm25/hybrid) a BM25 index of the same chunks.
@@ -559,7 +559,7 @@ class Searcher:
                     allowed,
                     i in second,
                     whole=i == 0,
-                    flat=(i == 0 or self.settings.flat_pieces) and flat_words(lexical, self.settings.flat_gap),
+                    flat=flat_words(lexical, self.settings.flat_gap),
                 )
                 if i == 0:
                     whole_dense = dense
@@ -659,27 +659,25 @@ class Searcher:
         extra = []
         if view_hits is not None and cfg.view_weight > 0:
             extra.append((view_hits, cfg.view_weight))
-        if second and self.static is not None:
-            if whole and cfg.static_flat_weight:
-                if flat:
-                    weight = cfg.static_flat_weight
-                elif not cfg.static_whole_named and self._names_thing(text):
-                    weight = 0.0  # the named gate, as without the flat rule
-                else:
-                    weight = cfg.static_whole_weight if cfg.static_whole_weight is not None else cfg.static_weight
-            elif not whole and flat and cfg.flat_pieces and cfg.static_flat_weight:
-                weight = cfg.static_flat_weight  # a clause or focused intent in a user's words
-            else:
-                weight = (
-                    cfg.static_whole_weight
-                    if whole and cfg.static_whole_weight is not None
-                    else cfg.static_weight
-                )
-            if weight > 0:
-                extra.append((self.static.search(fetch, text=text, allowed=allowed), weight))
+        if second and self.static is not None and (weight := self._second_weight(text, whole, flat)) > 0:
+            extra.append((self.static.search(fetch, text=text, allowed=allowed), weight))
         if cfg.jargon_weight > 0 and (jargon := self._jargon_index()) is not None:
             extra.append((jargon.search(self._searched(text), fetch, allowed=allowed), cfg.jargon_weight))
         return extra
+
+    def _second_weight(self, text: str, whole: bool, flat: bool) -> float:
+        """The second list's weight on `text`: `static_flat_weight` where its words are `flat` (a whole
+        request; with `flat_pieces` a clause or focused intent too); 0 for a whole request the named gate
+        keeps out (`_second_served` left it in for the flat rule to decide); else the whole text's or
+        every text's weight."""
+        cfg = self.settings
+        if flat and cfg.static_flat_weight and (whole or cfg.flat_pieces):
+            return cfg.static_flat_weight
+        if whole and cfg.static_flat_weight and not cfg.static_whole_named and self._names_thing(text):
+            return 0.0  # the named gate, as without the flat rule
+        if whole and cfg.static_whole_weight is not None:
+            return cfg.static_whole_weight
+        return cfg.static_weight
 
     def _jargon_index(self) -> BM25Index | None:
         """A BM25 over the chunks' lexicon words alone (`compact`'s `jargon_list`), built on first
