@@ -747,7 +747,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                     or _status_table_before(blocks, index)
                     # the heading the fields sit under says which ("Other responses", then "Schema of the
                     # response body"): the default response's, not the success's (thirty-fifth round)
-                    or (_enclosing(outline)[1] if _enclosing(outline)[0] == "response" else "")
+                    or (enclosing[1] if (enclosing := _enclosing(outline))[0] == "response" else "")
                 )
                 if label_location(response_label(label)) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
