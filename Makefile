@@ -64,6 +64,7 @@ crawl-pages: $(STAMP)
 	cd benchmarks/crawl/renderers/swagger-render && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/swagger-markdown && npm ci --no-audit --no-fund --ignore-scripts
 	cd benchmarks/crawl/renderers/postman-to-markdown && npm ci --no-audit --no-fund --ignore-scripts
+	cd benchmarks/crawl/renderers/oas3-mdx && npm ci --no-audit --no-fund --ignore-scripts
 	test -x benchmarks/crawl/renderers/.venv/bin/sphinx-build || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv && benchmarks/crawl/renderers/.venv/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-sphinx.txt; }
 	test -x benchmarks/crawl/renderers/.venv-openapi-generator/bin/openapi-generator-cli || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-openapi-generator && benchmarks/crawl/renderers/.venv-openapi-generator/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-openapi-generator.txt; }
 	test -x benchmarks/crawl/renderers/.venv-mkdocs/bin/mkdocs || { $(PYTHON) -m venv benchmarks/crawl/renderers/.venv-mkdocs && benchmarks/crawl/renderers/.venv-mkdocs/bin/pip install --quiet -r benchmarks/crawl/renderers/requirements-mkdocs.txt; }

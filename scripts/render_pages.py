@@ -250,6 +250,16 @@ untouched, before its pages were read):
   its schema faker's `Math.random` seeded) writes from the spec, the Markdown turned into HTML by marked 18.2.1;
   pinned in renderers/postman-to-markdown (package.json and its lock; see render_postman_to_markdown).
 
+One more joined in issue 17's thirty-seventh round, again fresh and held out (measured once with the rules
+untouched, its pages never read):
+
+- `oas3-mdx`: oas3-mdx 0.4.7 (npm `@synx-ai/oas3-mdx`: its own Handlebars template, one Markdown file per operation
+  for a static site generator, bodies and responses drawn as generated examples, a cURL sample), its command with
+  its defaults, the files joined in the spec's order without their front matter and turned into HTML by marked
+  18.2.1; OpenAPI 3 only, so Swagger 2.0 specs go through api-spec-converter 2.12.0 first, mended as for
+  openapi3-generator (the same validator) and with each server's variables filled in; pinned in renderers/oas3-mdx
+  (package.json and its lock; see render_oas3_mdx).
+
 From the dumped pages, scripts (the harness holds the spec: the answer), styles, inline SVG icons,
 links back into the harness and every attribute but href, id, colspan, rowspan are dropped
 (classes and framework attributes were half the bytes, and rules never read them); runs of whitespace
@@ -299,6 +309,7 @@ answer). Rendering is deterministic: same specs and renderer versions, same page
 from __future__ import annotations
 
 import argparse
+import copy
 import datetime
 import json
 import os
@@ -351,6 +362,7 @@ SWAGGER_RENDER = RENDERERS / "swagger-render"
 SWAGGER_RENDER_VENV = RENDERERS / ".venv-swagger-render"
 SWAGGER_MARKDOWN = RENDERERS / "swagger-markdown"
 POSTMAN_TO_MARKDOWN = RENDERERS / "postman-to-markdown"
+OAS3_MDX = RENDERERS / "oas3-mdx"
 CHROMIUM_TIMEOUT_S = 600
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -1610,6 +1622,77 @@ def render_postman_to_markdown(spec: Path, out: Path, work: Path) -> None:
     _markdown_page(markdown, title.group(1).strip() if title else spec.stem, out, work, modules / ".bin" / "marked")
 
 
+def _server_variables_filled(data: dict) -> dict:
+    """The spec with each server URL's variables filled in with their defaults and the `variables` dropped, as a
+    client fills them by default (uspto's `{scheme}://developer.uspto.gov/ds-api` is
+    `https://developer.uspto.gov/ds-api`): oas3-mdx 0.4.7's cURL sample (openapi-snippet's HAR) refuses a URL with a
+    template in its scheme and fails the whole spec, and its validator refuses a URL that declares variables it
+    does not hold. Root, path-item and operation servers alike; nothing else changes."""
+    out = copy.deepcopy(data)
+    holders = [out, *(out.get("paths") or {}).values()]
+    holders += [op for item in list(holders[1:]) if isinstance(item, dict) for op in item.values()]
+    for holder in holders:
+        for server in (holder.get("servers") or []) if isinstance(holder, dict) else []:
+            if isinstance(server, dict) and isinstance(server.get("variables"), dict):
+                variables = server.pop("variables")
+                server["url"] = re.sub(
+                    r"\{([^{}]+)\}",
+                    lambda m, v=variables: str((v.get(m.group(1)) or {}).get("default", m.group(0))),
+                    str(server.get("url", "")),
+                )
+    return out
+
+
+def render_oas3_mdx(spec: Path, out: Path, work: Path) -> None:
+    """oas3-mdx 0.4.7 (npm `@synx-ai/oas3-mdx`, Carlos Rivera's "convert OpenAPI v3 spec into a directory of
+    markdown files based on your spec paths ... to integrate them into static site generators": one Handlebars
+    template of its own, `path.hdb`, filled once per operation, its bodies and responses drawn as examples that
+    openapi-sampler makes, a cURL sample by openapi-snippet, each file formatted by prettier), its command with its
+    defaults (the `mdx` parser and extension, the `shell` sample; `--templates` names the package's own templates,
+    which its command's default looks for beside the working directory). Each operation's file is read in the
+    spec's order, its front matter (`id`, `slug`: the site's metadata, never shown) dropped, and the files joined
+    into one page turned into HTML by marked 18.2.1 as for widdershins. It reads OpenAPI 3 only, so a Swagger 2
+    spec goes through api-spec-converter 2.12.0 (swagger_2 → openapi_3) first, and it validates the spec with
+    oas-validator (its loader is openapi3-generator's, refactored) and refuses the whole file on one slip, so it
+    reads the copy mended as for openapi3-generator (`_oas_validator_valid`); one more mend, because it renders
+    nothing otherwise: each server URL's variables filled in with their defaults (`_server_variables_filled`). The
+    truth stays the original. It prints a refused spec on stderr and exits 0, so an error printed, or no file
+    written, is a failure here.
+    Pinned in renderers/oas3-mdx (package.json and its lock: oas3-mdx, the converter and marked). Added in issue
+    17's thirty-seventh round as a fresh held-out renderer: its pages were committed unread."""
+    modules = OAS3_MDX / "node_modules"
+    data = _read_spec(spec)
+    converted = _openapi_3(spec, data, modules / ".bin" / "api-spec-converter")
+    mended = _server_variables_filled(_oas_validator_valid(converted))
+    source = work / "spec.json"
+    source.write_text(json.dumps(mended), encoding="utf-8")
+    package = modules / "@synx-ai" / "oas3-mdx"
+    site = work / "site"
+    done = subprocess.run(
+        ["node", str(package / "dist" / "cli.js"), "--spec", str(source), "--target", str(site),
+         "--templates", str(package / "templates")],  # fmt: skip
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT_S,
+        cwd=work,
+    )
+    files = [
+        site / f"{path.lstrip('/')}" / f"{method}.mdx"
+        for path, item in (mended.get("paths") or {}).items()
+        if isinstance(item, dict)
+        for method in item
+    ]
+    if b"went wrong" in done.stderr or not any(f.exists() for f in files):  # it exits 0 on a refused spec
+        raise subprocess.CalledProcessError(1, "oas3-mdx", stderr=done.stderr or b"no file written")
+    markdown = work / "page.md"
+    markdown.write_text(
+        "\n\n".join(_FRONT_MATTER.sub("", f.read_text(encoding="utf-8")) for f in files if f.exists()),
+        encoding="utf-8",
+    )
+    _markdown_page(markdown, _spec_title(data, spec), out, work, modules / ".bin" / "marked")
+
+
+
 def _numbers_unquoted(value: object) -> object:
     """A quoted `default` of a numeric schema ("20" for an integer, Spotify's) as the number it quotes."""
     if isinstance(value, list):
@@ -2297,6 +2380,7 @@ RENDER = {
     "swagger-render": render_swagger_render,
     "swagger-markdown": render_swagger_markdown,
     "postman-to-markdown": render_postman_to_markdown,
+    "oas3-mdx": render_oas3_mdx,
 }
 # renderers that build one site for every spec at once (a build's fixed cost is most of its time)
 RENDER_ALL = {
@@ -2451,6 +2535,11 @@ NEEDS = {
         POSTMAN_TO_MARKDOWN / "node_modules" / "postman-to-markdown" / "bin" / "global.js",
         "node",
         "cd benchmarks/crawl/renderers/postman-to-markdown && npm ci",
+    ),
+    "oas3-mdx": Needs(
+        OAS3_MDX / "node_modules" / "@synx-ai" / "oas3-mdx" / "dist" / "cli.js",
+        "node",
+        "cd benchmarks/crawl/renderers/oas3-mdx && npm ci",
     ),
 }
 

@@ -47,6 +47,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
     assert {"nadoc", "openapi-to-asciidoc", "swagger2rst", "openapi-markdown", "swagger-render"} <= set(module.RENDER)
     assert {"swagger-markdown"} <= set(module.RENDER)
     assert "postman-to-markdown" in module.RENDER
+    assert "oas3-mdx" in module.RENDER
     assert {"docusaurus", "vitepress", "zudoku", "fumadocs"} <= set(module.RENDER_ALL)
     # The spec never reaches a committed page (openapi-generator's scripts carry every schema).
     for name, count in (("swagger-ui", 38), ("scalar", 38), ("rapidoc", 38), ("redoc", 38),
@@ -58,7 +59,7 @@ def test_every_renderer_has_its_own_function_and_install_hint() -> None:
                         ("owl-api", 38), ("scalar-markdown", 38), ("flexdoc", 38),
                         ("nadoc", 38), ("openapi-to-asciidoc", 38), ("swagger2rst", 34),
                         ("openapi-markdown", 38), ("swagger-render", 36),
-                        ("postman-to-markdown", 38), ("swagger-markdown", 37)):  # fmt: skip
+                        ("postman-to-markdown", 38), ("swagger-markdown", 37), ("oas3-mdx", 38)):  # fmt: skip
         pages = sorted((BENCH / "pages" / name).glob("*.html"))
         assert len(pages) == count
         assert all("<script" not in p.read_text(encoding="utf-8")[:2_000_000] for p in pages[:5])
@@ -339,3 +340,26 @@ def test_a_postman_collection_gets_what_postman_exports_raw_urls_and_header_list
     first = out["item"][0]["item"][0]["request"]
     assert first["url"]["raw"] == "{{baseUrl}}/movie/:movie_id/reviews?page=1" and first["header"] == []
     assert out["item"][1]["request"]["url"]["raw"] == "kept" and out["item"][1]["request"]["header"] == [{"key": "X"}]
+
+
+def test_oas3_mdxs_input_has_each_servers_variables_filled_with_their_defaults() -> None:
+    # oas3-mdx's cURL sample (openapi-snippet's HAR) refuses a URL whose scheme is a template, and its validator a
+    # URL that declares variables it does not hold: each server's variables take their defaults, as a client's do.
+    module = _render_pages()
+    scheme = {"scheme": {"enum": ["https", "http"], "default": "https"}}
+    spec = {
+        "openapi": "3.0.3",
+        "servers": [{"url": "{scheme}://api.example.com/{base}", "variables": {**scheme, "base": {"default": "v1"}}}],
+        "paths": {
+            "/a": {
+                "servers": [{"url": "https://a.example.com", "description": "kept"}],
+                "get": {"servers": [{"url": "{scheme}://b.example.com", "variables": scheme}], "responses": {}},
+                "parameters": [],
+            }
+        },
+    }
+    out = module._server_variables_filled(spec)
+    assert out["servers"] == [{"url": "https://api.example.com/v1"}]
+    assert out["paths"]["/a"]["servers"] == [{"url": "https://a.example.com", "description": "kept"}]
+    assert out["paths"]["/a"]["get"]["servers"] == [{"url": "https://b.example.com"}]
+    assert "variables" in spec["servers"][0]  # the input is not changed
