@@ -227,6 +227,10 @@ ROWS: dict[str, Row] = {
     ),
     # session 23: names past a sentence's start ("assign this bug to Priya") not searched
     "shipped, with names not searched": Row(dict(static_weight=1.25, mask_names=True), static="minilm-users"),
+    # session 24: a lifted producer not moved first where the request names no particular thing
+    "shipped, with no lifted producer settled first": Row(
+        dict(static_weight=1.25, settle_lifted=False), static="minilm-users"
+    ),
     "with the first result settled from .7 of the best": Row(dict(settle_share=0.7)),
     "with the first result settled from .6 of the best": Row(dict(settle_share=0.6)),
     "with the whole request embedded up to 3 clauses": Row(dict(whole_query_clauses=4)),

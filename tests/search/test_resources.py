@@ -49,6 +49,53 @@ def test_the_verb_and_the_resource_settle_the_first_result() -> None:
     assert settle_first([], intent, share=0.8) == []
 
 
+def test_a_lifted_producer_is_not_settled_first() -> None:
+    """`exclude`: a producer lifted as another operation's input names the resource ("app") but
+    is not the action asked for; the order the scores gave stands."""
+    ops = [
+        op("do", "POST /v2/apps/{app_id}/rollback", 1.0),
+        op("do", "GET /v2/apps", 0.9),  # lifted: 0.9 of the rollback's score
+    ]
+    intent = "go back to the previous version of my app"
+    assert [o.id for o in settle_first(ops, intent, share=0.8)][0] == "GET /v2/apps"
+    assert settle_first(ops, intent, share=0.8, exclude=frozenset({("do", "GET /v2/apps")})) == ops
+
+
+def _path_op(summary: str, *, param: bool) -> dict:
+    params = [{"name": "app_id", "in": "path", "required": True, "schema": {"type": "string"}}]
+    return {"summary": summary, "responses": {"200": {"description": "ok"}}, **({"parameters": params} if param else {})}
+
+
+def test_a_search_settles_no_lifted_producer_first_with_the_setting(tmp_path: Path) -> None:
+    """The real embedder and search: `GET /apps` is lifted as the rollback's producer (.9 of its
+    score) and names the request's resource ("app"); `settle_lifted=False` leaves it second."""
+    import json
+
+    from openapi_rag.index import Index
+    from openapi_rag.spec import load_services
+
+    spec = {
+        "openapi": "3.0.0",
+        "info": {"title": "Apps", "version": "1"},
+        "paths": {
+            "/apps": {"get": _path_op("List all apps", param=False)},
+            "/apps/{app_id}": {"get": _path_op("Retrieve an existing app", param=True)},
+            "/apps/{app_id}/rollback": {"post": _path_op("Rollback app to a previous deployment", param=True)},
+            "/apps/{app_id}/logs": {"get": _path_op("Retrieve active deployment logs", param=True)},
+        },
+    }
+    (tmp_path / "apps.json").write_text(json.dumps(spec))
+    index = Index.build(load_services([tmp_path]).services)
+    query = "go back to the previous version of my app, the new release is broken"
+
+    def first_two(**settings: object) -> list[str]:
+        index.searcher.configure(index.searcher.settings.replace(**settings))
+        return [hit.id for hit in index.search(query, k=2, expand=False)]
+
+    assert first_two(settle_lifted=True) == ["GET /apps", "POST /apps/{app_id}/rollback"]
+    assert first_two(settle_lifted=False) == ["POST /apps/{app_id}/rollback", "GET /apps"]
+
+
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     from openapi_rag.index import Index

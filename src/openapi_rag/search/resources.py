@@ -93,6 +93,7 @@ def settle_first(
     words_of: str | None = None,
     skip: frozenset[str] = LEAD_INS,
     shape: bool = False,
+    exclude: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[OperationHit]:
     """`operations` (best first) with the head's first operation being one of the first one's API
     whose method the intent's verb allows (any, when it names no listed verb) and whose resource
@@ -100,7 +101,8 @@ def settle_first(
     head holds one; it takes the best score. The head: operations scoring at least `share` of the
     best. With `shape`, a request that names one thing by its identifier ("opportunity opp_4410")
     with a verb that changes what exists (not a read, not only a create) settles on an operation on
-    one item (`/opportunities/{id}`) where the head holds one that fits.
+    one item (`/opportunities/{id}`) where the head holds one that fits. No operation in `exclude`
+    ((service, id) keys: lifted producers) is moved first.
 
     Example:
         >>> ops = [OperationHit("s", "GET", "/orders/{id}/items", "GET /orders/{id}/items", 1.0),
@@ -121,7 +123,11 @@ def settle_first(
     one_item = shape and changes and names_identifier(named_in)
 
     def fits(op: OperationHit) -> bool:
-        return (allowed is None or op.method.upper() in allowed) and names_resource(named_in, op.path)
+        return (
+            (allowed is None or op.method.upper() in allowed)
+            and names_resource(named_in, op.path)
+            and (op.service, op.id) not in exclude
+        )
 
     head = [  # what the first one's API offers among those scoring close to it
         (i, op)

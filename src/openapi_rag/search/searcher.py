@@ -265,12 +265,15 @@ class Searcher:
                 break
             fetch *= 2
         verbs = cfg.action_verbs and (len(texts) > 1 or cfg.verb_single_intent)
+        lifted: frozenset[OpKey] = frozenset()  # producers scored above what their own words earned
         with self._stage("rescore"):
             if threshold is None and (
                 cfg.dependencies or auto or verbs or cfg.clause_share < 1.0 or cfg.weighs_apis
                 or (cfg.focus_whole_share < 1.0 and len(texts) == 2)
             ):
-                operations = self._rescore(operations, texts, lists, chunks, auto=auto, allowed=allowed)
+                operations, lifted = self._rescore(
+                    operations, texts, lists, chunks, auto=auto, allowed=allowed
+                )
             if (
                 threshold is None
                 and query
@@ -289,6 +292,7 @@ class Searcher:
                     skip=self._lead_ins(),
                     words_of=texts[0] if cfg.settle_words == "request" else None,
                     shape=cfg.settle_item,
+                    exclude=lifted if not cfg.settle_lifted and not self._names_thing(query) else frozenset(),
                 )
         if cfg.fold_duplicates:
             with self._stage("fold"):
@@ -771,10 +775,11 @@ class Searcher:
         *,
         auto: bool,
         allowed: list[str] | None,
-    ) -> list[OperationHit]:
+    ) -> tuple[list[OperationHit], frozenset[OpKey]]:
         """Weigh each clause's verb, lift producers (per text) and, for k="auto", keep what each
         text's scores call relevant. `allowed`: the chunk ids the search's filter lets through
-        (None: all)."""
+        (None: all). Also returns the lifted producers: operations whose final score is a lift,
+        above their best over the texts' own scores."""
         cfg = self.settings
         per_text = [_operation_scores(ranked, chunks) for ranked in lists]
         if cfg.action_verbs:  # texts[0] is the whole query, the rest its clauses
@@ -803,6 +808,10 @@ class Searcher:
         lifting = graph is not None and not graph.is_empty
         own = cfg.own_first and speaks_of_own(texts[0])
         needs = cfg.lift_identified or not gives_identifier(texts[0])  # else the consumer has its identifier
+        own_best: dict[OpKey, float] = {}  # each operation's best before lifting
+        for scores in per_text:
+            for key, score in scores.items():
+                own_best[key] = max(own_best.get(key, score), score)
         if graph is not None and lifting:
             per_text = [
                 scores
@@ -824,6 +833,7 @@ class Searcher:
         for scores in per_text:
             for key, score in scores.items():
                 final[key] = max(final.get(key, score), score)
+        lifted = frozenset(key for key, score in final.items() if score > own_best.get(key, 0.0))
         if cfg.api_coherence < 1.0 and 2 < len(per_text) and (not plan or self._one_desk(texts[0])):
             final = favour_one_api(final, per_text[1:], factor=cfg.api_coherence)  # one API for them all
         if cfg.weighs_apis and len(per_text) <= 2 and texts[0]:  # one intent: which API it is for
@@ -844,7 +854,7 @@ class Searcher:
         rescored += self._producer_hits({key: s for key, s in final.items() if key not in by_key}, allowed)
         rescored.sort(key=lambda op: (-op.score, op.service, op.id))
         if not auto:
-            return rescored
+            return rescored, lifted
         keep = set()
         ratio = cfg.auto_ratio if len(per_text) > 1 else cfg.auto_ratio_whole
         for scores in per_text[1:] if len(per_text) > 1 else per_text:
@@ -854,7 +864,7 @@ class Searcher:
                 kept_here |= self._needed_producers(kept_here, scores, own=own)
             keep |= kept_here
         kept = [op for op in rescored if (op.service, op.id) in keep]
-        return kept or rescored[:1]
+        return kept or rescored[:1], lifted
 
     def _verbs(self) -> Mapping[str, frozenset[str]]:
         """The verb rules the settings read (`actions.py`): with the catalog's and the command verbs or without."""

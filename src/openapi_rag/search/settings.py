@@ -274,6 +274,16 @@ class SearchSettings(BaseModel):
     (`resources.names_identifier`, `resources.is_item_path`). Kept with `command_verbs`; read for
     every verb but a create, it lost a long request's first place on the reporting half (R@1 .595
     → .541): a read names a parent or a filter as often as the thing itself."""
+    settle_lifted: bool = True
+    """With `settle_first`: a lifted producer (an operation scored as the input of a better one,
+    `dependencies.propagate`, above anything its own words earned) may be moved first. False: not
+    for a request that names no particular thing, where it is there because another operation needs
+    its output and, moved first, stands where the request's own action belongs ("go back to the
+    previous version of my app": `GET /v2/apps` before `POST /v2/apps/{app_id}/rollback`); a request
+    naming a thing ("the birthday of the director of The Shawshank Redemption") starts with the search
+    that turns the name into an identifier. Off: under rule 3 (session 24) no tuning half moves (gain
+    0: it fails the rule's first half); reporting realworld R@1 +.009, long requests' R@1 +.027 and MRR
+    +.014, nothing else. Read for every request, RestBench's reporting MRR fell .833 → .799."""
     settle_words: Literal["intent", "request"] = "request"
     """Where `settle_first` looks for the resource's words: the whole request (the context names
     the object as often as the intent does), or the intent alone (tuning halves ToolAlpaca R@1
