@@ -227,6 +227,19 @@ ROWS: dict[str, Row] = {
     ),
     # session 23: names past a sentence's start ("assign this bug to Priya") not searched
     "shipped, with names not searched": Row(dict(static_weight=1.25, mask_names=True), static="minilm-users"),
+    # session 24: the lexicon's list read only where a whole request's words are flat (the
+    # flat-words gate of session 23), the base its index with the list unread
+    "shipped, with API jargon listed but unread": Row(
+        dict(static_weight=1.25), static="minilm-users", chunking=dict(jargon=16, jargon_list=True)
+    ),
+    **{
+        f"shipped, with API jargon read on flat requests ({w})": Row(
+            dict(static_weight=1.25, jargon_flat_weight=w),
+            static="minilm-users",
+            chunking=dict(jargon=16, jargon_list=True),
+        )
+        for w in (0.5, 1.0, 2.0)
+    },
     # session 24: a lifted producer not moved first where the request names no particular thing
     "shipped, with no lifted producer settled first": Row(
         dict(static_weight=1.25, settle_lifted=False), static="minilm-users"

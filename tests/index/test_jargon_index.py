@@ -75,3 +75,22 @@ def test_index_jargon_weight_on_the_cli_records_the_list_and_its_weight(tmp_path
     assert any("jargon_text" in c.metadata for c in chunks)
     alone = CliRunner().invoke(cli, [*args[:-2], "--jargon-weight", "0.25"])
     assert alone.exit_code == 2 and "--jargon-weight applies with --jargon" in alone.output
+
+
+def test_the_list_read_on_flat_requests_only(tmp_path) -> None:
+    """`jargon_flat_weight`: the list is read where no operation holds the request's words (BM25
+    flat: here none holds "mixtape"), not where BM25 has a clear winner."""
+    specs = _spotify(tmp_path)
+    params = {"jargon": 16, "jargon_list": True}
+    build_index([specs], tmp_path / "idx", embedder="word-hash", strategy_params=params)
+    index = Index.open(tmp_path / "idx")
+
+    def top(query: str, **settings: object) -> list[str]:
+        index.searcher.configure(jargon_weight=0.0, **settings)
+        return [hit.path for hit in index.search(query, k=5)]
+
+    flat = "my mixtape"
+    assert top(flat, jargon_flat_weight=1.0) != top(flat, jargon_flat_weight=None)
+    assert top(flat, jargon_flat_weight=1.0)[0].startswith("/playlists")
+    named = "Get a list of the playlists owned or followed by the current Spotify user"
+    assert top(named, jargon_flat_weight=1.0) == top(named, jargon_flat_weight=None)

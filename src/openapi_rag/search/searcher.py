@@ -665,8 +665,11 @@ class Searcher:
             extra.append((view_hits, cfg.view_weight))
         if second and self.static is not None and (weight := self._second_weight(text, whole, flat)) > 0:
             extra.append((self.static.search(fetch, text=text, allowed=allowed), weight))
-        if cfg.jargon_weight > 0 and (jargon := self._jargon_index()) is not None:
-            extra.append((jargon.search(self._searched(text), fetch, allowed=allowed), cfg.jargon_weight))
+        jargon_weight = cfg.jargon_weight
+        if whole and flat and cfg.jargon_flat_weight is not None:
+            jargon_weight = cfg.jargon_flat_weight
+        if jargon_weight > 0 and (jargon := self._jargon_index()) is not None:
+            extra.append((jargon.search(self._searched(text), fetch, allowed=allowed), jargon_weight))
         return extra
 
     def _second_weight(self, text: str, whole: bool, flat: bool) -> float:

@@ -119,6 +119,13 @@ class SearchSettings(BaseModel):
     """Weight of the lexicon's user words as a list of their own in hybrid mode (a BM25 over the
     chunks' `jargon_text` alone, an index built with `compact`'s `jargon_list`; `chunking/jargon.py`);
     0: not read. Their own index keeps the main BM25's word weights as they are."""
+    jargon_flat_weight: float | None = Field(None, ge=0)
+    """The lexicon's list's weight on a whole request whose words are flat (`flat_gap`: no operation
+    holds them, the request is in a user's words), where the bridge from the user's words is wanted
+    and BM25's own list says little; None: `jargon_weight` there too. Off: under rule 3 (session
+    24, against the same index with the list unread) at 1 tuning halves +.0097 (one long request),
+    worst reporting change −.002, realworld's tuning half level (R@10 −.005, MRR +.001); the
+    confirmation sets do not move (one-sentence MRR +.010 [+.001, +.021], long R@5 −.033)."""
     view_pool: bool = False
     """A chunk's dense score is its best over its own vector and its short views' (`views.py`;
     an index built with `compact`'s `views=True`). Off, with the views: they failed the rule
