@@ -240,6 +240,10 @@ ROWS: dict[str, Row] = {
         )
         for w in (0.5, 1.0, 2.0)
     },
+    # session 24: a whole request whose dense and BM25 lists lead with different APIs is flat too
+    "shipped, with disagreeing lists read as flat words": Row(
+        dict(static_weight=1.25, flat_apart=True), static="minilm-users"
+    ),
     # session 24: a lifted producer not moved first where the request names no particular thing
     "shipped, with no lifted producer settled first": Row(
         dict(static_weight=1.25, settle_lifted=False), static="minilm-users"

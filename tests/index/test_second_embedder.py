@@ -375,6 +375,16 @@ def test_flat_words_read_bm25s_first_two() -> None:
     assert not flat_words([("a", 3.0), ("b", 2.5)], 0.05)
 
 
+def test_lists_apart_when_their_first_chunks_are_of_different_apis() -> None:
+    """`flat_apart` (measured in session 24, off) reads a request as flat where the two retrievers'
+    first chunks belong to different services (a chunk id starts with its service's id)."""
+    from openapi_rag.search.searcher import apart
+
+    assert apart([("stripe:compact:POST /v1/refunds", 0.9)], [("adyen:compact:POST /refunds", 7.0)])
+    assert not apart([("stripe:compact:POST /v1/refunds", 0.9)], [("stripe:compact:GET /v1/refunds", 7.0)])
+    assert not apart([], [("adyen:compact:POST /refunds", 7.0)])
+
+
 def test_flat_words_give_the_second_list_the_lead_and_clear_ones_keep_the_gate(demo, second_model_reads):
     """The flat-words rule (session 23): on a whole request whose BM25 scores single out no chunk the
     second list reads at `static_flat_weight`, a request naming a thing too; one with a clear BM25

@@ -142,6 +142,12 @@ def flat_words(lexical: Ranked, gap: float) -> bool:
     return best <= 0 or (best - second) / best < gap
 
 
+def apart(dense: Ranked, lexical: Ranked) -> bool:
+    """Whether the dense and BM25 lists' first chunks belong to different APIs (a chunk id starts
+    with its service's id, `Chunker.chunk_id`)."""
+    return bool(dense and lexical) and dense[0][0].split(":", 1)[0] != lexical[0][0].split(":", 1)[0]
+
+
 class Searcher:
     """Answers queries over a vector store and (for bm25/hybrid) a BM25 index of the same chunks.
 
@@ -563,7 +569,8 @@ class Searcher:
                     allowed,
                     i in second,
                     whole=i == 0,
-                    flat=flat_words(lexical, self.settings.flat_gap),
+                    flat=flat_words(lexical, self.settings.flat_gap)
+                    or (self.settings.flat_apart and apart(dense, lexical)),
                 )
                 if i == 0:
                     whole_dense = dense
