@@ -1,0 +1,71 @@
+"""Issue 17's thirty-sixth round: general rules written on the development set (benchmarks/crawl/dev), never on the
+benchmark's 38 specs nor the held-out eleven: a field drawn with an empty type cell among typed fields, named as a
+documented schema but for its first letter's case, has that schema's fields; a declaration whose combined type
+spans lines in parentheses ("value?: Partial(string) & Partial({" … "})[])") is one field; a reference ending in
+brackets ("#/components/schemas/Address[]") is a list; a parameter drawn as one run of its name, its type and a
+required mark ("body metadata_template (required)") is no prose, so its link names the body's schema; an error's
+reason phrase alone ("Bad Request") labels that response, not the request. Each on a small fragment of the
+structure (each fails without its rule)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openapi_rag.crawl import crawl_pages
+
+
+def _crawl(tmp_path: Path, html: str) -> dict:
+    page = tmp_path / "api.html"
+    page.write_text(f"<html><body><h1>Assets API</h1>{html}</body></html>", encoding="utf-8")
+    return crawl_pages([page]).document
+
+
+def _names(schema: dict, depth: int = 0) -> set[str]:
+    """Property names at every level (an array's items' too), as the scorer counts them."""
+    out: set[str] = set()
+    while schema.get("type") == "array":
+        schema = schema.get("items") or {}
+    for name, child in (schema.get("properties") or {}).items():
+        out.add(name)
+        out |= _names(child, depth + 1)
+    return out
+
+
+def _table(*rows: tuple[str, str]) -> str:
+    body = "".join(f"<tr><td>{name}</td><td>{type_}</td><td></td></tr>" for name, type_ in rows)
+    return (
+        "<table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def test_an_untyped_field_named_as_a_schema_has_its_fields(tmp_path: Path) -> None:
+    # "bookDepreciationSetting | (no type)" among typed fields, the page's components documenting
+    # "BookDepreciationSetting" under its own heading: the field is that schema
+    page = (
+        "<h2>POST /AssetTypes</h2><p>adds a fixed asset type</p><h3>Request Body</h3>"
+        '<p><a href="#assettype">AssetType</a></p><h3>Responses</h3><h4>200</h4><p>created</p>'
+        "<h2>GET /Settings</h2><p>searches settings</p><h3>Responses</h3><h4>200</h4><p>found</p>"
+        "<h1>Components</h1>"
+        f"<h2>AssetType</h2>{_table(('assetTypeName', 'string'), ('bookDepreciationSetting', ''), ('locks', 'integer'))}"
+        f"<h2>BookDepreciationSetting</h2>{_table(('depreciationMethod', 'string'), ('depreciationRate', 'number'))}"
+    )
+    body = _crawl(tmp_path, page)["paths"]["/AssetTypes"]["post"]["requestBody"]["content"]["application/json"]
+    assert _names(body["schema"]) == {
+        "assetTypeName", "bookDepreciationSetting", "locks", "depreciationMethod", "depreciationRate",
+    }  # fmt: skip
+
+
+def test_rows_that_state_no_type_name_no_schema(tmp_path: Path) -> None:
+    # A list whose rows state no type at all (the page's tags: "Employees | An employee …") names no section,
+    # though a section of the page is headed "Employees"; nor does a row named exactly as a section
+    from openapi_rag.crawl.row_schemas import with_references
+    from openapi_rag.crawl.tables import FieldRow
+
+    named = {"Employees": [FieldRow("apiKey", type="string")], "Team": [FieldRow("id", type="string")]}
+    tags = [FieldRow("employees"), FieldRow("companies")]
+    assert [row.name for row in with_references(tags, named)] == ["employees", "companies"]
+    exact = [FieldRow("Team"), FieldRow("name", type="string")]
+    assert [row.name for row in with_references(exact, named)] == ["Team", "name"]
+    field = [FieldRow("team"), FieldRow("name", type="string")]
+    assert [row.name for row in with_references(field, named)] == ["team", "id", "name"]
