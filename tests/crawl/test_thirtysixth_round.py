@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from openapi_rag.crawl import crawl_pages
+from openapi_rag.crawl.declarations import declaration_rows
 
 
 def _crawl(tmp_path: Path, html: str) -> dict:
@@ -69,3 +70,32 @@ def test_rows_that_state_no_type_name_no_schema(tmp_path: Path) -> None:
     assert [row.name for row in with_references(exact, named)] == ["Team", "name"]
     field = [FieldRow("team"), FieldRow("name", type="string")]
     assert [row.name for row in with_references(field, named)] == ["team", "id", "name"]
+
+
+def test_a_combined_type_over_several_lines_is_one_field() -> None:
+    block = "\n".join(
+        [
+            "{",
+            "  custom_fields: {",
+            "    id?: string",
+            "    value?: Partial(string) & Partial(number) & Partial(boolean) & Partial({",
+            "     }) & Partial(     undefined?: Partial(string) & Partial(number) & Partial({",
+            "      })[])",
+            "  }[]",
+            "  social_links: {",
+            "    url: string",
+            "  }[]",
+            "}",
+        ]
+    )
+    rows = declaration_rows(block)
+    assert rows is not None
+    assert [row[0] for row in rows[1:]] == ["custom_fields", "» id", "» value", "social_links", "» url"]
+    assert rows[3][1] == "string"  # the first type it combines
+
+
+def test_a_reference_in_brackets_is_a_list() -> None:
+    rows = declaration_rows("{\n  addresses:#/components/schemas/Address[]\n  gender:#/components/schemas/Gender\n}")
+    assert rows is not None
+    assert rows[1][1] == "array #/components/schemas/Address"
+    assert rows[2][1] == "#/components/schemas/Gender"
