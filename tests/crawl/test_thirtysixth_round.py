@@ -99,3 +99,19 @@ def test_a_reference_in_brackets_is_a_list() -> None:
     assert rows is not None
     assert rows[1][1] == "array #/components/schemas/Address"
     assert rows[2][1] == "#/components/schemas/Gender"
+
+
+def test_a_parameter_run_with_a_long_schema_name_names_the_body(tmp_path: Path) -> None:
+    # "Request body", then "body metadata_template (required)" (the type a link to the model), longer than a short
+    # run: a declaration, not prose; the link names the body's schema
+    page = (
+        "<div><pre><code><span>post</span> /metadata/add.json</code></pre></div>"
+        "<div>(<span>metadataAddJsonPost</span>)</div><div>Add a new custom metadata field.</div>"
+        '<h3>Request body</h3><div><div>body <a href="#metadata_template">metadata_template</a> (required)</div>'
+        "<div><span>Body Parameter</span> — </div></div><h3>Responses</h3><h4>200</h4> OK"
+        "<h2>Models</h2><div><h3><code>metadata_template</code></h3><div>"
+        "<div>key (optional)</div><div><span>String</span></div>"
+        "<div>view_template (optional)</div><div><span>String</span></div></div></div>"
+    )
+    body = _crawl(tmp_path, page)["paths"]["/metadata/add.json"]["post"]["requestBody"]
+    assert set(body["content"]["application/json"]["schema"]["properties"]) == {"key", "view_template"}

@@ -80,6 +80,9 @@ _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a s
 _NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
 # One name, shown once or twice, perhaps marked: a reference drawn as a run, however long, is no prose.
 _ONE_NAME = re.compile(r"(\S{1,100})(?:\s+\1(?:\s*\((?:required|optional)\))?|\s*\((?:required|optional)\))")
+# A parameter drawn as one run: its name, its type (a schema's name) and whether it is required ("body
+# metadata_template (required)"), however long the names: a declaration, no prose (thirty-sixth round).
+_NAME_TYPE_MARK = re.compile(r"[A-Za-z_$][\w.$-]{0,99}\s+[A-Za-z_$][\w.$\[\]-]{0,99}\s*\((?:required|optional)\)")
 _LABEL_ONLY = re.compile(
     r"(?:request|query|path|header|form|body|response)?\s*(?:parameters?|body|headers?|responses?)", re.I
 )
@@ -248,6 +251,8 @@ def _is_prose(text: str) -> bool:
     if len(text) < 100 and _NAMED_TEMPLATE.search(text):
         return False
     if _ONE_NAME.fullmatch(text):  # "_update_data_put_request _update_data_put_request (required)"
+        return False
+    if _NAME_TYPE_MARK.fullmatch(text):  # "body metadata_template (required)": a parameter's name, type, mark
         return False
     if shows_url(text):  # "Production server https://api.example.com/v1/pets": where, not what
         return False
