@@ -13,6 +13,7 @@ from pathlib import Path
 
 from openapi_rag.crawl import crawl_pages
 from openapi_rag.crawl.declarations import declaration_rows
+from openapi_rag.crawl.labels import label_kind, label_status
 
 
 def _crawl(tmp_path: Path, html: str) -> dict:
@@ -115,3 +116,66 @@ def test_a_parameter_run_with_a_long_schema_name_names_the_body(tmp_path: Path) 
     )
     body = _crawl(tmp_path, page)["paths"]["/metadata/add.json"]["post"]["requestBody"]
     assert set(body["content"]["application/json"]["schema"]["properties"]) == {"key", "view_template"}
+
+
+def test_a_reason_phrase_labels_its_response() -> None:
+    label = "multiline description | object | application/json | schema | example | bad request | returns the app"
+    assert label_kind(label) == "response" and label_status(label) == "400"
+    assert label_status("object | schema | payload too large") == "413"
+    assert label_kind("request body | application/json") == "request"
+
+
+def test_error_panels_captioned_by_their_reason_stay_off_the_request(tmp_path: Path) -> None:
+    # "RESPONSE", the status tabs, then one panel per status: its caption ("Returns the app", "Bad request"), its
+    # schema's table. The error panels' fields are no request body's
+    def panel(caption: str, *fields: str) -> str:
+        rows = "".join(f"<tr><td>{name}</td><td>string</td><td>optional</td><td></td></tr>" for name in fields)
+        return (
+            f"<div><p>{caption}</p></div><div><button>EXAMPLE</button><button>SCHEMA</button></div>"
+            "<div>application/json</div><div>object</div><div>Multiline description</div>"
+            "<table><thead><tr><th>name</th><th>type</th><th>required</th><th>description</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+
+    page = (
+        "<h2>Creates an app</h2><div>post /v1/apps</div><div>REQUEST</div>"
+        "<div>REQUEST BODY * application/json</div><div>object</div><div>Multiline description</div>"
+        "<table><thead><tr><th>name</th><th>type</th><th>required</th><th>description</th></tr></thead>"
+        "<tbody><tr><td>friendly_name</td><td>string</td><td>optional</td><td></td></tr></tbody></table>"
+        "<div>RESPONSE</div><div><button>201</button><button>400</button><button>401</button></div>"
+        + panel("Returns the app", "sid", "friendly_name")
+        + panel("Bad request", "code", "more_info")
+        + panel("Unauthorized", "code", "more_info")
+        + "<h2>Deletes an app</h2><div>delete /v1/apps/{sid}</div><div>RESPONSE</div><div>204</div>"
+    )
+    created = _crawl(tmp_path, page)["paths"]["/v1/apps"]["post"]
+    assert set(created["requestBody"]["content"]["application/json"]["schema"]["properties"]) == {"friendly_name"}
+
+
+def test_an_error_panel_s_next_part_is_that_error_s(tmp_path: Path) -> None:
+    # No strip of tabs near ("RESPONSE", "201" alone): the success's panel, "Bad request"'s, then panels whose
+    # captions say no status ("The specified resource was not found", "Unprocessable"): the fields that follow an
+    # error's with nothing between them saying whose are that error's, not the success's
+    def panel(caption: str, *fields: str) -> str:
+        rows = "".join(f"<tr><td>{name}</td><td>string</td><td>optional</td><td></td></tr>" for name in fields)
+        return (
+            f"<div><p>{caption}</p></div><div><button>EXAMPLE</button><button>SCHEMA</button></div>"
+            "<div>application/json</div><div>object</div><div>Multiline description</div>"
+            "<table><thead><tr><th>name</th><th>type</th><th>required</th><th>description</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+
+    page = (
+        "<h2>Lists apps</h2><div>get /v1/apps</div><div>RESPONSE</div><div>201</div>"
+        + panel("Returns the apps", "sid", "friendly_name")
+        + panel("Bad request", "code", "more_info")
+        + panel("The specified resource was not found", "code", "detail")
+        + panel("Unprocessable", "code", "type_name")
+        + panel("Unexpected error", "code", "downstream_errors")
+        + "<h2>Deletes an app</h2><div>delete /v1/apps/{sid}</div><div>RESPONSE</div><div>204</div>"
+    )
+    responses = _crawl(tmp_path, page)["paths"]["/v1/apps"]["get"]["responses"]
+    successes = {code: r for code, r in responses.items() if code.startswith("2") and "content" in r}
+    assert {code: set(r["content"]["application/json"]["schema"]["properties"]) for code, r in successes.items()} == {
+        "201": {"sid", "friendly_name"}
+    }  # no success (a "200" made up) holds the errors' fields

@@ -17,6 +17,21 @@ _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 _RETURNS = re.compile(r"returns?(?:\s+(?:type|value))?:?")
 # What a piece says is a status's ("Headers for 302:", "Headers of the 200 response"): a response's part.
 _FOR_STATUS = re.compile(r"\b(?:for|of)\s+(?:the\s+)?(?:status\s+)?(?:[1-5]\d\d|default)\b")
+# An error status's reason phrase as HTTP words it ("Bad Request", "Not Found"), alone as a panel's caption: that
+# response's, though it may say "request" (thirty-sixth round).
+_REASON_STATUS = {
+    "bad request": "400", "unauthorized": "401", "payment required": "402", "forbidden": "403", "not found": "404",
+    "method not allowed": "405", "not acceptable": "406", "proxy authentication required": "407",
+    "request timeout": "408", "conflict": "409", "gone": "410", "length required": "411",
+    "precondition failed": "412", "payload too large": "413", "content too large": "413",
+    "request entity too large": "413", "uri too long": "414", "request-uri too long": "414",
+    "unsupported media type": "415", "range not satisfiable": "416", "expectation failed": "417",
+    "misdirected request": "421", "unprocessable entity": "422", "unprocessable content": "422", "locked": "423",
+    "failed dependency": "424", "too early": "425", "upgrade required": "426", "precondition required": "428",
+    "too many requests": "429", "request header fields too large": "431", "unavailable for legal reasons": "451",
+    "internal server error": "500", "not implemented": "501", "bad gateway": "502", "service unavailable": "503",
+    "gateway timeout": "504", "http version not supported": "505",
+}  # fmt: skip
 
 
 # A heading drawn as a breadcrumb ("Send glance updates › Headers", "Pets » Request Body"): its last
@@ -271,7 +286,7 @@ def label_kind(label: str) -> str:
         # is a response's.
         if re.search(
             r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece
-        ) or _RETURNS.fullmatch(piece.strip()) or _FOR_STATUS.search(piece):
+        ) or _RETURNS.fullmatch(piece.strip()) or _FOR_STATUS.search(piece) or piece.strip() in _REASON_STATUS:
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
@@ -292,6 +307,8 @@ def label_status(label: str) -> str:
             status = "default"  # "default – unexpected error"; "Response: undefined", a response of no code
         elif found := _STATUS_WORD.search(piece):
             status = found.group(1)
+        elif piece.strip() in _REASON_STATUS:
+            return _REASON_STATUS[piece.strip()]  # "Bad Request" alone: a panel's caption, no tab strip's
         elif _RETURNS.fullmatch(piece.strip()):
             return "200"  # a return type is the successful response's
         else:

@@ -476,7 +476,7 @@ def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
 
 def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     blocks = evidence.blocks
-    previous_kind, previous_table = "", 0
+    previous_kind, previous_table, previous_status = "", 0, ""
     outline: list[Block] = []  # the headings the current block sits under, outermost first
     term_row: FieldRow | None = None  # the row the last heading made ("artists: object[]"), if any
     # The first request line's blocks: a line that repeats it further down (a sample box's "GET /pets",
@@ -730,7 +730,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if kind == "request" and (under := _piece_under_response(outline)):
                 # "HTTP status code 201", then "Body" (and its example): the response's
                 kind, status = "response", under
-            if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
+            continued = not kind and previous_kind and not _has_heading(blocks, previous_table, index)
+            if continued:
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
             if not kind:
                 # The nearest words say nothing ("genres: object[]"): a heading further out may
@@ -753,7 +754,11 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                     # the heading the fields sit under says which ("Other responses", then "Schema of the
                     # response body"): the default response's, not the success's (thirty-fifth round)
                     or (enclosing[1] if (enclosing := _enclosing(outline))[0] == "response" else "")
+                    # the next part of an error's schema, nothing saying whose: that error's, not the success's
+                    # by default (an error panel after "Bad Request"'s, thirty-sixth round)
+                    or (previous_status if continued and not previous_status.startswith("2") else "")
                 )
+                previous_status = status
                 if label_location(response_label(label)) != "header":  # "Response Headers:" are not body fields
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
