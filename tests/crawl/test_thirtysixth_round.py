@@ -179,3 +179,18 @@ def test_an_error_panel_s_next_part_is_that_error_s(tmp_path: Path) -> None:
     assert {code: set(r["content"]["application/json"]["schema"]["properties"]) for code, r in successes.items()} == {
         "201": {"sid", "friendly_name"}
     }  # no success (a "200" made up) holds the errors' fields
+
+
+def test_a_dotted_schema_name_under_a_media_type_names_the_body(tmp_path: Path) -> None:
+    # The operation's heading, its media type alone ("application/json"), then a namespaced schema's name alone (a
+    # link) before any response: the body's schema, as under a "Request Body" label
+    page = (
+        "<h3>POST /v1/apps</h3><p>Creates an app.</p><p>application/json</p>"
+        '<p><a href="#/definitions/iam.v1.account.AppCreateRequest">iam.v1.account.AppCreateRequest</a></p>'
+        "<h4>201 Created</h4><p>Returns the app</p>"
+        "<h3>DELETE /v1/apps/{sid}</h3><p>Deletes an app.</p><h4>204 No Content</h4><p>Deleted</p>"
+        "<h2>Definitions</h2><h3>iam.v1.account.AppCreateRequest</h3>"
+        + _table(("friendly_name", "string"), ("owner_sid", "string"))
+    )
+    body = _crawl(tmp_path, page)["paths"]["/v1/apps"]["post"]["requestBody"]["content"]["application/json"]
+    assert set(body["schema"]["properties"]) == {"friendly_name", "owner_sid"}

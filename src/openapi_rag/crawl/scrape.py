@@ -600,9 +600,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # as a shorter name alone is (thirty-fifth round).
                 if (
                     (dotted := _DOTTED_NAME.fullmatch(block.text.strip()))
-                    and label_kind(label) == "request"
+                    # or under words that name no part (a media type alone, "application/json"), before any response,
+                    # as a shorter name alone is there too (thirty-sixth round)
+                    and label_kind(label) in ("", "request")
                     and evidence.method in _BODY_METHODS
                     and not evidence.statuses
+                    and not evidence.response_examples
                     and not responses_run
                 ):
                     evidence.lone_names.extend(("request", target) for target in block.links[:1])
