@@ -194,3 +194,16 @@ def test_a_dotted_schema_name_under_a_media_type_names_the_body(tmp_path: Path) 
     )
     body = _crawl(tmp_path, page)["paths"]["/v1/apps"]["post"]["requestBody"]["content"]["application/json"]
     assert set(body["schema"]["properties"]) == {"friendly_name", "owner_sid"}
+
+
+def test_a_table_of_header_names_is_no_response_body(tmp_path: Path) -> None:
+    # A response's fields, then a table with no label whose names are all HTTP headers': the response's headers
+    page = (
+        "<h3>GET /v1/keys</h3><p>Lists keys.</p><h4>200 OK</h4><p>OK</p>"
+        f"{_table(('sid', 'string'), ('friendly_name', 'string'))}"
+        "<table><tbody><tr><td>Access-Control-Allow-Origin</td><td>The origins allowed</td><td>string</td></tr>"
+        "<tr><td>Access-Control-Allow-Methods</td><td>The methods allowed</td><td>string</td></tr></tbody></table>"
+        "<h3>DELETE /v1/keys/{sid}</h3><p>Deletes a key.</p><h4>204 No Content</h4><p>Deleted</p>"
+    )
+    schema = _crawl(tmp_path, page)["paths"]["/v1/keys"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert set(schema["schema"]["properties"]) == {"sid", "friendly_name"}

@@ -391,6 +391,16 @@ def _status_table_before(blocks: list[Block], index: int) -> str:
     return ""
 
 
+# An HTTP header's name as HTTP spells them: capitalised words joined by hyphens ("Access-Control-Allow-Origin").
+_HEADER_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(?:-[A-Z0-9][A-Za-z0-9]*)+")
+
+
+def _header_names(rows: list[FieldRow]) -> bool:
+    """Whether a table's rows, two or more, are all named as HTTP headers are: a response's headers, whatever
+    label (none) the table has; no body's fields."""
+    return len(rows) >= 2 and all(_HEADER_NAME.fullmatch(row.name) for row in rows)
+
+
 def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
     """(kind, status) of the nearest heading before block `index` that names one (bounded: 200 back)."""
     for block in reversed(blocks[max(0, index - 200) : index]):
@@ -762,7 +772,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                     or (previous_status if continued and not previous_status.startswith("2") else "")
                 )
                 previous_status = status
-                if label_location(response_label(label)) != "header":  # "Response Headers:" are not body fields
+                # "Response Headers:" are not body fields; nor is a table of header names alone, unlabelled
+                # ("Access-Control-Allow-Origin", "X-Rate-Limit-Remaining": thirty-sixth round)
+                if label_location(response_label(label)) != "header" and not _header_names(rows):
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
             default_location = label_location(label)
