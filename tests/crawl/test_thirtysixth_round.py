@@ -207,3 +207,18 @@ def test_a_table_of_header_names_is_no_response_body(tmp_path: Path) -> None:
     )
     schema = _crawl(tmp_path, page)["paths"]["/v1/keys"]["get"]["responses"]["200"]["content"]["application/json"]
     assert set(schema["schema"]["properties"]) == {"sid", "friendly_name"}
+
+
+def test_a_scheme_heading_s_name_after_the_responses_is_no_field(tmp_path: Path) -> None:
+    # "Security", a heading per scheme with its "Type: basic" run; each operation's requirement drawn after its
+    # responses as a table of the scheme's name alone: no field of the response
+    page = (
+        "<h2>Security</h2><h3>accountSid_authToken</h3><p>Type: basic</p><h2>Paths</h2>"
+        "<h3>GET /v1/keys</h3><p>Lists keys.</p><h4>200 OK</h4><p>OK</p>"
+        f"{_table(('sid', 'string'), ('friendly_name', 'string'))}"
+        '<table><tbody><tr><td><a href="#security-accountSid_authToken">accountSid_authToken</a></td><td></td></tr>'
+        "</tbody></table>"
+        "<h3>DELETE /v1/keys/{sid}</h3><p>Deletes a key.</p><h4>204 No Content</h4><p>Deleted</p>"
+    )
+    schema = _crawl(tmp_path, page)["paths"]["/v1/keys"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert set(schema["schema"]["properties"]) == {"sid", "friendly_name"}

@@ -376,4 +376,24 @@ def credential_names(blocks: list[Block]) -> set[str]:
     return names
 
 
+def scheme_headings(blocks: list[Block]) -> set[str]:
+    """The names of the page's security schemes drawn as headings of their own (`_scheme_heading`)."""
+    return {b.text.strip() for i, b in enumerate(blocks) if b.kind == "heading" and _scheme_heading(blocks, i)}
+
+
+def _scheme_heading(blocks: list[Block], index: int) -> bool:
+    """A heading that names a security scheme: right under a security heading one level up ("Security", then
+    "accountSid_authToken"), a run stating a scheme type right after it ("Type: basic"). Thirty-sixth round."""
+    heading = blocks[index]
+    said = blocks[index + 1] if index + 1 < len(blocks) else None
+    if said is None or said.kind != "text" or not (typed := _TYPE_SAID.fullmatch(said.text.strip().lower())):
+        return False
+    if not _SCHEME_TYPE.fullmatch(typed.group(1)):
+        return False
+    before = reversed(blocks[max(0, index - 200) : index])
+    outer = next((b for b in before if b.kind == "heading" and b.level < heading.level), None)
+    return outer is not None and bool(_SECURITY.search(outer.text.lower()))
+
+
+_TYPE_SAID = re.compile(r"type\s*:\s*(.+)")
 _SCHEME_TYPE = re.compile(r"apikey|api key|oauth2?|oauth 2\.0|http|basic|bearer|openidconnect")

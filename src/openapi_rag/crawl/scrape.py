@@ -29,6 +29,7 @@ from openapi_rag.crawl.labels import (
     panel_status,
     part_label,
     response_label,
+    scheme_headings,
 )
 from openapi_rag.crawl.linked_sections import linked_sections
 from openapi_rag.crawl.map_keys import map_entry_names, without_map_entries
@@ -191,10 +192,19 @@ def scrape(page: Page) -> Scraped:
     # A name the page lists among its security schemes is a credential, not a parameter, wherever an
     # operation's table repeats it ("api_key", query).
     credentials = credential_names(blocks)
+    # The schemes drawn as headings of their own ("accountSid_authToken", then "Type: basic"), read before the runs
+    # are turned into rows
+    schemes = credentials | scheme_headings(page.blocks)
     for evidence in operations:
         evidence.params = [
             (k, row) for k, row in evidence.params if k != "param" or row.name not in credentials
         ]
+        # A response's row named as a scheme that states no type is the operation's security requirement drawn
+        # after its responses ("accountSid_authToken" alone in its table, thirty-sixth round), no field.
+        evidence.response_fields = {
+            status: [row for row in rows if row.type or row.name not in schemes]
+            for status, rows in evidence.response_fields.items()
+        }
     schemas = schema_sections(blocks, taken)
     for evidence in operations:
         for name, rows in evidence.sections.items():
