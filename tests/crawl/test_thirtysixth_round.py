@@ -222,3 +222,22 @@ def test_a_scheme_heading_s_name_after_the_responses_is_no_field(tmp_path: Path)
     )
     schema = _crawl(tmp_path, page)["paths"]["/v1/keys"]["get"]["responses"]["200"]["content"]["application/json"]
     assert set(schema["schema"]["properties"]) == {"sid", "friendly_name"}
+
+
+def test_a_query_parameter_drawn_as_its_keys_is_one_object(tmp_path: Path) -> None:
+    # "filter[city]", "filter[email]", "sort[by]" (OpenAPI's deepObject style, a row per key): the parameters
+    # "filter" and "sort", objects
+    rows = "".join(
+        f"<tr><td>{name}</td><td>query</td><td>string</td><td></td></tr>"
+        for name in ("limit", "filter[city]", "filter[email]", "sort[by]")
+    )
+    page = (
+        "<h3>GET /employees</h3><p>Lists employees.</p>"
+        "<table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Description</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table><h4>200 OK</h4><p>OK</p>"
+        "<h3>DELETE /employees/{id}</h3><p>Deletes one.</p><h4>204 No Content</h4><p>Deleted</p>"
+    )
+    listed = _crawl(tmp_path, page)["paths"]["/employees"]["get"]["parameters"]
+    assert [(p["name"], p["in"], p["schema"]["type"]) for p in listed] == [
+        ("limit", "query", "string"), ("filter", "query", "object"), ("sort", "query", "object"),
+    ]  # fmt: skip

@@ -23,6 +23,7 @@ from openapi_rag.crawl.tables import SCALARS, FieldRow, is_request_header
 
 _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent", "connection"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")
+_DEEP_OBJECT = re.compile(r"([A-Za-z_][\w.-]{0,99})(?:\[[A-Za-z_][\w.-]{0,99}\])+")  # "filter[city]", "sort[by]"
 # A query parameter that carries the caller's key is a security scheme (OpenAPI's apiKey in query).
 _QUERY_KEY = re.compile(r"api[-_]?key|access[-_]?token", re.I)
 
@@ -178,6 +179,10 @@ def build_operation(
             report.dropped.append(f"{evidence.method} {evidence.path}: {row.name} (a parameter's property)")
             continue
         object_param = row.depth if row.type == "object" else None
+        if row.location in (None, "query") and (deep := _DEEP_OBJECT.fullmatch(row.name)):
+            # A query parameter drawn as its object's keys, one row each ("filter[city]", "filter[email]": OpenAPI's
+            # deepObject style) is the one parameter they are keys of, an object (thirty-sixth round).
+            row = replace(row, name=deep.group(1), type="object", location="query")
         # No place stated: a name in the path template is a path parameter, a standard request header's name
         # ("Authorization") a header, any other a query parameter.
         in_path = "{" + row.name + "}" in evidence.path
