@@ -241,3 +241,22 @@ def test_a_query_parameter_drawn_as_its_keys_is_one_object(tmp_path: Path) -> No
     assert [(p["name"], p["in"], p["schema"]["type"]) for p in listed] == [
         ("limit", "query", "string"), ("filter", "query", "object"), ("sort", "query", "object"),
     ]  # fmt: skip
+
+
+def test_an_example_call_in_a_code_block_is_no_template(tmp_path: Path) -> None:
+    # The introduction's example calls ("/emailed/1.json" alone in a code block) fill in the template an operation's
+    # request line documents ("get /emailed/{period}.json"): the operation's sample URL keeps its template
+    page = (
+        "<p>Get most emailed articles for the last day:</p><pre><code>/emailed/1.json</code></pre>"
+        "<p>get /emailed/{period}.json</p><p>get /viewed/{period}.json</p>"
+        "<h3>Most emailed articles.</h3><h4>Path Parameters</h4>"
+        "<table><thead><tr><th>Name</th><th>In</th><th>Type</th></tr></thead>"
+        "<tbody><tr><td>period</td><td>path</td><td>integer</td></tr></tbody></table>"
+        "<p>Request Example for get /emailed/ {period} .json</p>"
+        "<pre><code>curl 'https://api.example.com/svc/v2/emailed/1.json'</code></pre>"
+        '<p>Status: 200</p><pre><code>{"status": "OK", "num_results": 1}</code></pre>'
+        "<h3>Most viewed articles.</h3><p>Request Example for get /viewed/ {period} .json</p>"
+        "<pre><code>curl 'https://api.example.com/svc/v2/viewed/1.json'</code></pre>"
+    )
+    paths = _crawl(tmp_path, page)["paths"]
+    assert "/emailed/1.json" not in paths and "/emailed/{period}.json" in paths

@@ -58,7 +58,7 @@ from openapi_rag.crawl.schema_sections import (
     term_ref,
 )
 from openapi_rag.crawl.servers import shows_url, stated_servers
-from openapi_rag.crawl.signatures import find_signatures, operation_keys, table_signatures
+from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
     FieldRow,
     field_rows,
@@ -163,6 +163,10 @@ def scrape(page: Page) -> Scraped:
         for b in blocks
         if b.kind in ("heading", "code") and (path := is_path(b.text)) and "://" not in path
     }
+    # A code block of a path with no template in it that fills one an operation's request line documents
+    # ("/emailed/1.json" under "Get most emailed articles for the last day:", the line "GET /emailed/{period}.json")
+    # is an example call of that operation, no template of its own (thirty-sixth round).
+    headed -= _example_calls(blocks, signatures)
     # So does a method and a path inside a short run ("Request Example for get/pets/{id}").
     headed |= {
         m.group(1)
@@ -409,6 +413,26 @@ def _header_names(rows: list[FieldRow]) -> bool:
     """Whether a table's rows, two or more, are all named as HTTP headers are: a response's headers, whatever
     label (none) the table has; no body's fields."""
     return len(rows) >= 2 and all(_HEADER_NAME.fullmatch(row.name) for row in rows)
+
+
+def _example_calls(blocks: list[Block], signatures: list[Signature]) -> set[str]:
+    """Paths alone in code blocks, with no template in them, that fill in a template a request line on the page
+    documents (a method and "/emailed/{period}.json"): example calls, not the page's templates."""
+    documented = {path for s in signatures if (path := is_path(s.url)) and "{" in path}
+    patterns = [_filled(template) for template in documented]
+    return {
+        path
+        for b in blocks
+        if b.kind == "code"
+        and (path := is_path(b.text))
+        and "{" not in path
+        and any(p.fullmatch(path) for p in patterns)
+    }
+
+
+def _filled(template: str) -> re.Pattern[str]:
+    """A template's paths filled in: each parameter any one segment ("/pets/{id}" → "/pets/[^/]+")."""
+    return re.compile("".join("[^/]+" if p.startswith("{") else re.escape(p) for p in re.split(r"({[^}/]*})", template)))
 
 
 def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
