@@ -22,6 +22,11 @@ def _crawl(tmp_path: Path, html: str) -> dict:
     return crawl_pages([page]).document
 
 
+def _body_fields(document: dict, path: str) -> set[str]:
+    body = document["paths"][path]["post"].get("requestBody") or {}
+    return set(((body.get("content") or {}).get("application/json", {}).get("schema") or {}).get("properties") or {})
+
+
 def _names(schema: dict, depth: int = 0) -> set[str]:
     """Property names at every level (an array's items' too), as the scorer counts them."""
     out: set[str] = set()
@@ -260,3 +265,37 @@ def test_an_example_call_in_a_code_block_is_no_template(tmp_path: Path) -> None:
     )
     paths = _crawl(tmp_path, page)["paths"]
     assert "/emailed/1.json" not in paths and "/emailed/{period}.json" in paths
+
+
+def _asciidoc_operation(number: str, name: str, line: str, body: str, datatype: str) -> str:
+    return (
+        f"<h4>2.1.{number}. {name}</h4><p>{line}</p><h5>Parameters</h5>{body}<h5>Responses</h5>"
+        "<table><thead><tr><th>Code</th><th>Message</th><th>Datatype</th></tr></thead>"
+        f"<tbody><tr><td>200</td><td>OK</td><td>{datatype}</td></tr></tbody></table>"
+    )
+
+
+_MODELS = (
+    "<h2>3. Models</h2><h3>3.1. Asset</h3><table><thead><tr><th>Field Name</th><th>Required</th><th>Type</th>"
+    "</tr></thead><tbody><tr><td>assetId</td><td></td><td>UUID</td></tr><tr><td>assetName</td><td>X</td>"
+    "<td>String</td></tr></tbody></table>"
+)
+
+
+def test_a_heading_over_operations_heads_no_schema(tmp_path: Path) -> None:
+    # A tag's section "2.1. Asset" over its operations (the first one's body parameter table right under it) and the
+    # models' "3.1. Asset": the schema "Asset" is the model's fields, not the body parameter's row
+    body = (
+        "<h6>Body Parameter</h6><table><thead><tr><th>Name</th><th>Description</th><th>Required</th></tr></thead>"
+        "<tbody><tr><td>Asset</td><td>Fixed asset you are creating Asset</td><td>X</td></tr></tbody></table>"
+    )
+    page = (
+        "<h2>2. Endpoints</h2><h3>2.1. Asset</h3>"
+        + _asciidoc_operation("1", "createAsset", "POST /Assets", body, "Asset")
+        + _asciidoc_operation("2", "getAssetById", "GET /Assets/{id}", "", "Asset")
+        + _MODELS
+    )
+    document = _crawl(tmp_path, page)
+    assert _body_fields(document, "/Assets") == {"assetId", "assetName"}
+    got = document["paths"]["/Assets/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(got["properties"]) == {"assetId", "assetName"}
