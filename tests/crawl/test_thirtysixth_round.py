@@ -299,3 +299,20 @@ def test_a_heading_over_operations_heads_no_schema(tmp_path: Path) -> None:
     assert _body_fields(document, "/Assets") == {"assetId", "assetName"}
     got = document["paths"]["/Assets/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert set(got["properties"]) == {"assetId", "assetName"}
+
+
+def test_a_schema_name_whose_underscores_became_spaces_names_its_section(tmp_path: Path) -> None:
+    # "[_viewed period json_get_200_response]" in a status table's Datatype column (a markup took the generated
+    # name's underscores for emphasis): the section "ViewedPeriodJsonGet200Response"
+    page = (
+        "<h2>2. Endpoints</h2>"
+        + _asciidoc_operation(
+            "1", "viewedPeriodJsonGet", "GET /viewed/{period}.json", "", "[_viewed period json_get_200_response]"
+        )
+        + _asciidoc_operation("2", "emailedPeriodJsonGet", "GET /emailed/{period}.json", "", "")
+        + "<h2>3. Models</h2><h3>3.1. ViewedPeriodJsonGet200Response</h3><table><thead><tr><th>Field Name</th>"
+        "<th>Required</th><th>Type</th></tr></thead><tbody><tr><td>status</td><td></td><td>String</td></tr>"
+        "<tr><td>num_results</td><td></td><td>Integer</td></tr></tbody></table>"
+    )
+    got = _crawl(tmp_path, page)["paths"]["/viewed/{period}.json"]["get"]["responses"]["200"]
+    assert set(got["content"]["application/json"]["schema"]["properties"]) == {"status", "num_results"}
