@@ -316,3 +316,16 @@ def test_a_schema_name_whose_underscores_became_spaces_names_its_section(tmp_pat
     )
     got = _crawl(tmp_path, page)["paths"]["/viewed/{period}.json"]["get"]["responses"]["200"]
     assert set(got["content"]["application/json"]["schema"]["properties"]) == {"status", "num_results"}
+
+
+def test_a_body_parameter_s_one_untyped_row_is_the_body_itself(tmp_path: Path) -> None:
+    # "Body parameters": one row "menu *" with no type (its schema left for a script to draw), the request sample
+    # showing the body's fields: "menu" names the body, it is no field of it
+    page = (
+        '<h1>menusPost</h1><pre><code>curl -X POST "https://api.example.com/v1/menus" -d \'{"name": "Lunch", '
+        '"available": true}\'</code></pre><div>Body parameters</div><table><tr><th>Name</th><th>Description</th>'
+        "</tr><tr><td>menu <span>*</span></td><td><p></p><div></div></td></tr></table><h2>Responses</h2>"
+        "<h3>201</h3><p>Created</p>"
+        '<h1>menusGet</h1><pre><code>curl -X GET "https://api.example.com/v1/menus"</code></pre>'
+    )
+    assert _body_fields(_crawl(tmp_path, page), "/v1/menus") == {"name", "available"}

@@ -201,6 +201,18 @@ def build_operation(
         add_param(
             row.name, location, row.source, schema=schema, required=required, description=row.description
         )
+    if (
+        len(body_rows) == 1
+        and not body_rows[0].type
+        and not body_rows[0].ref
+        and body is not None
+        and body_rows[0].name not in (body.get("properties") or {})
+    ):
+        # A body parameter's one row that states no type and links to nothing ("menu *", its schema drawn by a
+        # script or not at all) names the body itself, whose fields the request sample shows: no field of its
+        # own (thirty-sixth round).
+        report.dropped.append(f"{evidence.method} {evidence.path}: {body_rows[0].name} (the body's own name)")
+        body_rows = []
     if evidence.request_ref in (named or {}) and not body_rows and body is None:
         body_rows = [FieldRow("body", ref=evidence.request_ref, type="object")]  # its fields, one level
     if body_rows:
