@@ -329,3 +329,19 @@ def test_a_body_parameter_s_one_untyped_row_is_the_body_itself(tmp_path: Path) -
         '<h1>menusGet</h1><pre><code>curl -X GET "https://api.example.com/v1/menus"</code></pre>'
     )
     assert _body_fields(_crawl(tmp_path, page), "/v1/menus") == {"name", "available"}
+
+
+def test_rows_spilled_on_one_line_after_a_list_are_the_table_s(tmp_path: Path) -> None:
+    # A Markdown table closed by a cell's line break: the cell's rest comes as paragraphs and a list, then the later
+    # rows on one line, each closed by a pipe and the next opened by one ("… | | limit | query | integer | | No | … |")
+    page = (
+        "<h3>GET /companies</h3><p>List Companies</p><p><strong>Input parameters</strong></p><table><thead><tr>"
+        "<th>Parameter</th><th>In</th><th>Type</th><th>Default</th><th>Nullable</th><th>Description</th></tr></thead>"
+        "<tbody><tr><td>apiKey</td><td>header</td><td>string</td><td>N/A</td><td>No</td><td>Your API key.</td></tr>"
+        "</tbody></table><p>Authenticate your requests with it.</p><ul><li>Bearer authorization header</li></ul>"
+        "<p>Keep it secret. | | cursor | query | string | | Yes | Cursor to start from. | | limit | query | integer | 20 "
+        "| No | Number of results to return. |</p><h3>Response 200 OK</h3><p>The companies</p>"
+        "<h3>DELETE /companies/{id}</h3><p>Delete Company</p><h3>Response 200 OK</h3><p>Deleted</p>"
+    )
+    listed = _crawl(tmp_path, page)["paths"]["/companies"]["get"]["parameters"]
+    assert {(p["name"], p["in"]) for p in listed} >= {("cursor", "query"), ("limit", "query")}
