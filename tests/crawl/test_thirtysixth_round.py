@@ -345,3 +345,10 @@ def test_rows_spilled_on_one_line_after_a_list_are_the_table_s(tmp_path: Path) -
     )
     listed = _crawl(tmp_path, page)["paths"]["/companies"]["get"]["parameters"]
     assert {(p["name"], p["in"]) for p in listed} >= {("cursor", "query"), ("limit", "query")}
+
+
+def test_a_reason_phrase_ended_as_a_sentence_names_its_status() -> None:
+    # A panel's caption ends the phrase with a full stop ("Bad Request.", "Unauthorized.")
+    label = "multiline description | object | application/json | schema | example | bad request. | created."
+    assert label_kind(label) == "response" and label_status(label) == "400"
+    assert label_status("object | unauthorized. | multiline description") == "401"

@@ -34,6 +34,11 @@ _REASON_STATUS = {
 }  # fmt: skip
 
 
+def _reason_status(piece: str) -> str:
+    """The status an error's reason phrase alone names, as a caption may end it ("Bad Request."); "" otherwise."""
+    return _REASON_STATUS.get(piece.strip().rstrip(".:!").strip(), "")
+
+
 # A heading drawn as a breadcrumb ("Send glance updates › Headers", "Pets » Request Body"): its last
 # crumb labels what follows, the operation's title before it does not ("updates", "Responses").
 _BREADCRUMB = re.compile(r"\s+[›»]\s+")
@@ -286,7 +291,7 @@ def label_kind(label: str) -> str:
         # is a response's.
         if re.search(
             r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece
-        ) or _RETURNS.fullmatch(piece.strip()) or _FOR_STATUS.search(piece) or piece.strip() in _REASON_STATUS:
+        ) or _RETURNS.fullmatch(piece.strip()) or _FOR_STATUS.search(piece) or _reason_status(piece):
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
@@ -307,8 +312,8 @@ def label_status(label: str) -> str:
             status = "default"  # "default – unexpected error"; "Response: undefined", a response of no code
         elif found := _STATUS_WORD.search(piece):
             status = found.group(1)
-        elif piece.strip() in _REASON_STATUS:
-            return _REASON_STATUS[piece.strip()]  # "Bad Request" alone: a panel's caption, no tab strip's
+        elif reason := _reason_status(piece):
+            return reason  # "Bad Request" alone: a panel's caption, no tab strip's
         elif _RETURNS.fullmatch(piece.strip()):
             return "200"  # a return type is the successful response's
         else:
