@@ -352,3 +352,37 @@ def test_a_reason_phrase_ended_as_a_sentence_names_its_status() -> None:
     label = "multiline description | object | application/json | schema | example | bad request. | created."
     assert label_kind(label) == "response" and label_status(label) == "400"
     assert label_status("object | unauthorized. | multiline description") == "401"
+
+
+_PET_MODELS = (
+    "<h2>Models</h2><h3>NewPet</h3><table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>"
+    "<tbody><tr><td>name</td><td>String</td><td></td></tr><tr><td>tag</td><td>String</td><td></td></tr></tbody></table>"
+)
+
+
+def test_the_one_row_typed_by_a_schema_is_the_body(tmp_path: Path) -> None:
+    # "pet | NewPet (a link to the model) | Pet to add to the store", no place stated, the operation's only such row:
+    # the body (a Swagger 2 body parameter by any name), not a parameter "pet"
+    page = (
+        "<h1><strong>addPet</strong></h1><p><strong>POST</strong> /pets</p><h3>Parameters</h3>"
+        "<table><thead><tr><th>Name</th><th>Type</th><th>Description</th><th>Notes</th></tr></thead><tbody>"
+        '<tr><td><strong>pet</strong></td><td><a href="#NewPet"><strong>NewPet</strong></a></td>'
+        "<td>Pet to add to the store</td><td></td></tr></tbody></table><h3>Return type</h3><p>null</p>"
+        + _PET_MODELS
+    )
+    document = _crawl(tmp_path, page)
+    assert _body_fields(document, "/pets") == {"name", "tag"}
+    assert not document["paths"]["/pets"]["post"].get("parameters")
+
+
+def test_a_body_row_described_by_a_schema_s_name_is_that_schema(tmp_path: Path) -> None:
+    # "Body Parameter": "pet | Pet to add to the store NewPet | X", the schema's name (a link) ending the description
+    page = (
+        "<h4>1.1.1. addPet</h4><p>POST /pets</p><h5>Parameters</h5><h6>Body Parameter</h6>"
+        "<table><thead><tr><th>Name</th><th>Description</th><th>Required</th></tr></thead><tbody><tr><td>pet</td>"
+        '<td><p>Pet to add to the store <a href="#NewPet"><em>NewPet</em></a></p></td><td>X</td></tr></tbody></table>'
+        "<h5>Responses</h5><table><thead><tr><th>Code</th><th>Message</th><th>Datatype</th></tr></thead>"
+        "<tbody><tr><td>200</td><td>pet response</td><td></td></tr></tbody></table>"
+        "<h4>1.1.2. deletePet</h4><p>DELETE /pets/{id}</p>" + _PET_MODELS
+    )
+    assert _body_fields(_crawl(tmp_path, page), "/pets") == {"name", "tag"}

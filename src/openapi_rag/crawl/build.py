@@ -153,6 +153,9 @@ def build_operation(
     # Enrichment: tables (and prose via the LLM stage, which adds rows of its own).
     body_rows: list[FieldRow] = []
     object_param: int | None = None  # the depth of the last parameter of an object type, if it was the last
+    body_params = [row for kind, row in evidence.params if kind == "body"]
+    schema_rows = [row for kind, row in evidence.params if kind == "param" and row.ref in (named or {})]
+    sole_schema_row = schema_rows[0] if len(schema_rows) == 1 and not body_params else None
     for kind, row in evidence.params:
         # A body "parameter" named after a schema the page documents ("NewPet"): its fields; so is
         # such a row of a POST/PUT/PATCH parameter table that states no location.
@@ -163,13 +166,30 @@ def build_operation(
         # A row named "body" (a Swagger 2 body parameter's usual name) whose type links to a schema the page
         # documents ("body | rejects_list") is that schema's fields as well (thirty-fifth round).
         linked_body = row.name.lower() == "body" and row.ref in (named or {}) and row.type in (None, "object")
+        # So is the one row of a body-taking operation whose type links to a documented schema, stating no place,
+        # where no row is the body's ("pet | NewPet | Pet to add to the store": a Swagger 2 body parameter by
+        # any name; thirty-sixth round).
+        typed_body = (
+            not linked_body
+            and not schema_named
+            and kind == "param"
+            and row.ref in (named or {})
+            and row.type in (None, "object")
+            and sole_schema_row == row
+        )
+        # A body parameter's row that states no type but whose description ends with a documented schema's
+        # name, as the cell draws its type after the words ("pet | Pet to add to the store NewPet"), is that
+        # schema's fields (thirty-sixth round).
+        described = _described_schema(row, named or {}) if kind == "body" and len(body_params) == 1 else ""
         if kind == "body" or (
-            (schema_named or linked_body)
+            (schema_named or linked_body or typed_body)
             and row.location is None
             and evidence.method in ("POST", "PUT", "PATCH")
         ):
             if schema_named:
                 row = replace(row, name="body", ref=row.name)
+            elif typed_body or described:
+                row = replace(row, name="body", ref=described or row.ref, type="object")
             body_rows.append(row)
             continue
         # A row drawn one level deeper right under an object parameter ("pass_through | object", then
@@ -234,6 +254,15 @@ def build_operation(
                 unique.append(item)
         operation["security"] = unique
     return operation
+
+
+def _described_schema(row: FieldRow, named: dict[str, list[FieldRow]]) -> str:
+    """The documented schema a body row of no type names by its description's last word ("Pet to add to the store
+    NewPet"); "" where it names none."""
+    if row.type or row.ref or not row.description.split():
+        return ""
+    last = row.description.split()[-1].strip(".,;:[]()")
+    return last if last in named and last != row.name else ""
 
 
 def _finish_param(param: dict[str, Any]) -> dict[str, Any]:
