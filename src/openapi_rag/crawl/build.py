@@ -23,6 +23,7 @@ from openapi_rag.crawl.tables import SCALARS, FieldRow, is_request_header
 
 _SKIP_HEADERS = {"accept", "content-type", "host", "content-length", "user-agent", "connection"}
 _PATH_PARAM = re.compile(r"{([^}/]+)}")
+_DEEP_OBJECT = re.compile(r"([A-Za-z_][\w.-]{0,99})(?:\[[A-Za-z_][\w.-]{0,99}\])+")  # "filter[city]", "sort[by]"
 # A query parameter that carries the caller's key is a security scheme (OpenAPI's apiKey in query).
 _QUERY_KEY = re.compile(r"api[-_]?key|access[-_]?token", re.I)
 
@@ -152,6 +153,9 @@ def build_operation(
     # Enrichment: tables (and prose via the LLM stage, which adds rows of its own).
     body_rows: list[FieldRow] = []
     object_param: int | None = None  # the depth of the last parameter of an object type, if it was the last
+    body_params = [row for kind, row in evidence.params if kind == "body"]
+    schema_rows = [row for kind, row in evidence.params if kind == "param" and row.ref in (named or {})]
+    sole_schema_row = schema_rows[0] if len(schema_rows) == 1 and not body_params else None
     for kind, row in evidence.params:
         # A body "parameter" named after a schema the page documents ("NewPet"): its fields; so is
         # such a row of a POST/PUT/PATCH parameter table that states no location.
@@ -162,13 +166,30 @@ def build_operation(
         # A row named "body" (a Swagger 2 body parameter's usual name) whose type links to a schema the page
         # documents ("body | rejects_list") is that schema's fields as well (thirty-fifth round).
         linked_body = row.name.lower() == "body" and row.ref in (named or {}) and row.type in (None, "object")
+        # So is the one row of a body-taking operation whose type links to a documented schema, stating no place,
+        # where no row is the body's ("pet | NewPet | Pet to add to the store": a Swagger 2 body parameter by
+        # any name; thirty-sixth round).
+        typed_body = (
+            not linked_body
+            and not schema_named
+            and kind == "param"
+            and row.ref in (named or {})
+            and row.type in (None, "object")
+            and sole_schema_row == row
+        )
+        # A body parameter's row that states no type but whose description ends with a documented schema's
+        # name, as the cell draws its type after the words ("pet | Pet to add to the store NewPet"), is that
+        # schema's fields (thirty-sixth round).
+        described = _described_schema(row, named or {}) if kind == "body" and len(body_params) == 1 else ""
         if kind == "body" or (
-            (schema_named or linked_body)
+            (schema_named or linked_body or typed_body)
             and row.location is None
             and evidence.method in ("POST", "PUT", "PATCH")
         ):
             if schema_named:
                 row = replace(row, name="body", ref=row.name)
+            elif typed_body or described:
+                row = replace(row, name="body", ref=described or row.ref, type="object")
             body_rows.append(row)
             continue
         # A row drawn one level deeper right under an object parameter ("pass_through | object", then
@@ -178,6 +199,10 @@ def build_operation(
             report.dropped.append(f"{evidence.method} {evidence.path}: {row.name} (a parameter's property)")
             continue
         object_param = row.depth if row.type == "object" else None
+        if row.location in (None, "query") and (deep := _DEEP_OBJECT.fullmatch(row.name)):
+            # A query parameter drawn as its object's keys, one row each ("filter[city]", "filter[email]": OpenAPI's
+            # deepObject style) is the one parameter they are keys of, an object (thirty-sixth round).
+            row = replace(row, name=deep.group(1), type="object", location="query")
         # No place stated: a name in the path template is a path parameter, a standard request header's name
         # ("Authorization") a header, any other a query parameter.
         in_path = "{" + row.name + "}" in evidence.path
@@ -196,6 +221,18 @@ def build_operation(
         add_param(
             row.name, location, row.source, schema=schema, required=required, description=row.description
         )
+    if (
+        len(body_rows) == 1
+        and not body_rows[0].type
+        and not body_rows[0].ref
+        and body is not None
+        and body_rows[0].name not in (body.get("properties") or {})
+    ):
+        # A body parameter's one row that states no type and links to nothing ("menu *", its schema drawn by a
+        # script or not at all) names the body itself, whose fields the request sample shows: no field of its
+        # own (thirty-sixth round).
+        report.dropped.append(f"{evidence.method} {evidence.path}: {body_rows[0].name} (the body's own name)")
+        body_rows = []
     if evidence.request_ref in (named or {}) and not body_rows and body is None:
         body_rows = [FieldRow("body", ref=evidence.request_ref, type="object")]  # its fields, one level
     if body_rows:
@@ -217,6 +254,15 @@ def build_operation(
                 unique.append(item)
         operation["security"] = unique
     return operation
+
+
+def _described_schema(row: FieldRow, named: dict[str, list[FieldRow]]) -> str:
+    """The documented schema a body row of no type names by its description's last word ("Pet to add to the store
+    NewPet"); "" where it names none."""
+    if row.type or row.ref or not row.description.split():
+        return ""
+    last = row.description.split()[-1].strip(".,;:[]()")
+    return last if last in named and last != row.name else ""
 
 
 def _finish_param(param: dict[str, Any]) -> dict[str, Any]:

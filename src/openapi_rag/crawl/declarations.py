@@ -36,6 +36,9 @@ _TYPE = re.compile(
     r"unknown|null|enum|binary|file|map|record)\b|^\[(string|integer|number|boolean|object)\]|^#/|^{|{$", re.I
 )  # fmt: skip
 _ANONYMOUS = {"undefined"}
+# A type written as a wrapper around a type word or an object ("Partial(string) & Partial({"): the thirty-sixth
+# round's combined types, whose parentheses may span lines.
+_WRAPPED = re.compile(r"^\w+\(\s*(string|integer|number|boolean|object|array|\{)", re.I)
 _REFERENCE = re.compile(r"#/[\w./-]+")  # what some generators print for a schema with no name of its own
 
 
@@ -73,7 +76,11 @@ def declaration_rows(text: str) -> list[list[str]] | None:
     rows: list[list[str]] = [["name", "type", "required", "description"]]
     opened: list[int | None] = []  # per open brace: the row it belongs to (None: an anonymous object)
     comment: list[str] = []
+    open_parens = 0  # parentheses a combined type left open: its lines run on until they close
     for line in lines:
+        if open_parens > 0:
+            open_parens += line.count("(") - line.count(")")
+            continue
         if not line:
             continue
         if line.startswith("//"):
@@ -96,7 +103,13 @@ def declaration_rows(text: str) -> list[list[str]] | None:
         if found is None:
             return None
         name, optional, type_text = found.groups()
-        if not _TYPE.search(type_text):
+        if wrapped := _WRAPPED.match(type_text):
+            # A combined type ("value?: Partial(string) & Partial({"), its parentheses perhaps running over the
+            # following lines ("}) & Partial(…", "})[])"): one field, the lines inside no fields of their own;
+            # its type the first one it combines.
+            open_parens = type_text.count("(") - type_text.count(")")
+            type_text = wrapped.group(1).replace("{", "")
+        elif not _TYPE.search(type_text):
             return None
         depth = sum(owner is not None for owner in opened)
         opens = type_text.endswith("{")
@@ -112,14 +125,20 @@ def declaration_rows(text: str) -> list[list[str]] | None:
         rows.append(
             [
                 "» " * depth + name,
-                reference.group(0) if reference else "object" if opens else type_text,
+                _referenced(type_text, reference.group(0)) if reference else "object" if opens else type_text,
                 "optional" if optional else "required",
                 description,
             ]
         )
         if opens:
             opened.append(len(rows) - 1)
-    return rows if len(rows) > 1 and not opened else None
+    return rows if len(rows) > 1 and not opened and open_parens <= 0 else None
+
+
+def _referenced(type_text: str, reference: str) -> str:
+    """A reference's type cell: a list of the schema where the reference ends in brackets
+    ("#/components/schemas/Address[]", thirty-sixth round), as a table writes it ("array #/…")."""
+    return f"array {reference}" if type_text[len(reference) :].startswith("[]") else reference
 
 
 _SCHEMA_KEYWORDS = {

@@ -17,6 +17,26 @@ _TAB = re.compile(r"(?:status:?\s*)?([1-5]\d\d|default)")
 _RETURNS = re.compile(r"returns?(?:\s+(?:type|value))?:?")
 # What a piece says is a status's ("Headers for 302:", "Headers of the 200 response"): a response's part.
 _FOR_STATUS = re.compile(r"\b(?:for|of)\s+(?:the\s+)?(?:status\s+)?(?:[1-5]\d\d|default)\b")
+# An error status's reason phrase as HTTP words it ("Bad Request", "Not Found"), alone as a panel's caption: that
+# response's, though it may say "request" (thirty-sixth round).
+_REASON_STATUS = {
+    "bad request": "400", "unauthorized": "401", "payment required": "402", "forbidden": "403", "not found": "404",
+    "method not allowed": "405", "not acceptable": "406", "proxy authentication required": "407",
+    "request timeout": "408", "conflict": "409", "gone": "410", "length required": "411",
+    "precondition failed": "412", "payload too large": "413", "content too large": "413",
+    "request entity too large": "413", "uri too long": "414", "request-uri too long": "414",
+    "unsupported media type": "415", "range not satisfiable": "416", "expectation failed": "417",
+    "misdirected request": "421", "unprocessable entity": "422", "unprocessable content": "422", "locked": "423",
+    "failed dependency": "424", "too early": "425", "upgrade required": "426", "precondition required": "428",
+    "too many requests": "429", "request header fields too large": "431", "unavailable for legal reasons": "451",
+    "internal server error": "500", "not implemented": "501", "bad gateway": "502", "service unavailable": "503",
+    "gateway timeout": "504", "http version not supported": "505",
+}  # fmt: skip
+
+
+def _reason_status(piece: str) -> str:
+    """The status an error's reason phrase alone names, as a caption may end it ("Bad Request."); "" otherwise."""
+    return _REASON_STATUS.get(piece.strip().rstrip(".:!").strip(), "")
 
 
 # A heading drawn as a breadcrumb ("Send glance updates › Headers", "Pets » Request Body"): its last
@@ -271,7 +291,7 @@ def label_kind(label: str) -> str:
         # is a response's.
         if re.search(
             r"\brespon[sd]|\bstatus code\b|^[1-5]\d\d\b|^status:?\s*([1-5]\d\d|default)\b", piece
-        ) or _RETURNS.fullmatch(piece.strip()) or _FOR_STATUS.search(piece):
+        ) or _RETURNS.fullmatch(piece.strip()) or _FOR_STATUS.search(piece) or _reason_status(piece):
             return "response"
         if re.search(r"\b(request|body|payload|requestbody)\b", piece):
             return "request"
@@ -292,6 +312,8 @@ def label_status(label: str) -> str:
             status = "default"  # "default – unexpected error"; "Response: undefined", a response of no code
         elif found := _STATUS_WORD.search(piece):
             status = found.group(1)
+        elif reason := _reason_status(piece):
+            return reason  # "Bad Request" alone: a panel's caption, no tab strip's
         elif _RETURNS.fullmatch(piece.strip()):
             return "200"  # a return type is the successful response's
         else:
@@ -359,4 +381,24 @@ def credential_names(blocks: list[Block]) -> set[str]:
     return names
 
 
+def scheme_headings(blocks: list[Block]) -> set[str]:
+    """The names of the page's security schemes drawn as headings of their own (`_scheme_heading`)."""
+    return {b.text.strip() for i, b in enumerate(blocks) if b.kind == "heading" and _scheme_heading(blocks, i)}
+
+
+def _scheme_heading(blocks: list[Block], index: int) -> bool:
+    """A heading that names a security scheme: right under a security heading one level up ("Security", then
+    "accountSid_authToken"), a run stating a scheme type right after it ("Type: basic"). Thirty-sixth round."""
+    heading = blocks[index]
+    said = blocks[index + 1] if index + 1 < len(blocks) else None
+    if said is None or said.kind != "text" or not (typed := _TYPE_SAID.fullmatch(said.text.strip().lower())):
+        return False
+    if not _SCHEME_TYPE.fullmatch(typed.group(1)):
+        return False
+    before = reversed(blocks[max(0, index - 200) : index])
+    outer = next((b for b in before if b.kind == "heading" and b.level < heading.level), None)
+    return outer is not None and bool(_SECURITY.search(outer.text.lower()))
+
+
+_TYPE_SAID = re.compile(r"type\s*:\s*(.+)")
 _SCHEME_TYPE = re.compile(r"apikey|api key|oauth2?|oauth 2\.0|http|basic|bearer|openidconnect")

@@ -28,7 +28,7 @@ def with_references(
         if index in wrappers and row.name.lower() == "items":
             # An array's item wrapper stays one when the fields it names join it at its level.
             row = replace(row, name="anonymous")
-        name = page_schema(row.ref, named) if row.ref else None
+        name = page_schema(row.ref, named) if row.ref else _named_untyped(rows, index, named)
         if name and not row.type and named[name]:
             # No stated type but a link to a schema the page draws as fields ("ExternalUrlObject"): an
             # object, whether or not its fields are read in below (past the levels followed, or on the way down).
@@ -39,6 +39,29 @@ def with_references(
             children = with_references(named[name], named, (*path, name))
             out.extend(replace(child, depth=child.depth + below, ref="") for child in children)
     return out
+
+
+def _named_untyped(rows: list[FieldRow], index: int, named: dict[str, list[FieldRow]]) -> str | None:
+    """The page schema a row of no stated type, no link and no fields of its own is named after: a field drawn
+    with an empty type cell among fields whose cells state theirs (a reference its renderer does not print),
+    named as the schema the page documents under its own heading but for its first letter's case
+    ("bookDepreciationSetting" | | over a section "BookDepreciationSetting"). Rows of which none states a type
+    name none.
+    Issue 17's thirty-sixth round."""
+    row = rows[index]
+    if row.type or row.ref or (index + 1 < len(rows) and rows[index + 1].depth > row.depth):
+        return None
+    if not any(other.type for other in rows):
+        return None
+    # A property named after its schema as code names them: the schema's name with its first letter in lower case
+    # ("bookDepreciationSetting" of "BookDepreciationSetting"); a row named exactly as a section is a list of the
+    # page's sections (its tags), no field.
+    # The section's table is a schema's, not parameters' (a tag's section headed "Tracks" over its first
+    # operation's parameters, "ids" in query).
+    found = page_schema(row.name, named)
+    if not found or not found[:1].isupper() or row.name != found[:1].lower() + found[1:]:
+        return None
+    return None if any(field.location for field in named[found]) else found
 
 
 def _wrappers(rows: list[FieldRow]) -> set[int]:

@@ -35,6 +35,7 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
     out: dict[str, list[FieldRow]] = {}
     parts: dict[str, list[str]] = {}  # schemas a section takes in whole (allOf), shown as lone links
     read_to = 0  # an outline's terms are read once: a term is no section heading of its own (bounded)
+    grouping: dict[str, list[FieldRow]] = {}  # sections whose table lies in an operation's part
     for i, block in enumerate(blocks):
         if block.kind != "heading" or i in taken or i < read_to:
             continue
@@ -44,9 +45,15 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
         if named is None:
             continue
         inside = blocks[i + 1 : i + 30]
+        # An operation's part starting before the table: the heading may group operations (a tag's "Asset" over
+        # "POST /Assets" and its body parameter's table); a section of the same name outside every operation (the
+        # model "Asset") is the schema, where the page has one (thirty-sixth round).
+        found = out
         for at, nxt in enumerate(inside):
             if nxt.kind == "heading" and nxt.level <= block.level:
                 break
+            if i + 1 + at in taken:
+                found = grouping
             if (
                 nxt.kind == "text"
                 and _is_lone_link(nxt)
@@ -58,12 +65,14 @@ def schema_sections(blocks: list[Block], taken: set[int]) -> dict[str, list[Fiel
             if nxt.kind == "table" and not is_status_table(nxt.rows, nxt.header):
                 rows = field_rows(nxt.rows, nxt.header, nxt.cell_links)
                 if rows:
-                    out.setdefault(named.group(1), rows + _drawn_inside(inside[at + 1 :], nxt))
+                    found.setdefault(named.group(1), rows + _drawn_inside(inside[at + 1 :], nxt))
                     break
             if nxt.kind == "heading" and is_field_heading(nxt):
                 rows, read_to = _term_rows(blocks, i + 1, block.level)
-                out.setdefault(named.group(1), rows)
+                found.setdefault(named.group(1), rows)
                 break
+    for name, rows in grouping.items():
+        out.setdefault(name, rows)
     return _with_parts(out, parts)
 
 

@@ -29,6 +29,7 @@ from openapi_rag.crawl.labels import (
     panel_status,
     part_label,
     response_label,
+    scheme_headings,
 )
 from openapi_rag.crawl.linked_sections import linked_sections
 from openapi_rag.crawl.map_keys import map_entry_names, without_map_entries
@@ -57,7 +58,7 @@ from openapi_rag.crawl.schema_sections import (
     term_ref,
 )
 from openapi_rag.crawl.servers import shows_url, stated_servers
-from openapi_rag.crawl.signatures import find_signatures, operation_keys, table_signatures
+from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
     FieldRow,
     field_rows,
@@ -80,6 +81,9 @@ _LONE_NAME = re.compile(r"\[?([A-Za-z_][\w.-]{0,99})\]?")  # "Pet", "[Pet]": a s
 _NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: PagingObject"
 # One name, shown once or twice, perhaps marked: a reference drawn as a run, however long, is no prose.
 _ONE_NAME = re.compile(r"(\S{1,100})(?:\s+\1(?:\s*\((?:required|optional)\))?|\s*\((?:required|optional)\))")
+# A parameter drawn as one run: its name, its type (a schema's name) and whether it is required ("body
+# metadata_template (required)"), however long the names: a declaration, no prose (thirty-sixth round).
+_NAME_TYPE_MARK = re.compile(r"[A-Za-z_$][\w.$-]{0,99}\s+[A-Za-z_$][\w.$\[\]-]{0,99}\s*\((?:required|optional)\)")
 _LABEL_ONLY = re.compile(
     r"(?:request|query|path|header|form|body|response)?\s*(?:parameters?|body|headers?|responses?)", re.I
 )
@@ -159,6 +163,10 @@ def scrape(page: Page) -> Scraped:
         for b in blocks
         if b.kind in ("heading", "code") and (path := is_path(b.text)) and "://" not in path
     }
+    # A code block of a path with no template in it that fills one an operation's request line documents
+    # ("/emailed/1.json" under "Get most emailed articles for the last day:", the line "GET /emailed/{period}.json")
+    # is an example call of that operation, no template of its own (thirty-sixth round).
+    headed -= _example_calls(blocks, signatures)
     # So does a method and a path inside a short run ("Request Example for get/pets/{id}").
     headed |= {
         m.group(1)
@@ -188,10 +196,19 @@ def scrape(page: Page) -> Scraped:
     # A name the page lists among its security schemes is a credential, not a parameter, wherever an
     # operation's table repeats it ("api_key", query).
     credentials = credential_names(blocks)
+    # The schemes drawn as headings of their own ("accountSid_authToken", then "Type: basic"), read before the runs
+    # are turned into rows
+    schemes = credentials | scheme_headings(page.blocks)
     for evidence in operations:
         evidence.params = [
             (k, row) for k, row in evidence.params if k != "param" or row.name not in credentials
         ]
+        # A response's row named as a scheme that states no type is the operation's security requirement drawn
+        # after its responses ("accountSid_authToken" alone in its table, thirty-sixth round), no field.
+        evidence.response_fields = {
+            status: [row for row in rows if row.type or row.name not in schemes]
+            for status, rows in evidence.response_fields.items()
+        }
     schemas = schema_sections(blocks, taken)
     for evidence in operations:
         for name, rows in evidence.sections.items():
@@ -248,6 +265,8 @@ def _is_prose(text: str) -> bool:
     if len(text) < 100 and _NAMED_TEMPLATE.search(text):
         return False
     if _ONE_NAME.fullmatch(text):  # "_update_data_put_request _update_data_put_request (required)"
+        return False
+    if _NAME_TYPE_MARK.fullmatch(text):  # "body metadata_template (required)": a parameter's name, type, mark
         return False
     if shows_url(text):  # "Production server https://api.example.com/v1/pets": where, not what
         return False
@@ -386,6 +405,36 @@ def _status_table_before(blocks: list[Block], index: int) -> str:
     return ""
 
 
+# An HTTP header's name as HTTP spells them: capitalised words joined by hyphens ("Access-Control-Allow-Origin").
+_HEADER_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(?:-[A-Z0-9][A-Za-z0-9]*)+")
+
+
+def _header_names(rows: list[FieldRow]) -> bool:
+    """Whether a table's rows, two or more, are all named as HTTP headers are: a response's headers, whatever
+    label (none) the table has; no body's fields."""
+    return len(rows) >= 2 and all(_HEADER_NAME.fullmatch(row.name) for row in rows)
+
+
+def _example_calls(blocks: list[Block], signatures: list[Signature]) -> set[str]:
+    """Paths alone in code blocks, with no template in them, that fill in a template a request line on the page
+    documents (a method and "/emailed/{period}.json"): example calls, not the page's templates."""
+    documented = {path for s in signatures if (path := is_path(s.url)) and "{" in path}
+    patterns = [_filled(template) for template in documented]
+    return {
+        path
+        for b in blocks
+        if b.kind == "code"
+        and (path := is_path(b.text))
+        and "{" not in path
+        and any(p.fullmatch(path) for p in patterns)
+    }
+
+
+def _filled(template: str) -> re.Pattern[str]:
+    """A template's paths filled in: each parameter any one segment ("/pets/{id}" → "/pets/[^/]+")."""
+    return re.compile("".join("[^/]+" if p.startswith("{") else re.escape(p) for p in re.split(r"({[^}/]*})", template)))
+
+
 def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
     """(kind, status) of the nearest heading before block `index` that names one (bounded: 200 back)."""
     for block in reversed(blocks[max(0, index - 200) : index]):
@@ -471,7 +520,7 @@ def _has_heading(blocks: list[Block], start: int, end: int) -> bool:
 
 def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
     blocks = evidence.blocks
-    previous_kind, previous_table = "", 0
+    previous_kind, previous_table, previous_status = "", 0, ""
     outline: list[Block] = []  # the headings the current block sits under, outermost first
     term_row: FieldRow | None = None  # the row the last heading made ("artists: object[]"), if any
     # The first request line's blocks: a line that repeats it further down (a sample box's "GET /pets",
@@ -595,9 +644,12 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # as a shorter name alone is (thirty-fifth round).
                 if (
                     (dotted := _DOTTED_NAME.fullmatch(block.text.strip()))
-                    and label_kind(label) == "request"
+                    # or under words that name no part (a media type alone, "application/json"), before any response,
+                    # as a shorter name alone is there too (thirty-sixth round)
+                    and label_kind(label) in ("", "request")
                     and evidence.method in _BODY_METHODS
                     and not evidence.statuses
+                    and not evidence.response_examples
                     and not responses_run
                 ):
                     evidence.lone_names.extend(("request", target) for target in block.links[:1])
@@ -725,7 +777,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             if kind == "request" and (under := _piece_under_response(outline)):
                 # "HTTP status code 201", then "Body" (and its example): the response's
                 kind, status = "response", under
-            if not kind and previous_kind and not _has_heading(blocks, previous_table, index):
+            continued = not kind and previous_kind and not _has_heading(blocks, previous_table, index)
+            if continued:
                 kind = previous_kind  # the next part of the same schema ("and", "allOf", "continued")
             if not kind:
                 # The nearest words say nothing ("genres: object[]"): a heading further out may
@@ -748,8 +801,14 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                     # the heading the fields sit under says which ("Other responses", then "Schema of the
                     # response body"): the default response's, not the success's (thirty-fifth round)
                     or (enclosing[1] if (enclosing := _enclosing(outline))[0] == "response" else "")
+                    # the next part of an error's schema, nothing saying whose: that error's, not the success's
+                    # by default (an error panel after "Bad Request"'s, thirty-sixth round)
+                    or (previous_status if continued and not previous_status.startswith("2") else "")
                 )
-                if label_location(response_label(label)) != "header":  # "Response Headers:" are not body fields
+                previous_status = status
+                # "Response Headers:" are not body fields; nor is a table of header names alone, unlabelled
+                # ("Access-Control-Allow-Origin", "X-Rate-Limit-Remaining": thirty-sixth round)
+                if label_location(response_label(label)) != "header" and not _header_names(rows):
                     evidence.response_fields.setdefault(status, []).extend(rows)
                 continue
             default_location = label_location(label)

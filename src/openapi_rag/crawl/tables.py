@@ -167,9 +167,13 @@ def status_schemas(rows: list[list[str]], header: bool) -> dict[str, str]:
     for row in rows[1:]:
         if col is None or col >= len(row) or not row[0].split() or not _STATUS.match(row[0].split()[0]):
             continue
-        # "Pet", "[Pet]", "[ Pet ]" (a list of them, the brackets drawn apart from the link's name)
+        # "Pet", "[Pet]", "[ Pet ]" (a list of them, the brackets drawn apart from the link's name); a generated
+        # name whose underscores a markup took for emphasis ("_viewed period json_get_200_response") keeps its
+        # words, which name the section of their letters ("ViewedPeriodJsonGet200Response", thirty-sixth round)
         name = row[col].strip().strip("[]").strip()
         if re.fullmatch(r"[A-Za-z_][\w.-]{0,99}", name) and name.lower() not in ("none", "inline", "object"):
+            out[row[0].split()[0].lower()] = name
+        elif re.fullmatch(r"_[\w.-]{1,99}(?: [\w.-]{1,99}){1,9}", name):
             out[row[0].split()[0].lower()] = name
     return out
 
