@@ -331,3 +331,79 @@ def parse_json(text: str) -> Any:
         except (ValueError, RecursionError):
             return None
     return value if isinstance(value, dict | list) else None
+
+
+# An XML example's root may be any name but one of HTML's (a page's HTML snippet is no example).
+_HTML_ROOTS = frozenset(
+    "html head body div span p a ul ol li dl dt dd table thead tbody tr td th form input button select option "
+    "label script style meta link img pre code section article nav header footer iframe svg br hr h1 h2 h3 h4 "
+    "h5 h6 em strong b i".split()
+)
+_XML_DEPTH = 32
+
+
+def parse_xml(text: str) -> dict[str, Any] | None:
+    """An XML example as the JSON value of the same fields, or None: the root element's attributes and
+    child elements are its fields (a child repeated is a list), an element without children its text.
+    The root itself is the schema's name, no field ('<application><sid>string</sid></application>' →
+    {"sid": "string"}). Only text with an XML declaration, or one root element that is no HTML tag and
+    holds child elements, is read; parsed with lxml without entities, DTDs or network (a page's
+    stranger-written XML must not expand or fetch anything)."""
+    text = text.strip()
+    if not text.startswith("<") or len(text) > MAX_JSON_CHARS:
+        return None
+    try:
+        from lxml import etree
+    except ImportError:  # the `crawl` extra is not installed: no XML examples
+        return None
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    try:
+        root = etree.fromstring(text.encode("utf-8"), parser=parser)
+    except (etree.XMLSyntaxError, ValueError):
+        return None
+    children = [child for child in root if isinstance(child.tag, str)]
+    declared = text.startswith("<?xml")
+    if not declared and (_local(root.tag).lower() in _HTML_ROOTS or not children):
+        return None
+    value = _xml_value(root, 0)
+    return value if isinstance(value, dict) and value else None
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]  # "{namespace}name" -> "name"
+
+
+def _xml_value(element: Any, depth: int) -> Any:
+    children = [child for child in element if isinstance(child.tag, str)]  # no comments or instructions
+    if not children and not element.attrib:
+        return _xml_scalar((element.text or "").strip())
+    if depth >= _XML_DEPTH:
+        return {}
+    out: dict[str, Any] = {_local(str(name)): _xml_scalar(value) for name, value in element.attrib.items()}
+    for child in children:
+        name, value = _local(child.tag), _xml_value(child, depth + 1)
+        if name in out:
+            out[name] = [*out[name], value] if isinstance(out[name], list) else [out[name], value]
+        else:
+            out[name] = value
+    return out
+
+
+_XML_INTEGER = re.compile(r"-?\d{1,18}")
+_XML_NUMBER = re.compile(r"-?\d+\.\d+(?:[eE][-+]?\d+)?")
+
+
+def _xml_scalar(text: str) -> Any:
+    """An element's text as the JSON scalar it writes (XML has no types: "0" is an integer, "true" a
+    boolean, as the same example in JSON would be; anything else stays text)."""
+    if _XML_INTEGER.fullmatch(text):
+        return int(text)
+    if _XML_NUMBER.fullmatch(text):
+        return float(text)
+    return {"true": True, "false": False}.get(text, text)
+
+
+def parse_example(text: str) -> Any:
+    """A code block's example: its JSON value (`parse_json`), else its XML's (`parse_xml`), else None."""
+    value = parse_json(text)
+    return value if value is not None else parse_xml(text)

@@ -42,8 +42,8 @@ from openapi_rag.crawl.samples import (
     is_method,
     is_path,
     parse_curl,
+    parse_example,
     parse_http_response,
-    parse_json,
     parse_named_signature,
     parse_signature,
     parse_titled_signature,
@@ -707,7 +707,7 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             # "Request", "Headers", then a code block of "Authorization:" lines: the request's header parameters
             evidence.params.extend(("param", row) for row in headers)
         elif block.kind == "code" and block.position not in signature_positions:
-            value = parse_json(block.text)
+            value = parse_example(block.text)  # JSON, or XML (an API answering in XML draws that)
             if value is None:
                 shown = parse_http_response(block.text)  # "HTTP/1.1 200 OK", headers, then the JSON
                 if shown is not None:
@@ -720,9 +720,9 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
                 # field's type) is the example of the part that label sits in ("Body"), not the label's
                 label = part_label(blocks, outer, label_before(blocks, outer))
             before = blocks[index - 1] if index else None
-            if before is not None and before.kind == "code" and not before.editable and parse_json(before.text) == value:
+            if before is not None and before.kind == "code" and not before.editable and parse_example(before.text) == value:
                 continue  # the same value drawn again right after it (highlighted, then as plain text): one example
-            if block.editable or (index and blocks[index - 1].editable and parse_json(blocks[index - 1].text) == value):
+            if block.editable or (index and blocks[index - 1].editable and parse_example(blocks[index - 1].text) == value):
                 # What a reader writes in a text box (a console's body) is a request, whatever label is
                 # nearest; code right after it that shows the same value is the box's own highlighting.
                 if not block.editable:
