@@ -818,10 +818,8 @@ class Searcher:
         lifting = graph is not None and not graph.is_empty
         own = cfg.own_first and speaks_of_own(texts[0])
         needs = cfg.lift_identified or not gives_identifier(texts[0])  # else the consumer has its identifier
-        own_best: dict[OpKey, float] = {}  # each operation's best before lifting
-        for scores in per_text:
-            for key, score in scores.items():
-                own_best[key] = max(own_best.get(key, score), score)
+        # each operation's best before lifting, kept only where a setting reads the lifted ones
+        own_best = _best_scores(per_text) if lifting and not cfg.settle_lifted else None
         if graph is not None and lifting:
             per_text = [
                 scores
@@ -839,11 +837,10 @@ class Searcher:
                 )
                 for i, (scores, text) in enumerate(zip(per_text, texts, strict=True))
             ]
-        final: dict[OpKey, float] = {}
-        for scores in per_text:
-            for key, score in scores.items():
-                final[key] = max(final.get(key, score), score)
-        lifted = frozenset(key for key, score in final.items() if score > own_best.get(key, 0.0))
+        final = _best_scores(per_text)
+        lifted = frozenset(
+            () if own_best is None else (key for key, score in final.items() if score > own_best.get(key, 0.0))
+        )
         if cfg.api_coherence < 1.0 and 2 < len(per_text) and (not plan or self._one_desk(texts[0])):
             final = favour_one_api(final, per_text[1:], factor=cfg.api_coherence)  # one API for them all
         if cfg.weighs_apis and len(per_text) <= 2 and texts[0]:  # one intent: which API it is for
@@ -1007,6 +1004,15 @@ def _best_of(lists: Sequence[Ranked]) -> Ranked:
             if score > best.get(item_id, float("-inf")):
                 best[item_id] = score
     return rank(best.items())
+
+
+def _best_scores(per_text: Sequence[dict[OpKey, float]]) -> dict[OpKey, float]:
+    """Each operation at its best score over the texts' scores."""
+    best: dict[OpKey, float] = {}
+    for scores in per_text:
+        for key, score in scores.items():
+            best[key] = max(best.get(key, score), score)
+    return best
 
 
 def _operation_scores(ranked: Ranked, chunks: dict[str, Chunk]) -> dict[OpKey, float]:
