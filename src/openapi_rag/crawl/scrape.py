@@ -57,7 +57,7 @@ from openapi_rag.crawl.schema_sections import (
     schema_sections,
     term_ref,
 )
-from openapi_rag.crawl.servers import shows_url, stated_servers
+from openapi_rag.crawl.servers import shows_url, stated_servers, template_pattern
 from openapi_rag.crawl.signatures import Signature, find_signatures, operation_keys, table_signatures
 from openapi_rag.crawl.tables import (
     FieldRow,
@@ -406,33 +406,28 @@ def _status_table_before(blocks: list[Block], index: int) -> str:
 
 
 # An HTTP header's name as HTTP spells them: capitalised words joined by hyphens ("Access-Control-Allow-Origin").
-_HEADER_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(?:-[A-Z0-9][A-Za-z0-9]*)+")
+_HTTP_HEADER_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(?:-[A-Z0-9][A-Za-z0-9]*)+")
 
 
 def _header_names(rows: list[FieldRow]) -> bool:
     """Whether a table's rows, two or more, are all named as HTTP headers are: a response's headers, whatever
     label (none) the table has; no body's fields."""
-    return len(rows) >= 2 and all(_HEADER_NAME.fullmatch(row.name) for row in rows)
+    return len(rows) >= 2 and all(_HTTP_HEADER_NAME.fullmatch(row.name) for row in rows)
 
 
 def _example_calls(blocks: list[Block], signatures: list[Signature]) -> set[str]:
     """Paths alone in code blocks, with no template in them, that fill in a template a request line on the page
     documents (a method and "/emailed/{period}.json"): example calls, not the page's templates."""
     documented = {path for s in signatures if (path := is_path(s.url)) and "{" in path}
-    patterns = [_filled(template) for template in documented]
+    patterns = [template_pattern(template) for template in documented]  # each holds a "{"
     return {
         path
         for b in blocks
         if b.kind == "code"
         and (path := is_path(b.text))
         and "{" not in path
-        and any(p.fullmatch(path) for p in patterns)
+        and any(p is not None and p.fullmatch(path) for p in patterns)
     }
-
-
-def _filled(template: str) -> re.Pattern[str]:
-    """A template's paths filled in: each parameter any one segment ("/pets/{id}" → "/pets/[^/]+")."""
-    return re.compile("".join("[^/]+" if p.startswith("{") else re.escape(p) for p in re.split(r"({[^}/]*})", template)))
 
 
 def _earlier_label(blocks: list[Block], index: int) -> tuple[str, str]:
