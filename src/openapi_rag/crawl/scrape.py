@@ -48,6 +48,7 @@ from openapi_rag.crawl.samples import (
     parse_signature,
     parse_titled_signature,
 )
+from openapi_rag.crawl.scalar_sections import retype_scalar_refs
 from openapi_rag.crawl.schema_runs import POINTER_RUN, referenced_parameter, schema_runs
 from openapi_rag.crawl.schema_sections import (
     FIELD_TERM,
@@ -238,6 +239,7 @@ def scrape(page: Page) -> Scraped:
         evidence.response_refs = {
             status: schema_named(name, schemas) or name for status, name in evidence.response_refs.items()
         }
+    retype_scalar_refs(page.blocks, operations, schemas)  # "SocialSecurityNumber: string" (thirty-ninth round)
     return Scraped(title, first_text, servers, operations, schemas)
 
 

@@ -1,0 +1,106 @@
+"""Issue 17's thirty-ninth round: rules written on the first development set (benchmarks/crawl/dev), never on the
+benchmark's 38 specs nor the held-out eleven. A schema the page documents as one type, no fields (a heading
+"SocialSecurityNumber: string"; a heading "Gender" over the run "Type: string | null"; an "Enum Values" table alone),
+types the fields whose type cell names it (`scalar_sections`); a bracketed link on a page that writes lists as
+"List of [X]" is one object (`bracket_links`); a default value types a field of a table with no type column
+(`default_types`); a type cell listing keys is an object (`property_lists`); an "X-" parameter is a header
+(`custom_headers`); a request sent as a form takes its placeless parameters in its body (`form_params`); "Type: Birth
+Date" is a field's type run (`runs`). Each on a small fragment of the structure (each fails without its rule)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openapi_rag.crawl import crawl_pages
+from openapi_rag.crawl.scalar_sections import stated_type
+
+
+def _crawl(tmp_path: Path, body: str) -> dict:
+    page = tmp_path / "api.html"
+    page.write_text(f"<html><body><h1>Employees API</h1>{body}</body></html>", encoding="utf-8")
+    return crawl_pages([page]).document
+
+
+def _body_properties(document: dict, path: str, method: str = "post") -> dict:
+    content = document["paths"][path][method]["requestBody"]["content"]
+    return next(iter(content.values()))["schema"]["properties"]
+
+
+def test_a_type_word_is_stated_and_a_schema_name_is_not() -> None:
+    assert stated_type("string | null") == "string"
+    assert stated_type("Array<string>") == "array"
+    assert stated_type("integer (int64)") == "integer"
+    assert stated_type("object[]") == "array"
+    assert stated_type("string , x ∈ { male , female }") == "string"
+    assert stated_type("array of string") == "array" and stated_type("Address[]") == "array"
+    assert stated_type("object") is None and stated_type("Pet") is None
+    assert stated_type("Date of birth") is None and stated_type("String values are trimmed") is None
+
+
+_OPERATION = (
+    "<h2>Create an employee</h2><pre><code>POST /employees</code></pre><p>Request body</p>"
+    "<table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+    "<tr><td>first_name</td><td>string</td><td>First name.</td></tr>"
+    '<tr><td>social_security_number</td><td><a href="#socialsecuritynumber">SocialSecurityNumber</a></td><td></td></tr>'
+    '<tr><td>tags</td><td><a href="#tags">Tags</a></td><td></td></tr>'
+    '<tr><td>address</td><td><a href="#address">Address</a></td><td></td></tr>'
+    "</tbody></table>"
+)
+_ADDRESS = (
+    '<h3 id="address">Address</h3><table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>'
+    "<tbody><tr><td>city</td><td>string</td><td>City.</td></tr></tbody></table>"
+)
+
+
+def test_a_field_typed_by_a_schema_stated_under_its_heading_as_one_type_is_of_that_type(tmp_path: Path) -> None:
+    document = _crawl(
+        tmp_path,
+        _OPERATION
+        + "<h2>Schemas</h2>"
+        + _ADDRESS
+        + '<h3 id="socialsecuritynumber">SocialSecurityNumber</h3><p>Type: string | null</p>'
+        + '<h3 id="tags">Tags</h3><p>Type: Array&lt;string&gt;</p>',
+    )
+    properties = _body_properties(document, "/employees")
+    assert properties["social_security_number"]["type"] == "string"
+    assert properties["tags"]["type"] == "array"
+    assert properties["address"]["type"] == "object"  # a schema of fields stays an object
+
+
+def test_a_schema_heading_that_states_its_type_types_the_fields_naming_it(tmp_path: Path) -> None:
+    document = _crawl(
+        tmp_path,
+        _OPERATION
+        + "<h2>Definitions</h2>"
+        + _ADDRESS
+        + '<h3 id="socialsecuritynumber">SocialSecurityNumber: string</h3><p>A unique identifier.</p>'
+        + '<h3 id="tags">Tags: object</h3><p>Free-form tags.</p>',
+    )
+    properties = _body_properties(document, "/employees")
+    assert properties["social_security_number"]["type"] == "string"
+    assert properties["tags"]["type"] == "object"  # a heading stating an object changes nothing
+
+
+def test_an_enum_table_alone_under_a_schema_heading_states_its_type(tmp_path: Path) -> None:
+    document = _crawl(
+        tmp_path,
+        _OPERATION.replace("SocialSecurityNumber</a>", "Status</a>").replace("#socialsecuritynumber", "#Status")
+        + "<h2>Models</h2>"
+        + _ADDRESS
+        + '<h3 id="Status">3.12. <em>Status</em> Employment status</h3><p>The employment status.</p>'
+        + "<table><thead><tr><th>Enum Values</th></tr></thead><tbody>"
+        + "<tr><td>active</td></tr><tr><td>inactive</td></tr></tbody></table>",
+    )
+    assert _body_properties(document, "/employees")["social_security_number"]["type"] == "string"
+
+
+def test_a_long_enum_in_a_schema_heading_still_states_its_type(tmp_path: Path) -> None:
+    values = " , ".join(f"C{i:03d}" for i in range(120))  # a heading longer than 200 characters
+    document = _crawl(
+        tmp_path,
+        _OPERATION.replace("#socialsecuritynumber", "#/definitions/Currency")
+        + "<h2>Definitions</h2>"
+        + _ADDRESS
+        + f'<h3 id="/definitions/Currency">Currency: string , x ∈ {{ {values} }}</h3><p>A currency.</p>',
+    )
+    assert _body_properties(document, "/employees")["social_security_number"]["type"] == "string"
