@@ -104,3 +104,60 @@ def test_a_long_enum_in_a_schema_heading_still_states_its_type(tmp_path: Path) -
         + f'<h3 id="/definitions/Currency">Currency: string , x ∈ {{ {values} }}</h3><p>A currency.</p>',
     )
     assert _body_properties(document, "/employees")["social_security_number"]["type"] == "string"
+
+
+
+_BRACKETED = (
+    "<h2>Get an IP</h2><pre><code>GET /ips/{ip}</code></pre><h3>Return Type</h3>"
+    '<p><a href="#IpInfo">IpInfo</a></p>'
+    "<h2>Models</h2>"
+    '<h3 id="IpInfo">IpInfo</h3><table><thead><tr><th>Field Name</th><th>Required</th><th>Type</th>'
+    "<th>Description</th></tr></thead><tbody>"
+    "<tr><td>ip</td><td></td><td>String</td><td></td></tr>"
+    '<tr><td>warmup</td><td></td><td><a href="#ip_info_warmup">[ip_info_warmup]</a></td><td></td></tr>'
+    '<tr><td>tags</td><td></td><td>List of <a href="#string">[string]</a></td><td></td></tr>'
+    "</tbody></table>"
+)
+
+
+def test_a_bracketed_link_on_a_page_of_list_of_words_is_one_object(tmp_path: Path) -> None:
+    document = _crawl(tmp_path, _BRACKETED)
+    schema = document["paths"]["/ips/{ip}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["warmup"]["type"] == "object"
+    assert schema["properties"]["tags"]["type"] == "array"
+    # a page that never writes "List of [X]": brackets alone still say a list
+    document = _crawl(tmp_path, _BRACKETED.replace("List of ", ""))
+    schema = document["paths"]["/ips/{ip}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["warmup"]["type"] == "array"
+
+
+def _parameters(document: dict, path: str, method: str) -> dict:
+    return {p["name"]: p for p in document["paths"][path][method].get("parameters", [])}
+
+
+def test_a_default_value_types_a_field_of_a_table_with_no_type_column(tmp_path: Path) -> None:
+    document = _crawl(
+        tmp_path,
+        "<h2>List companies</h2><pre><code>GET /companies</code></pre><h3>Query Parameters</h3>"
+        "<table><thead><tr><th>Name</th><th>Description</th><th>Required</th><th>Default</th></tr></thead><tbody>"
+        "<tr><td>raw</td><td>Include raw response</td><td>-</td><td>false</td></tr>"
+        "<tr><td>limit</td><td>Number of results to return</td><td>-</td><td>20</td></tr>"
+        "<tr><td>cursor</td><td>Cursor to start from</td><td>-</td><td>null</td></tr>"
+        "</tbody></table>",
+    )
+    parameters = _parameters(document, "/companies", "get")
+    assert parameters["raw"]["schema"]["type"] == "boolean"
+    assert parameters["limit"]["schema"]["type"] == "integer"
+    assert parameters["cursor"]["schema"]["type"] == "string"  # "null" shows no type: the default one
+
+
+def test_a_type_cell_listing_properties_is_an_object(tmp_path: Path) -> None:
+    document = _crawl(
+        tmp_path,
+        "<h2>List employees</h2><pre><code>GET /employees</code></pre><h3>Response 200 OK</h3>"
+        "<table><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+        "<tr><td>cursors</td><td>_Properties: _<code>previous, current, next</code></td><td>Cursors.</td></tr>"
+        "<tr><td>items_on_page</td><td>integer</td><td>Items returned.</td></tr></tbody></table>",
+    )
+    schema = document["paths"]["/employees"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["cursors"]["type"] == "object"

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.crawl.anchors import linked_label, outer_label, row_refs
+from openapi_rag.crawl.bracket_links import unbracket_links
 from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
 from openapi_rag.crawl.header_lines import header_rows, is_headers_heading, is_request_heading
 from openapi_rag.crawl.heading_params import heading_parameters
@@ -156,6 +157,7 @@ def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
     blocks = join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)])
     blocks = field_runs(schema_runs(heading_parameters(blocks)))
+    blocks = unbracket_links(blocks)  # "[Address]" on a page of "List of [Address]": one (thirty-ninth round)
     signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
