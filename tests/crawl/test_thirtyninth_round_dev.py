@@ -161,3 +161,38 @@ def test_a_type_cell_listing_properties_is_an_object(tmp_path: Path) -> None:
     )
     schema = document["paths"]["/employees"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert schema["properties"]["cursors"]["type"] == "object"
+
+
+def test_a_parameter_named_with_the_custom_header_prefix_is_a_header(tmp_path: Path) -> None:
+    document = _crawl(
+        tmp_path,
+        "<h2>GET /companies</h2><h3>Parameters</h3>"
+        "<table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Description</th></tr></thead><tbody>"
+        "<tr><td>raw</td><td>boolean</td><td></td><td>Include raw response</td></tr>"
+        "<tr><td>x-apideck-consumer-id</td><td>string</td><td>True</td><td>ID of the consumer</td></tr>"
+        "</tbody></table>",
+    )
+    parameters = _parameters(document, "/companies", "get")
+    assert parameters["x-apideck-consumer-id"]["in"] == "header"
+    assert parameters["raw"]["in"] == "query"
+
+
+def test_parameters_of_a_request_sent_as_a_form_are_its_body(tmp_path: Path) -> None:
+    page = (
+        "<h1><strong>updateKey</strong></h1><blockquote><p>Key updateKey(Sid, FriendlyName)</p></blockquote>"
+        "<pre><code>POST /v1/Keys/{Sid}</code></pre><h3>Parameters</h3>"
+        "<table><thead><tr><th>Name</th><th>Type</th><th>Description</th><th>Notes</th></tr></thead><tbody>"
+        "<tr><td><strong>Sid</strong></td><td><strong>String</strong></td><td>The key's id.</td><td></td></tr>"
+        "<tr><td><strong>FriendlyName</strong></td><td><strong>String</strong></td><td>A name.</td>"
+        "<td>[optional]</td></tr><tr><td><strong>Body</strong></td><td><strong>String</strong></td><td>The text.</td>"
+        "<td>[optional]</td></tr></tbody></table>"
+        "<h3>HTTP request headers</h3><ul><li><strong>Content-Type</strong>: application/x-www-form-urlencoded</li>"
+        "<li><strong>Accept</strong>: application/json</li></ul>"
+    )
+    operation = _crawl(tmp_path, page)["paths"]["/v1/Keys/{Sid}"]["post"]
+    assert "FriendlyName" in _body_properties({"paths": {"/k": {"post": operation}}}, "/k")
+    # a field named as the body's own wrapper ("Body", a message's text) keeps its name, as a parameter
+    assert set(_parameters({"paths": {"/k": {"post": operation}}}, "/k", "post")) == {"Sid", "Body"}
+    # sent as JSON: a parameter of no stated place stays in the query
+    operation = _crawl(tmp_path, page.replace("application/x-www-form-urlencoded", "application/json"))
+    assert _parameters(operation, "/v1/Keys/{Sid}", "post")["FriendlyName"]["in"] == "query"
