@@ -196,3 +196,20 @@ def test_parameters_of_a_request_sent_as_a_form_are_its_body(tmp_path: Path) -> 
     # sent as JSON: a parameter of no stated place stays in the query
     operation = _crawl(tmp_path, page.replace("application/x-www-form-urlencoded", "application/json"))
     assert _parameters(operation, "/v1/Keys/{Sid}", "post")["FriendlyName"]["in"] == "query"
+
+
+def test_a_type_said_as_a_schemas_title_is_a_fields_type_run(tmp_path: Path) -> None:
+    document = _crawl(
+        tmp_path,
+        "<h3>Create Employee</h3><pre><code>POST /employees</code></pre><h4>Body</h4>"
+        "<div><div><span>application/json</span></div>"
+        "<div><div>first_name</div><div><span>Type: </span><span>string</span></div>"
+        "<div><p>The first name.</p></div></div>"
+        "<div><div>birthday</div><div><span>Type: </span><span>Birth Date</span></div><div>Format: date</div>"
+        "<div><p>The date of birth of the person.</p></div></div>"
+        "<div><div>company_id</div><div><span>Type: </span><span>Company ID</span></div>"
+        "<div><p>The unique identifier of the company.</p></div></div></div>",
+    )
+    properties = _body_properties(document, "/employees")
+    assert {"first_name", "birthday", "company_id"} <= set(properties)
+    assert properties["birthday"]["type"] == "string"  # its format's
