@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.convert.infer import merge_schemas
+from openapi_rag.crawl.custom_headers import is_custom_header
 from openapi_rag.crawl.example_schema import placeholder_type, schema_from_example, stated_types
 from openapi_rag.crawl.page_words import PageWords
 from openapi_rag.crawl.row_schemas import schema_from_rows, with_references
@@ -206,7 +207,8 @@ def build_operation(
         # No place stated: a name in the path template is a path parameter, a standard request header's name
         # ("Authorization") a header, any other a query parameter.
         in_path = "{" + row.name + "}" in evidence.path
-        location = row.location or ("path" if in_path else "header" if is_request_header(row.name) else "query")
+        header = is_request_header(row.name) or is_custom_header(row.name)  # "X-" prefix: thirty-ninth round
+        location = row.location or ("path" if in_path else "header" if header else "query")
         # Locations come from the base: a name the requests already placed keeps its place.
         location = next((loc for name, loc in params if name == row.name), location)
         if location == "path" and "{" + row.name + "}" not in evidence.path:

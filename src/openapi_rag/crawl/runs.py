@@ -72,6 +72,8 @@ _NUMERIC_VALUE = re.compile(
 _VALUE_BOUND = re.compile(r"(-?\d+(?:\.\d+)?)\s*[<>]=?\s*value\b|\bvalue\s*[<>]=?\s*(-?\d+(?:\.\d+)?)", re.I)
 # HTTP's one-word reason phrases (RFC 9110), which a renderer prints under a status heading.
 _REASON_PHRASES = {"continue", "ok", "created", "accepted", "found", "unauthorized", "forbidden", "conflict", "gone"}
+# A type said under its label as a schema's title, capitalised words ("Type: Birth Date", "Type: Company ID").
+_TITLED_TYPE = re.compile(r"[Tt]ype\s*:\s*[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){1,4}")
 # A label a schema's value follows ("Type", then "Pet"), never a field's name before it.
 _LABEL_WORD = re.compile(r"type|schema|format|returns?|examples?|default", re.I)
 _STATUS_HEADING = re.compile(r"\s*([1-5]\d\d|default)\b", re.I)
@@ -293,6 +295,12 @@ def _described_field_at(
                 return None
             mark = mark or ("(required)" if "required" in marks else "")
             return _field_from(blocks, j + 1, name, mark, None, stated[1], max(described, key=len, default=""))
+        elif not described and not marks and _TITLED_TYPE.fullmatch(text):
+            # The type said under its label as a schema's title ("Type: Birth Date", a scalar schema by its title):
+            # a field's type run, its type the format the next run states, if any ("Format: date"; thirty-ninth round)
+            formatted = _FORMAT.search(blocks[j + 1].text) if j + 1 < len(blocks) else None
+            type_ = _FORMAT_TYPES[formatted.group(1).lower()] if formatted else ""
+            return _field_from(blocks, j + 1, name, mark, None, type_, "")
         elif _title_of(text, blocks[i].text):
             titled = True  # the field's title, its name in words ("limit", then "Limit")
         elif _DATE_PATTERN.fullmatch(text):

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openapi_rag.crawl.anchors import linked_label, outer_label, row_refs
+from openapi_rag.crawl.bracket_links import unbracket_links
 from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
+from openapi_rag.crawl.form_params import form_fields
 from openapi_rag.crawl.header_lines import header_rows, is_headers_heading, is_request_heading
 from openapi_rag.crawl.heading_params import heading_parameters
 from openapi_rag.crawl.label_values import join_label_values
@@ -48,6 +50,7 @@ from openapi_rag.crawl.samples import (
     parse_signature,
     parse_titled_signature,
 )
+from openapi_rag.crawl.scalar_sections import retype_scalar_refs
 from openapi_rag.crawl.schema_runs import POINTER_RUN, referenced_parameter, schema_runs
 from openapi_rag.crawl.schema_sections import (
     FIELD_TERM,
@@ -155,6 +158,7 @@ def scrape(page: Page) -> Scraped:
     """The operations of one page with the evidence paired to each."""
     blocks = join_label_values([as_declarations(b) for b in join_json_runs(page.blocks)])
     blocks = field_runs(schema_runs(heading_parameters(blocks)))
+    blocks = unbracket_links(blocks)  # "[Address]" on a page of "List of [Address]": one (thirty-ninth round)
     signatures = sorted(find_signatures(blocks) + table_signatures(blocks), key=lambda s: s.position)
     # A heading that is only a path ("/pets/{id}") names a template that request URLs may fill in.
     # So does a code block that is only a path (`<pre><code>/pets/{id}</code></pre>`).
@@ -238,6 +242,9 @@ def scrape(page: Page) -> Scraped:
         evidence.response_refs = {
             status: schema_named(name, schemas) or name for status, name in evidence.response_refs.items()
         }
+    retype_scalar_refs(page.blocks, operations, schemas)  # "SocialSecurityNumber: string" (thirty-ninth round)
+    for evidence in operations:  # a form's fields, where the request is sent as one (thirty-ninth round)
+        evidence.params = form_fields(evidence.method, evidence.path, evidence.blocks, evidence.params)
     return Scraped(title, first_text, servers, operations, schemas)
 
 

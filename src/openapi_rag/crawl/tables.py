@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from openapi_rag.crawl.default_types import default_column, default_type
+from openapi_rag.crawl.property_lists import lists_properties
+
 LOCATIONS = ("path", "query", "header", "cookie", "body", "formData", "form")
 # HTTP's standard request headers whose names no query parameter takes (RFC 9110's and kin): a parameter so
 # named, where the page states no place for it, is sent as a header (since issue 17's twenty-ninth round).
@@ -190,11 +193,17 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
         return []  # "Media Type | Description": a list of allowed values, not of fields
     if header and "name" not in cols:
         cols["name"] = 0
+    # A table of no type column that shows defaults: a default's value types its field (thirty-ninth round).
+    default_at = default_column(rows[0]) if header and "type" not in cols else None
     out = []
     for index, row in enumerate(rows[1:] if header else rows, start=1 if header else 0):
         if not row or not any(cell.strip() for cell in row):
             continue
         parsed = _row(row, cols) if header else _shape_row(row)
+        if parsed is not None and parsed.type is None and default_at is not None and default_at < len(row):
+            parsed.type = default_type(row[default_at])
+        if parsed is not None and parsed.type is None and header and lists_properties(row, cols.get("type")):
+            parsed.type = "object"  # "Properties: previous, current, next": an object's keys (thirty-ninth round)
         if parsed is not None:
             type_col = cols.get("type", -1)
             if type_col < 0 and "description" in cols and _STATED_TYPE.match(row[cols["description"]]):
