@@ -69,6 +69,26 @@ def test_truth_counts_fields_shown_only_in_examples() -> None:
     assert {"type", "pricePerNight", "status"} <= set(ops[("POST", "/v1/rooms")].request)
 
 
+def test_truth_types_come_from_the_schema_before_its_example(tmp_path: Path) -> None:
+    # A whole number in a schema's own example does not make its `number` property an integer, nor
+    # its required property optional; fields only the example names still count.
+    body = {
+        "type": "object",
+        "required": ["rate"],
+        "properties": {"rate": {"type": "number"}},
+        "example": {"rate": 10, "note": "x"},
+    }
+    spec = {
+        "openapi": "3.0.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/taxes": {"post": {"requestBody": {"content": {"application/json": {"schema": body}}}, "responses": {}}}},
+    }
+    (tmp_path / "t.json").write_text(json.dumps(spec), encoding="utf-8")
+    request = extract_operations(tmp_path / "t.json")[("POST", "/taxes")].request
+    assert (request["rate"].type, request["rate"].required) == ("number", True)
+    assert request["note"].type == "string"
+
+
 def test_micro_f1_interval() -> None:
     low, high = micro_f1_ci([(8, 2, 2), (5, 0, 5), (10, 0, 0)])
     assert 0 < low <= (2 * 23) / (2 * 23 + 2 + 7) <= high <= 1

@@ -172,10 +172,6 @@ def _properties(schema: Any, location: str, depth: int = 1) -> dict[str, Param]:
         for part in schema.get(combiner) or []:
             for name, param in _properties(part, location, depth).items():
                 out.setdefault(name, param)
-    example = schema.get("example")
-    if isinstance(example, dict):  # a property's own example names fields the page shows too
-        for name, param in _properties(_example_schema_of(example), location, depth).items():
-            out.setdefault(name, param)
     required = set(schema.get("required") or []) if isinstance(schema.get("required"), list) else set()
     props = schema.get("properties")
     if isinstance(props, dict):
@@ -183,6 +179,13 @@ def _properties(schema: Any, location: str, depth: int = 1) -> dict[str, Param]:
             out.setdefault(str(name), Param(str(name), location, _type(child), name in required))
             for inner, param in _properties(child, location, depth + 1).items():
                 out.setdefault(inner, param)
+    example = schema.get("example")
+    if isinstance(example, dict):
+        # A schema's own example names fields the page shows too; read after the declared ones, whose
+        # type and `required` the example cannot say (a whole number in it does not make a `number`
+        # property an integer).
+        for name, param in _properties(_example_schema_of(example), location, depth).items():
+            out.setdefault(name, param)
     return out
 
 
