@@ -81,7 +81,11 @@ def test_truth_types_come_from_the_schema_before_its_example(tmp_path: Path) -> 
     spec = {
         "openapi": "3.0.0",
         "info": {"title": "t", "version": "1"},
-        "paths": {"/taxes": {"post": {"requestBody": {"content": {"application/json": {"schema": body}}}, "responses": {}}}},
+        "paths": {
+            "/taxes": {
+                "post": {"requestBody": {"content": {"application/json": {"schema": body}}}, "responses": {}}
+            }
+        },
     }
     (tmp_path / "t.json").write_text(json.dumps(spec), encoding="utf-8")
     request = extract_operations(tmp_path / "t.json")[("POST", "/taxes")].request
