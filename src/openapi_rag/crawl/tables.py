@@ -392,6 +392,12 @@ def _columns_row(row: list[str], name: str, depth: int) -> FieldRow:
     return FieldRow(name, depth, location, type_, required, " ".join(description))
 
 
+def _named_type(text: str) -> str | None:
+    """The type a type word names in `text` ("* string", "integer ($int64) (path)"); None where no type
+    word does (a capitalised word alone, "Required", names no type here)."""
+    return next((name for name, pattern in _TYPE_WORDS if pattern.search(text)), None)
+
+
 def _shape_row(row: list[str]) -> FieldRow | None:
     named = _clean_name(row[0])
     if named is None:
@@ -401,7 +407,10 @@ def _shape_row(row: list[str]) -> FieldRow | None:
         return _columns_row(row, name, depth)
     rest_of_first = " ".join(row[0].split()[1:])
     others = " ".join(row[1:])
-    type_ = normalize_type(others.split(" ")[0] if others else "") or normalize_type(rest_of_first)
+    # The name's own cell may state the type ("api_key * string | You can find …"): then the next cell is
+    # the description, whose capitalised first word names no schema.
+    own = _named_type(rest_of_first)
+    type_ = own or normalize_type(others.split(" ")[0] if others else "") or normalize_type(rest_of_first)
     if type_ is None and others:
         type_ = normalize_type(" ".join(others.split()[:4]))
     required = _required_word(rest_of_first)
@@ -412,5 +421,5 @@ def _shape_row(row: list[str]) -> FieldRow | None:
         if word in LOCATIONS:
             location = word
     first_word = others.split()[0] if others.split() else ""
-    description = _TYPE_PREFIX.sub("", others, count=1) if normalize_type(first_word) else others
+    description = _TYPE_PREFIX.sub("", others, count=1) if not own and normalize_type(first_word) else others
     return FieldRow(name, depth, location, type_, required, description)

@@ -1,0 +1,40 @@
+"""Issue 17's thirty-ninth round: rules written on the second development set (benchmarks/crawl/dev2), never on the
+benchmark's 38 specs nor the held-out eleven. A headerless row whose name cell states the type keeps its description
+whole (`tables._shape_row`). Each on a small fragment of the structure (each fails without its rule)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from openapi_rag.crawl import crawl_pages
+
+
+def _crawl(tmp_path: Path, body: str) -> dict[str, Any]:
+    page = tmp_path / "api.html"
+    page.write_text(f"<html><body>{body}</body></html>", encoding="utf-8")
+    return crawl_pages([page]).document
+
+
+def _response_schema(operation: dict[str, Any], status: str = "200") -> dict[str, Any]:
+    content = operation["responses"][status]["content"]
+    return next(iter(content.values()))["schema"]
+
+
+def test_a_name_cell_that_states_the_type_leaves_the_description_whole(tmp_path: Path) -> None:
+    # A form body drawn as a table with no header row: the name cell holds the name, a mark and the type; the
+    # description's capitalised first word ("You", "The") is no schema's name.
+    document = _crawl(
+        tmp_path,
+        "<h3>Request a verification</h3><div><span>POST</span><span>/verify/{format}</span></div>"
+        "<h4>Request body</h4><table><tbody>"
+        "<tr><td><div>api_key<span> *</span></div><div>string</div></td>"
+        "<td><p>You can find your API key in your account dashboard</p></td></tr>"
+        "<tr><td><div>code_length</div><div>integer</div></td><td><p>The length of the code.</p></td></tr>"
+        "</tbody></table>",
+    )
+    body = document["paths"]["/verify/{format}"]["post"]["requestBody"]["content"]
+    properties = next(iter(body.values()))["schema"]["properties"]
+    assert properties["api_key"]["type"] == "string"
+    assert properties["api_key"]["description"].startswith("You can find")
+    assert properties["code_length"]["type"] == "integer"
