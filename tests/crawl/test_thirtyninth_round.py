@@ -1,6 +1,7 @@
 """Issue 17's thirty-ninth round: rules written on the second development set (benchmarks/crawl/dev2), never on the
 benchmark's 38 specs nor the held-out eleven. A headerless row whose name cell states the type keeps its description
-whole (`tables._shape_row`). Each on a small fragment of the structure (each fails without its rule)."""
+whole (`tables._shape_row`); a table inside a schema drawn as a tree of runs is a field's note
+(`code_blocks.join_json_runs`). Each on a small fragment of the structure (each fails without its rule)."""
 
 from __future__ import annotations
 
@@ -38,3 +39,22 @@ def test_a_name_cell_that_states_the_type_leaves_the_description_whole(tmp_path:
     assert properties["api_key"]["type"] == "string"
     assert properties["api_key"]["description"].startswith("You can find")
     assert properties["code_length"]["type"] == "integer"
+
+
+def test_a_table_inside_a_schema_tree_is_a_fields_note(tmp_path: Path) -> None:
+    # A oneOf drawn as a tree of runs, one field's enum drawn as a table inside it: the tree goes on after it.
+    document = _crawl(
+        tmp_path,
+        "<h2>Request a verification</h2><div><span>post</span> <span>/{format}</span></div>"
+        "<div>RESPONSE</div><div><span>200</span><div><p>OK</p></div>"
+        "<div>application/json</div><div><div>object</div><div><span>{</span></div>"
+        "<div><span>ONE OF</span></div><div><span>1</span> <span>{</span></div>"
+        "<div><span>request_id:</span> <span>string</span></div>"
+        "<div><span>status:</span> <span>string</span></div><div>}</div>"
+        "<div><span>2</span> <span>{</span></div><div><span>status:</span> <span>enum</span></div>"
+        "<table><thead><tr><th>Code</th><th>Text</th></tr></thead>"
+        "<tbody><tr><td>0</td><td>Success</td></tr><tr><td>1</td><td>Throttled</td></tr></tbody></table>"
+        "<div><span>error_text:</span> <span>string</span></div><div>}</div><div>}</div></div></div>",
+    )
+    schema = _response_schema(document["paths"]["/{format}"]["post"])
+    assert {"request_id", "status", "error_text"} <= set(schema["properties"])
