@@ -1,7 +1,8 @@
 """Issue 17's thirty-ninth round: rules written on the second development set (benchmarks/crawl/dev2), never on the
 benchmark's 38 specs nor the held-out eleven. A headerless row whose name cell states the type keeps its description
 whole (`tables._shape_row`); a table inside a schema drawn as a tree of runs is a field's note
-(`code_blocks.join_json_runs`). Each on a small fragment of the structure (each fails without its rule)."""
+(`code_blocks.join_json_runs`); an example's own name says nothing of request or response (`labels.label_kind`). Each
+on a small fragment of the structure (each fails without its rule)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from openapi_rag.crawl import crawl_pages
+from openapi_rag.crawl.labels import label_kind
 
 
 def _crawl(tmp_path: Path, body: str) -> dict[str, Any]:
@@ -58,3 +60,25 @@ def test_a_table_inside_a_schema_tree_is_a_fields_note(tmp_path: Path) -> None:
     )
     schema = _response_schema(document["paths"]["/{format}"]["post"])
     assert {"request_id", "status", "error_text"} <= set(schema["properties"])
+
+
+def test_an_examples_own_name_says_nothing_of_request_or_response() -> None:
+    # Nearest first: the picker's button, the caption naming the example, the media type, the status.
+    label = "copy | the request has been cancelled | example: the request has been cancelled | application/json | 200"
+    assert label_kind(label) == "response"
+    assert label_kind("request was started | example: request was started | response samples") == "response"
+    # Where nothing farther says, the name still does.
+    assert label_kind("example: request body") == "request"
+
+
+def test_a_response_example_named_as_a_request_is_the_responses(tmp_path: Path) -> None:
+    document = _crawl(
+        tmp_path,
+        "<h2>Verify Control</h2><div>post /control/{format}</div><h3>Responses</h3><div>200</div><div>OK</div>"
+        "<h3>Response samples</h3><div>200</div><div>Content type</div><div>application/json</div>"
+        "<div>Example: The request has been cancelled</div><div>The request has been cancelled</div>"
+        '<div>Copy</div><pre><code>{"status": "0", "command": "cancel"}</code></pre>',
+    )
+    operation = document["paths"]["/control/{format}"]["post"]
+    assert set(_response_schema(operation)["properties"]) == {"status", "command"}
+    assert "requestBody" not in operation
