@@ -1,8 +1,10 @@
 """Issue 17's thirty-ninth round: rules written on the second development set (benchmarks/crawl/dev2), never on the
 benchmark's 38 specs nor the held-out eleven. A headerless row whose name cell states the type keeps its description
 whole (`tables._shape_row`); a table inside a schema drawn as a tree of runs is a field's note
-(`code_blocks.join_json_runs`); an example's own name says nothing of request or response (`labels.label_kind`). Each
-on a small fragment of the structure (each fails without its rule)."""
+(`code_blocks.join_json_runs`); an example's own name says nothing of request or response (`labels.label_kind`); an
+object of untyped references, each named as a documented schema, has their fields, and a bare list named as a
+schema's plural holds that schema (`row_schemas`). Each on a small fragment of the structure (each fails without its
+rule)."""
 
 from __future__ import annotations
 
@@ -82,3 +84,67 @@ def test_a_response_example_named_as_a_request_is_the_responses(tmp_path: Path) 
     operation = document["paths"]["/control/{format}"]["post"]
     assert set(_response_schema(operation)["properties"]) == {"status", "command"}
     assert "requestBody" not in operation
+
+
+_SECTIONS = (
+    "<h2>Pagination</h2><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+    "<tr><td>page</td><td>integer</td><td></td></tr><tr><td>pageSize</td><td>integer</td><td></td></tr>"
+    "</tbody></table>"
+    "<h2>Problem</h2><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+    "<tr><td>title</td><td>string</td><td>The type of the error</td></tr>"
+    "<tr><td>invalidFields</td><td>array</td><td></td></tr></tbody></table>"
+    "<h2>InvalidField</h2><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+    "<tr><td>name</td><td>string</td><td>The field's name</td></tr>"
+    "<tr><td>reason</td><td>string</td><td>Why it failed</td></tr></tbody></table>"
+    "<h2>EarningsRate</h2><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+    "<tr><td>earningsRateID</td><td>string</td><td>The rate's id</td></tr>"
+    "<tr><td>ratePerUnit</td><td>number</td><td>The rate</td></tr></tbody></table>"
+)
+
+
+def test_an_object_of_untyped_references_has_the_fields_of_the_schemas_they_name(tmp_path: Path) -> None:
+    # Every row of the response's schema leaves its type cell empty (references its renderer does not print), and
+    # each is named as a schema the page documents: each is that schema.
+    document = _crawl(
+        tmp_path,
+        "<h2>GET /EarningsRates/{EarningsRateID}</h2><h3>Responses</h3><h4>200</h4><p>search results</p>"
+        '<p><a href="#earningsrateobject">EarningsRateObject</a></p>'
+        "<h2>EarningsRateObject</h2><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead>"
+        "<tbody><tr><td>pagination</td><td></td><td></td></tr><tr><td>problem</td><td></td><td></td></tr>"
+        "<tr><td>earningsRate</td><td></td><td></td></tr></tbody></table>" + _SECTIONS,
+    )
+    schema = _response_schema(document["paths"]["/EarningsRates/{EarningsRateID}"]["get"])
+    properties = schema["properties"]
+    assert set(properties["pagination"]["properties"]) == {"page", "pageSize"}
+    assert set(properties["earningsRate"]["properties"]) == {"earningsRateID", "ratePerUnit"}
+    # "invalidFields | array": a bare list named as InvalidField's plural holds InvalidFields.
+    invalid = properties["problem"]["properties"]["invalidFields"]
+    assert invalid["type"] == "array"
+    assert set(invalid["items"]["properties"]) == {"name", "reason"}
+
+
+def test_untyped_rows_not_all_named_as_schemas_stay_fields(tmp_path: Path) -> None:
+    # A list of the page's tags drawn as a table (no row states a type, "store" names no schema): no references.
+    document = _crawl(
+        tmp_path,
+        "<h2>GET /pets</h2><h3>Responses</h3><h4>200</h4><p>OK</p>"
+        "<table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+        "<tr><td>pagination</td><td></td><td></td></tr><tr><td>store</td><td></td><td></td></tr></tbody></table>"
+        + _SECTIONS,
+    )
+    properties = _response_schema(document["paths"]["/pets"]["get"])["properties"]
+    assert "properties" not in properties["pagination"]
+
+
+def test_a_list_whose_items_the_page_states_holds_them(tmp_path: Path) -> None:
+    # "invalidFields | string[]" says its items are strings: no InvalidField objects, though the name is its plural.
+    document = _crawl(
+        tmp_path,
+        "<h2>GET /checks</h2><h3>Responses</h3><h4>200</h4><p>OK</p>"
+        "<table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>"
+        "<tr><td>title</td><td>string</td><td></td></tr>"
+        "<tr><td>invalidFields</td><td>string[]</td><td></td></tr></tbody></table>" + _SECTIONS,
+    )
+    invalid = _response_schema(document["paths"]["/checks"]["get"])["properties"]["invalidFields"]
+    assert invalid["type"] == "array"
+    assert "properties" not in (invalid.get("items") or {})

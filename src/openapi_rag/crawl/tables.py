@@ -83,6 +83,7 @@ class FieldRow:
     description: str = ""
     source: str = "table"  # table | prose (the LLM stage)
     ref: str = ""  # the schema a type cell names by reference ("#/components/schemas/Pet" → Pet)
+    bare_list: bool = False  # the type cell says "array" alone, nothing of its items (thirty-ninth round)
 
 
 def normalize_type(text: str) -> str | None:
@@ -346,13 +347,14 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         required = True if required is None and shown.startswith("*") else required
         type_ = normalize_type(_PARENTHESES.sub(" ", shown).replace("*", " "))
     description = cell("description") or _said_description(cell("type"))
+    bare_list = cell("type").strip().lower() == "array"
     if type_ is None and "type" not in cols and (stated := _STATED_TYPE.match(description)):
         # "Type: integer<int32> maximum number of results": the description cell states the type under a
         # label of its own (no Type column); the description is what follows it
         type_, description = normalize_type(stated.group(1)), description[stated.end() :]
     if type_ is None and "type" not in cols and (led := _LED_BY_TYPE.match(description)):
         type_ = normalize_type(led.group(0))  # "Long (int64) ID of pet to fetch": no Type column
-    return FieldRow(name, depth, location, type_, required, description)
+    return FieldRow(name, depth, location, type_, required, description, bare_list=bare_list)
 
 
 # A schema's keywords as "key: value" runs in one cell ("type: string description: The pet's name. format:
