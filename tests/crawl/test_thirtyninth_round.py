@@ -3,8 +3,9 @@ benchmark's 38 specs nor the held-out eleven. A headerless row whose name cell s
 whole (`tables._shape_row`); a table inside a schema drawn as a tree of runs is a field's note
 (`code_blocks.join_json_runs`); an example's own name says nothing of request or response (`labels.label_kind`); an
 object of untyped references, each named as a documented schema, has their fields, and a bare list named as a
-schema's plural holds that schema (`row_schemas`). Each on a small fragment of the structure (each fails without its
-rule)."""
+schema's plural holds that schema (`row_schemas`); a parameter of no stated place named as headers are is a header,
+and one of an operation that says it sends a form is a form field (`build`). Each on a small fragment of the
+structure (each fails without its rule)."""
 
 from __future__ import annotations
 
@@ -148,3 +149,41 @@ def test_a_list_whose_items_the_page_states_holds_them(tmp_path: Path) -> None:
     invalid = _response_schema(document["paths"]["/checks"]["get"])["properties"]["invalidFields"]
     assert invalid["type"] == "array"
     assert "properties" not in (invalid.get("items") or {})
+
+
+_GENERATED = (
+    "<h1>Methods</h1><table><thead><tr><th>Method</th><th>HTTP request</th><th>Description</th></tr></thead>"
+    "<tbody><tr><td>verifyControl</td><td><strong>POST</strong> /control/{format}</td><td>Verify Control</td></tr>"
+    "</tbody></table>"
+    '<p><a name="verifyControl"></a></p><h1><strong>verifyControl</strong></h1><p>Verify Control</p>'
+    "<h3>Parameters</h3><table><thead><tr><th>Name</th><th>Type</th><th>Description</th><th>Notes</th></tr>"
+    "</thead><tbody>"
+    "<tr><td><strong>format</strong></td><td><strong>String</strong></td><td>The response format.</td><td></td></tr>"
+    "<tr><td><strong>Xero-Tenant-Id</strong></td><td><strong>String</strong></td><td>Tenant</td><td></td></tr>"
+    "<tr><td><strong>x-request-timeout</strong></td><td><strong>Integer</strong></td><td>Timeout</td><td></td></tr>"
+    "<tr><td><strong>request_id</strong></td><td><strong>String</strong></td><td>The request's id.</td><td></td></tr>"
+    "</tbody></table><h3>HTTP request headers</h3>"
+)
+
+
+def test_a_name_shaped_as_headers_are_named_is_a_header(tmp_path: Path) -> None:
+    # One table of every parameter, no place column: a name of capitalised words joined by hyphens, or with a
+    # custom header's "x-" prefix, is a header; any other name no place states stays a query parameter.
+    document = _crawl(tmp_path, _GENERATED + "<ul><li><strong>Accept</strong>: application/json</li></ul>")
+    places = {p["name"]: p["in"] for p in document["paths"]["/control/{format}"]["post"]["parameters"]}
+    assert places == {"format": "path", "Xero-Tenant-Id": "header", "x-request-timeout": "header", "request_id": "query"}
+
+
+def test_the_parameters_of_an_operation_that_sends_a_form_are_its_fields(tmp_path: Path) -> None:
+    # The operation's request headers say it sends a form: a parameter of no stated place, neither in the path nor
+    # a header, is one of the form's fields.
+    document = _crawl(
+        tmp_path,
+        _GENERATED + "<ul><li><strong>Content-Type</strong>: application/x-www-form-urlencoded</li>"
+        "<li><strong>Accept</strong>: application/json</li></ul>",
+    )
+    operation = document["paths"]["/control/{format}"]["post"]
+    places = {p["name"]: p["in"] for p in operation["parameters"]}
+    assert places == {"format": "path", "Xero-Tenant-Id": "header", "x-request-timeout": "header"}
+    body = next(iter(operation["requestBody"]["content"].values()))["schema"]
+    assert set(body["properties"]) == {"request_id"}
