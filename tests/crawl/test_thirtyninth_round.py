@@ -4,8 +4,9 @@ whole (`tables._shape_row`); a table inside a schema drawn as a tree of runs is 
 (`code_blocks.join_json_runs`); an example's own name says nothing of request or response (`labels.label_kind`); an
 object of untyped references, each named as a documented schema, has their fields, and a bare list named as a
 schema's plural holds that schema (`row_schemas`); a parameter of no stated place named as headers are is a header,
-and one of an operation that says it sends a form is a form field (`build`). Each on a small fragment of the
-structure (each fails without its rule)."""
+and one of an operation that says it sends a form is a form field (`build`); a string's format drawn in a tree where
+the type would be declares a field (`declarations`). Each on a small fragment of the structure (each fails without
+its rule)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from openapi_rag.crawl import crawl_pages
+from openapi_rag.crawl.declarations import declaration_runs
 from openapi_rag.crawl.labels import label_kind
 
 
@@ -187,3 +189,21 @@ def test_the_parameters_of_an_operation_that_sends_a_form_are_its_fields(tmp_pat
     assert places == {"format": "path", "Xero-Tenant-Id": "header", "x-request-timeout": "header"}
     body = next(iter(operation["requestBody"]["content"].values()))["schema"]
     assert set(body["properties"]) == {"request_id"}
+
+
+def test_a_format_drawn_where_the_type_would_be_declares_a_field(tmp_path: Path) -> None:
+    # A schema tree whose string fields show their format in the type's place ("url: uri┃null"); an example's
+    # value after a name ("email: ops@example.com") stays no declaration.
+    document = _crawl(
+        tmp_path,
+        "<h2>Fetch an end user</h2><div><span>get</span> <span>/v1/EndUsers/{Sid}</span></div>"
+        "<div>RESPONSE</div><div><span>200</span><div><p>OK</p></div>"
+        "<div>application/json</div><div><div>object</div><div><span>{</span></div>"
+        "<div><span>sid:</span> <span>string┃null</span></div>"
+        "<div><span>url:</span> <span>uri┃null</span></div><div><p>The URL of this resource.</p></div>"
+        "<div>}</div></div></div>",
+    )
+    properties = _response_schema(document["paths"]["/v1/EndUsers/{Sid}"]["get"])["properties"]
+    assert properties["url"]["type"] == "string"
+    assert "sid" in properties
+    assert declaration_runs(["{", "email: ops@example.com", "}"]) is None
