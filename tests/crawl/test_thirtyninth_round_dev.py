@@ -4,7 +4,8 @@ benchmark's 38 specs nor the held-out eleven. A schema the page documents as one
 types the fields whose type cell names it (`scalar_sections`); a bracketed link on a page that writes lists as
 "List of [X]" is one object (`bracket_links`); a default value types a field of a table with no type column
 (`default_types`); a type cell listing keys is an object (`property_lists`); an "X-" parameter is a header
-(`custom_headers`); a request sent as a form takes its placeless parameters in its body (`form_params`); "Type: Birth
+(`custom_headers`); a request sent as a form takes its placeless parameters in its body (`build`, the dev2 round's
+form rule, which this one duplicated and was merged into); "Type: Birth
 Date" is a field's type run (`runs`). Each on a small fragment of the structure (each fails without its rule)."""
 
 from __future__ import annotations

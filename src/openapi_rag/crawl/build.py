@@ -153,6 +153,7 @@ def build_operation(
 
     # Enrichment: tables (and prose via the LLM stage, which adds rows of its own).
     body_rows: list[FieldRow] = []
+    sends_form = evidence.method in ("POST", "PUT", "PATCH") and _sends_form(evidence)
     object_param: int | None = None  # the depth of the last parameter of an object type, if it was the last
     body_params = [row for kind, row in evidence.params if kind == "body"]
     schema_rows = [row for kind, row in evidence.params if kind == "param" and row.ref in (named or {})]
@@ -205,9 +206,16 @@ def build_operation(
             # deepObject style) is the one parameter they are keys of, an object (thirty-sixth round).
             row = replace(row, name=deep.group(1), type="object", location="query")
         # No place stated: a name in the path template is a path parameter, a standard request header's name
-        # ("Authorization") a header, any other a query parameter.
+        # ("Authorization") or one shaped as headers are named ("Xero-Tenant-Id", "x-apideck-consumer-id") a
+        # header, a field of a form the operation says it sends a form field, any other a query parameter.
         in_path = "{" + row.name + "}" in evidence.path
-        header = is_request_header(row.name) or is_custom_header(row.name)  # "X-" prefix: thirty-ninth round
+        header = is_request_header(row.name) or is_custom_header(row.name)
+        placed = any(name == row.name for name, _ in params)  # a name the requests already placed keeps its place
+        # (A form field named "body" would read as the body's own wrapper: it stays where it was.)
+        wrapper = row.name.lower() == "body"
+        if sends_form and kind == "param" and row.location is None and not (in_path or header or placed or wrapper):
+            body_rows.append(row)
+            continue
         location = row.location or ("path" if in_path else "header" if header else "query")
         # Locations come from the base: a name the requests already placed keeps its place.
         location = next((loc for name, loc in params if name == row.name), location)
@@ -256,6 +264,18 @@ def build_operation(
                 unique.append(item)
         operation["security"] = unique
     return operation
+
+
+# The request header that says a form is sent ("Content-Type: application/x-www-form-urlencoded", as a list of the
+# operation's request headers states it).
+_FORM_SENT = re.compile(r"content-type\s*:\s*(?:application/x-www-form-urlencoded|multipart/form-data)\b.*", re.I)
+
+
+def _sends_form(evidence: Evidence) -> bool:
+    """Whether the operation's part states that its request sends a form (its Content-Type header's value): then
+    a parameter of no stated place, neither in the path nor a header, is one of the form's fields, as code
+    generators list form fields among the parameters in one table (thirty-ninth round)."""
+    return any(block.kind == "text" and _FORM_SENT.fullmatch(block.text.strip()) for block in evidence.blocks)
 
 
 def _described_schema(row: FieldRow, named: dict[str, list[FieldRow]]) -> str:

@@ -32,8 +32,18 @@ def join_json_runs(blocks: list[Block]) -> list[Block]:
     while i < len(blocks):
         block = blocks[i]
         if block.kind == "text" and block.text[:1] in ("{", "["):
-            depth, j, parts, size = 0, i, [], 0
-            while j < len(blocks) and blocks[j].kind == "text" and size < MAX_JSON_RUN:
+            depth, j, parts, size, tables = 0, i, [], 0, 0
+            while j < len(blocks) and size < MAX_JSON_RUN:
+                if blocks[j].kind == "table" and depth > 0 and parts:
+                    # A table inside a tree of runs is a field's note (its enum's values drawn as "Code | Text |
+                    # Description" under "status: enum"), no end of the tree: read past, as the notes between
+                    # declarations are. Issue 17's thirty-ninth round.
+                    tables += 1
+                    size += sum(len(cell) for row in blocks[j].rows for cell in row)
+                    j += 1
+                    continue
+                if blocks[j].kind != "text":
+                    break
                 text = blocks[j].text
                 parts.append(text)
                 size += len(text)
@@ -41,8 +51,8 @@ def join_json_runs(blocks: list[Block]) -> list[Block]:
                 j += 1
                 if depth <= 0:
                     break
-            value = parse_json(" ".join(parts)) if depth <= 0 else None
-            if value is None and depth <= 0 and len(parts) > 1:
+            value = parse_json(" ".join(parts)) if depth <= 0 and not tables else None
+            if value is None and depth <= 0 and len(parts) > 1 and not tables:
                 # A viewer that draws each line as a run may show strings unescaped ("name" : "Petyr
                 # "Littlefinger" Baelish" ,): each line's inner quotes escaped, the JSON it stands for.
                 mended = [_escaped_inner_quotes(part) for part in parts]

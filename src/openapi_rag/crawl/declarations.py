@@ -31,9 +31,12 @@ _BARE_TYPE = re.compile(r"^(\[\])+$|^(string|integer|number|boolean|enum\[[^\]]*
 _CLOSE = re.compile(r"^}\s*(\[\]|\])?\s*[,;]?$")  # "}", "}[]" or "}]": the end of a list of objects
 # A declared type starts with a type word, a reference or a brace; a YAML example's values
 # ("Enabled: true", "rows: 100", "ClientId: OQ7c...") do not, so an example is never read as fields.
+# A string's format drawn where its type would be ("url: uri┃null", "id: uuid"): a type too, when nothing but
+# marks follow it ("email: ops@example.com" is an example's value). Issue 17's thirty-ninth round.
 _TYPE = re.compile(
     r"^(string|integer|number|boolean|object|array|int\d*|float|double|long|date|date-time|datetime|any|"
-    r"unknown|null|enum|binary|file|map|record)\b|^\[(string|integer|number|boolean|object)\]|^#/|^{|{$", re.I
+    r"unknown|null|enum|binary|file|map|record)\b|^\[(string|integer|number|boolean|object)\]|^#/|^{|{$"
+    r"|^(?:uri|url|email|uuid|byte)(?=$|[\s┃|\[(<,;])", re.I
 )  # fmt: skip
 _ANONYMOUS = {"undefined"}
 # A type written as a wrapper around a type word or an object ("Partial(string) & Partial({"): the thirty-sixth

@@ -267,9 +267,25 @@ _DEFAULT_SAID = re.compile(r"other responses?|[\w ]{0,40}\(\s*default\s*\)", re.
 _SAYS_STATUS = re.compile(r"status:?\s*(?:[1-5]\d\d|default)\b", re.I)
 
 
+# A picker's caption naming the example it shows ("Example: The request was found", then the name again as the
+# picker's button): a name an author gave the example, which may say "request" of a response's.
+_EXAMPLE_NAMED = re.compile(r"examples?\s*:\s*(\S.*)")
+
+
 def label_kind(label: str) -> str:
-    """request | response | param | "" from an introducing label (its nearest words decide)."""
+    """request | response | param | "" from an introducing label (its nearest words decide). An example's name
+    ("Example: Request was started", "Request was started") decides only where nothing farther does (thirty-ninth
+    round)."""
     pieces = label.split(" | ")
+    names = {named.group(1).strip() for piece in pieces if (named := _EXAMPLE_NAMED.fullmatch(piece.strip()))}
+    if names:
+        kept = [p for p in pieces if not _EXAMPLE_NAMED.fullmatch(p.strip()) and p.strip() not in names]
+        if kept and (kind := _kind(kept)):
+            return kind
+    return _kind(pieces)
+
+
+def _kind(pieces: list[str]) -> str:
     if len(pieces) > 1 and _STATUS_ONLY.fullmatch(pieces[-1].strip()):
         # The runs between a status heading ("200") and what follows are its caption and pickers
         # ("A pull request object", "Select media type …"): the status says.

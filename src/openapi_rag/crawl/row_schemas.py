@@ -29,6 +29,8 @@ def with_references(
             # An array's item wrapper stays one when the fields it names join it at its level.
             row = replace(row, name="anonymous")
         name = page_schema(row.ref, named) if row.ref else _named_untyped(rows, index, named)
+        if not name and not row.ref and (listed := _listed_items(rows, index, named)):
+            name, row = listed, replace(row, type="array")
         if name and not row.type and named[name]:
             # No stated type but a link to a schema the page draws as fields ("ExternalUrlObject"): an
             # object, whether or not its fields are read in below (past the levels followed, or on the way down).
@@ -46,20 +48,65 @@ def _named_untyped(rows: list[FieldRow], index: int, named: dict[str, list[Field
     with an empty type cell among fields whose cells state theirs (a reference its renderer does not print),
     named as the schema the page documents under its own heading but for its first letter's case
     ("bookDepreciationSetting" | | over a section "BookDepreciationSetting"). Rows of which none states a type
-    name none.
+    name one only where each is named so.
     Issue 17's thirty-sixth round."""
     row = rows[index]
     if row.type or row.ref or (index + 1 < len(rows) and rows[index + 1].depth > row.depth):
         return None
-    if not any(other.type for other in rows):
+    found = _schema_of_name(row.name, named)
+    if not found:
         return None
-    # A property named after its schema as code names them: the schema's name with its first letter in lower case
-    # ("bookDepreciationSetting" of "BookDepreciationSetting"); a row named exactly as a section is a list of the
-    # page's sections (its tags), no field.
-    # The section's table is a schema's, not parameters' (a tag's section headed "Tracks" over its first
-    # operation's parameters, "ids" in query).
-    found = page_schema(row.name, named)
-    if not found or not found[:1].isupper() or row.name != found[:1].lower() + found[1:]:
+    if not any(other.type for other in rows) and not all(_schema_of_name(other.name, named) for other in rows):
+        # None of the rows states a type: a field named as a schema is one only where every row is
+        # ("pagination", "problem", "earningsRate" over sections "Pagination", "Problem", "EarningsRate": an
+        # object of references its renderer does not print). Issue 17's thirty-ninth round.
+        return None
+    return found
+
+
+def _listed_items(rows: list[FieldRow], index: int, named: dict[str, list[FieldRow]]) -> str | None:
+    """The page schema a list's items are, by the list's name: a row whose type cell says `array` alone, or of no
+    stated type among rows that state theirs, with no link and no fields of its own, named as the plural of a schema
+    the page documents under its own heading ("invalidFields | array" over a section "InvalidField",
+    "timesheetLines | |" over "TimesheetLine"), as code names a list of them. Issue 17's thirty-ninth round."""
+    row = rows[index]
+    if (row.type == "array" and not row.bare_list) or row.type not in ("array", None):
+        return None  # a list whose items the page states ("string[]", "array(string)")
+    if index + 1 < len(rows) and rows[index + 1].depth > row.depth:
+        return None
+    if row.type is None and not any(other.type for other in rows):
+        return None
+    for singular in _singulars(row.name):
+        if (found := _schema_of_name(singular, named)) and named[found] and not _scalar_section(found, named):
+            return found
+    return None
+
+
+def _singulars(name: str) -> list[str]:
+    """The singulars an English plural may stand for ("categories" → "category", "addresses" → "address",
+    "pets" → "pet"); none for a word not ending in a plural's "s"."""
+    if not name.endswith("s") or name.endswith("ss"):
+        return []
+    out = [name[:-3] + "y"] if name.endswith("ies") else []
+    if name.endswith("es"):
+        out.append(name[:-2])
+    return [*out, name[:-1]]
+
+
+def _scalar_section(name: str, named: dict[str, list[FieldRow]]) -> bool:
+    """Whether a section draws a scalar schema as one row named as itself ("Language | string" under "Language"):
+    a list of them holds such values ("languages | array(string)"), no objects."""
+    rows = named[name]
+    return len(rows) == 1 and rows[0].name.lower() == name.lower()
+
+
+def _schema_of_name(name: str, named: dict[str, list[FieldRow]]) -> str | None:
+    """The page schema a property is named after as code names them: the schema's name with its first letter in
+    lower case ("bookDepreciationSetting" of "BookDepreciationSetting"); a row named exactly as a section is a
+    list of the page's sections (its tags), no field. The section's table is a schema's, not parameters' (a tag's
+    section headed "Tracks" over its first operation's parameters, "ids" in query)."""
+    found = page_schema(name, named)
+    if not found or not found[:1].isupper() or name != found[:1].lower() + found[1:]:
         return None
     return None if any(field.location for field in named[found]) else found
 

@@ -15,7 +15,6 @@ from typing import Any
 from openapi_rag.crawl.anchors import linked_label, outer_label, row_refs
 from openapi_rag.crawl.bracket_links import unbracket_links
 from openapi_rag.crawl.code_blocks import as_declarations, join_json_runs
-from openapi_rag.crawl.form_params import form_fields
 from openapi_rag.crawl.header_lines import header_rows, is_headers_heading, is_request_heading
 from openapi_rag.crawl.heading_params import heading_parameters
 from openapi_rag.crawl.label_values import join_label_values
@@ -243,8 +242,6 @@ def scrape(page: Page) -> Scraped:
             status: schema_named(name, schemas) or name for status, name in evidence.response_refs.items()
         }
     retype_scalar_refs(page.blocks, operations, schemas)  # "SocialSecurityNumber: string" (thirty-ninth round)
-    for evidence in operations:  # a form's fields, where the request is sent as one (thirty-ninth round)
-        evidence.params = form_fields(evidence.method, evidence.path, evidence.blocks, evidence.params)
     return Scraped(title, first_text, servers, operations, schemas)
 
 

@@ -86,6 +86,7 @@ class FieldRow:
     description: str = ""
     source: str = "table"  # table | prose (the LLM stage)
     ref: str = ""  # the schema a type cell names by reference ("#/components/schemas/Pet" → Pet)
+    bare_list: bool = False  # the type cell says "array" alone, nothing of its items (thirty-ninth round)
 
 
 def normalize_type(text: str) -> str | None:
@@ -355,13 +356,14 @@ def _row(row: list[str], cols: dict[str, int]) -> FieldRow | None:
         required = True if required is None and shown.startswith("*") else required
         type_ = normalize_type(_PARENTHESES.sub(" ", shown).replace("*", " "))
     description = cell("description") or _said_description(cell("type"))
+    bare_list = cell("type").strip().lower() == "array"
     if type_ is None and "type" not in cols and (stated := _STATED_TYPE.match(description)):
         # "Type: integer<int32> maximum number of results": the description cell states the type under a
         # label of its own (no Type column); the description is what follows it
         type_, description = normalize_type(stated.group(1)), description[stated.end() :]
     if type_ is None and "type" not in cols and (led := _LED_BY_TYPE.match(description)):
         type_ = normalize_type(led.group(0))  # "Long (int64) ID of pet to fetch": no Type column
-    return FieldRow(name, depth, location, type_, required, description)
+    return FieldRow(name, depth, location, type_, required, description, bare_list=bare_list)
 
 
 # A schema's keywords as "key: value" runs in one cell ("type: string description: The pet's name. format:
@@ -401,6 +403,12 @@ def _columns_row(row: list[str], name: str, depth: int) -> FieldRow:
     return FieldRow(name, depth, location, type_, required, " ".join(description))
 
 
+def _named_type(text: str) -> str | None:
+    """The type a type word names in `text` ("* string", "integer ($int64) (path)"); None where no type
+    word does (a capitalised word alone, "Required", names no type here)."""
+    return next((name for name, pattern in _TYPE_WORDS if pattern.search(text)), None)
+
+
 def _shape_row(row: list[str]) -> FieldRow | None:
     named = _clean_name(row[0])
     if named is None:
@@ -410,7 +418,10 @@ def _shape_row(row: list[str]) -> FieldRow | None:
         return _columns_row(row, name, depth)
     rest_of_first = " ".join(row[0].split()[1:])
     others = " ".join(row[1:])
-    type_ = normalize_type(others.split(" ")[0] if others else "") or normalize_type(rest_of_first)
+    # The name's own cell may state the type ("api_key * string | You can find …"): then the next cell is
+    # the description, whose capitalised first word names no schema.
+    own = _named_type(rest_of_first)
+    type_ = own or normalize_type(others.split(" ")[0] if others else "") or normalize_type(rest_of_first)
     if type_ is None and others:
         type_ = normalize_type(" ".join(others.split()[:4]))
     required = _required_word(rest_of_first)
@@ -421,5 +432,5 @@ def _shape_row(row: list[str]) -> FieldRow | None:
         if word in LOCATIONS:
             location = word
     first_word = others.split()[0] if others.split() else ""
-    description = _TYPE_PREFIX.sub("", others, count=1) if normalize_type(first_word) else others
+    description = _TYPE_PREFIX.sub("", others, count=1) if not own and normalize_type(first_word) else others
     return FieldRow(name, depth, location, type_, required, description)
