@@ -93,6 +93,13 @@ def test_truth_types_come_from_the_schema_before_its_example(tmp_path: Path) -> 
     assert request["note"].type == "string"
 
 
+def test_a_required_flag_written_as_a_string_means_what_it_says() -> None:
+    # RestBench's Spotify spec writes `required: "false"`; bool("false") would make it required.
+    search = extract_operations(TRUTH / "restbench-spotify.json")[("GET", "/v1/search")].request
+    flags = {name: search[name].required for name in ("q", "limit", "include_external")}
+    assert flags == {"q": True, "limit": False, "include_external": False}
+
+
 def test_micro_f1_interval() -> None:
     low, high = micro_f1_ci([(8, 2, 2), (5, 0, 5), (10, 0, 0)])
     assert 0 < low <= (2 * 23) / (2 * 23 + 2 + 7) <= high <= 1

@@ -78,7 +78,7 @@ def extract_operations(spec: Path) -> dict[tuple[str, str], Op]:
                 request.setdefault(
                     str(param["name"]),
                     Param(
-                        str(param["name"]), str(param.get("in")), _type(schema), bool(param.get("required"))
+                        str(param["name"]), str(param.get("in")), _type(schema), _flag(param.get("required"))
                     ),
                 )
         content = (raw.get("requestBody") or {}).get("content")
@@ -148,6 +148,12 @@ def _properties_of(schema: dict[str, Any]) -> dict[str, Any]:
     while schema.get("type") == "array":
         schema = schema.get("items") or {}
     return schema.get("properties") or {}
+
+
+def _flag(value: Any) -> bool:
+    """A spec's boolean as its author meant it: RestBench's Spotify spec writes `required: "false"` (a string,
+    which `bool` and a JavaScript renderer read as true; openapi-markdown draws it as "false")."""
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
 
 
 def _type(schema: Any) -> str | None:
