@@ -153,8 +153,13 @@ def parse_html(data: bytes | str, *, source: str = "<page>", truncated: bool = F
     walker = _Walker()
     walker.walk(root)
     walker.flush()
-    _links_by_anchor(walker.blocks)
-    return Page(source, title, walker.blocks, truncated or walker.full)
+    # Markdown a processor left as text, read as what it would have drawn (fortieth round; it builds Blocks, so
+    # it is imported here, not above).
+    from openapi_rag.crawl.raw_markdown import raw_markdown_blocks
+
+    blocks = raw_markdown_blocks(walker.blocks)
+    _links_by_anchor(blocks)
+    return Page(source, title, blocks, truncated or walker.full)
 
 
 def _links_by_anchor(blocks: list[Block]) -> None:
