@@ -1,17 +1,15 @@
 """Issue 17's fortieth round (operations found): rules written on the third development set (benchmarks/crawl/dev3),
 never on the benchmark's 38 specs nor the held-out eleven. Markdown a processor left as text, headings with a method
 and path and pipe tables inside one paragraph, is read as the headings and tables it would have drawn
-(`raw_markdown`); a list of operations that draws each entry as its path and then its method after a label names the
-operations the page draws nowhere else (`nav_entries`); a list-typed row named as the plural of a schema written
-capital first holds that schema (`row_schemas`). Each on a small fragment of the structure (each fails without its
-rule)."""
+(`raw_markdown`); a list-typed row named as the plural of a schema written capital first holds that schema
+(`row_schemas`). Each on a small fragment of the structure (each fails
+without its rule)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from openapi_rag.crawl import crawl_pages
-from openapi_rag.crawl.nav_entries import entry_method
 from openapi_rag.crawl.page import parse_html
 from openapi_rag.crawl.raw_markdown import has_raw_operations, markdown_run
 
@@ -66,47 +64,6 @@ def test_a_page_whose_markdown_was_left_as_text_gives_its_operations(tmp_path: P
     # the blocks, numbered in order after the run is read
     blocks = parse_html(page.read_text()).blocks
     assert [b.position for b in blocks] == list(range(len(blocks)))
-
-
-_NAV = "".join(
-    f'<li><a href="#{m}{p}"><div>{p}</div><span><span>HTTP Method: </span> {badge}</span></a></li>'
-    for m, p, badge in [
-        ("GET", "/pets", "GET"),
-        ("POST", "/pets", "POST"),
-        ("GET", "/pets/{petId}", "GET"),
-        ("DELETE", "/pets/{petId}", "DEL"),
-    ]
-)
-_SECTIONS = (
-    "<h2>List pets</h2><pre><code>curl -X GET https://api.example.com/v1/pets</code></pre>"
-    "<table><tr><th>Name</th><th>In</th><th>Type</th></tr><tr><td>limit</td><td>query</td><td>integer</td></tr></table>"
-    "<h2>Create a pet</h2><pre><code>curl -X POST https://api.example.com/v1/pets</code></pre>"
-    "<h2>Get a pet</h2><pre><code>curl -X GET https://api.example.com/v1/pets/{petId}</code></pre>"
-)
-
-
-def test_a_method_after_a_label_in_full_or_shortened() -> None:
-    assert entry_method("HTTP Method: DEL") == "DELETE"
-    assert entry_method("Method: get") == "GET"
-    assert entry_method("HTTP Method: FOO") is None and entry_method("DEL") is None
-
-
-def test_an_operation_only_the_list_of_operations_names_is_an_operation(tmp_path: Path) -> None:
-    document = crawl_pages([_page(tmp_path, f"<nav><ul>{_NAV}</ul></nav>{_SECTIONS}")]).document
-    assert set(document["paths"]["/pets"]) == {"get", "post"}
-    assert set(document["paths"]["/pets/{petId}"]) == {"get", "delete"}
-    # the entry's part is the entry alone: nothing of the sections after the list
-    assert "parameters" not in document["paths"]["/pets/{petId}"]["delete"] or all(
-        p["in"] == "path" for p in document["paths"]["/pets/{petId}"]["delete"]["parameters"]
-    )
-    assert [p["name"] for p in document["paths"]["/pets"]["get"].get("parameters", [])] == ["limit"]
-
-
-def test_a_list_that_names_mostly_other_paths_adds_nothing(tmp_path: Path) -> None:
-    # one section drawn, three entries the page draws nowhere: not the page's list of its operations
-    sections = "<h2>List pets</h2><pre><code>curl -X GET https://api.example.com/v1/pets</code></pre>"
-    document = crawl_pages([_page(tmp_path, f"<nav><ul>{_NAV}</ul></nav>{sections}")]).document
-    assert [(path.endswith("/pets"), set(ops)) for path, ops in document["paths"].items()] == [(True, {"get"})]
 
 
 _PASCAL = (

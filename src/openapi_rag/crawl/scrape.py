@@ -34,7 +34,6 @@ from openapi_rag.crawl.labels import (
 )
 from openapi_rag.crawl.linked_sections import linked_sections
 from openapi_rag.crawl.map_keys import map_entry_names, without_map_entries
-from openapi_rag.crawl.nav_entries import navigation_entries, unlisted_entries
 from openapi_rag.crawl.page import Block, Page
 from openapi_rag.crawl.regions import operation_regions
 from openapi_rag.crawl.runs import field_runs
@@ -179,14 +178,9 @@ def scrape(page: Page) -> Scraped:
         for m in _NAMED_TEMPLATE.finditer(b.text)
     }
     servers, keyed = operation_keys(signatures, headed)
-    # Operations a list of them names and the page draws nowhere else (fortieth round, `nav_entries`).
-    listed = unlisted_entries(navigation_entries(blocks), {key for _, key in keyed})
-    keyed += [(Signature(i, method, path, width=2), (method, path)) for i, method, path in listed]
     if not servers:
         servers = stated_servers(blocks, {key[1] for _, key in keyed})
     regions = operation_regions(blocks, keyed)
-    for i, method, path in listed:  # an entry's part is the entry, not the list's end nor what follows it
-        regions[(method, path)] = [(i, i + 2)]
     operations: list[Evidence] = []
     for key, spans in regions.items():
         evidence = Evidence(method=key[0], path=key[1])
