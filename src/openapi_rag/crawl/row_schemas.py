@@ -77,19 +77,9 @@ def _listed_items(rows: list[FieldRow], index: int, named: dict[str, list[FieldR
     if row.type is None and not any(other.type for other in rows):
         return None
     for singular in _singulars(row.name):
-        found = _schema_of_name(singular, named) or (row.type == "array" and _section_as_named(singular, named))
-        if found and named[found] and not _scalar_section(found, named):
+        if (found := _schema_of_name(singular, named)) and named[found] and not _scalar_section(found, named):
             return found
     return None
-
-
-def _section_as_named(name: str, named: dict[str, list[FieldRow]]) -> str | None:
-    """The page schema named exactly so, capital first ("Employee" for a row "Employees | array", as code that
-    capitalises its properties names a list of them): only for a row typed `array`, which a list of the page's
-    sections (its tags, each named exactly as one, no types) never is. Issue 17's fortieth round."""
-    if not name[:1].isupper() or name not in named:
-        return None
-    return None if any(field.location for field in named[name]) else name
 
 
 def _singulars(name: str) -> list[str]:
