@@ -162,12 +162,10 @@ def build_operation(
         # A body "parameter" named after a schema the page documents ("NewPet"): its fields; so is
         # such a row of a POST/PUT/PATCH parameter table that states no location.
         # (A type cell linking to the schema it is named after says the same.)
-        schema_named = (
-            row.ref in ("", row.name) and row.name in (named or {}) and row.type in (None, "object")
-        )
+        schema_named = row.ref in ("", row.name) and row.name in (named or {}) and _object_or_list(row)
         # A row named "body" (a Swagger 2 body parameter's usual name) whose type links to a schema the page
         # documents ("body | rejects_list") is that schema's fields as well (thirty-fifth round).
-        linked_body = row.name.lower() == "body" and row.ref in (named or {}) and row.type in (None, "object")
+        linked_body = row.name.lower() == "body" and row.ref in (named or {}) and _object_or_list(row)
         # So is the one row of a body-taking operation whose type links to a documented schema, stating no place,
         # where no row is the body's ("pet | NewPet | Pet to add to the store": a Swagger 2 body parameter by
         # any name; thirty-sixth round).
@@ -176,13 +174,14 @@ def build_operation(
             and not schema_named
             and kind == "param"
             and row.ref in (named or {})
-            and row.type in (None, "object")
+            and _object_or_list(row)
             and sole_schema_row == row
         )
         # A body parameter's row that states no type but whose description ends with a documented schema's
         # name, as the cell draws its type after the words ("pet | Pet to add to the store NewPet"), is that
         # schema's fields (thirty-sixth round).
         described = _described_schema(row, named or {}) if kind == "body" and len(body_params) == 1 else ""
+        typed_list = typed_body and row.type == "array"
         if kind == "body" or (
             (schema_named or linked_body or typed_body)
             and row.location is None
@@ -191,7 +190,7 @@ def build_operation(
             if schema_named:
                 row = replace(row, name="body", ref=row.name)
             elif typed_body or described:
-                row = replace(row, name="body", ref=described or row.ref, type="object")
+                row = replace(row, name="body", ref=described or row.ref, type="array" if typed_list else "object")
             body_rows.append(row)
             continue
         # A row drawn one level deeper right under an object parameter ("pass_through | object", then
@@ -235,8 +234,18 @@ def build_operation(
         len(body_rows) == 1
         and not body_rows[0].type
         and not body_rows[0].ref
-        and body is not None
-        and body_rows[0].name not in (body.get("properties") or {})
+        and (
+            (body is not None and body_rows[0].name not in (body.get("properties") or {}))
+            # or nothing says more of it than that it is required: no description, the only row of the body's
+            # parameters ("projectsPostRequest *" under "Body parameters", its schema filled in by a script; a form's
+            # one field, "file | undefined | file", marks nothing: a field). Fortieth round.
+            or (
+                body is None
+                and body_params == body_rows
+                and body_rows[0].required
+                and not body_rows[0].description.strip()
+            )
+        )
     ):
         # A body parameter's one row that states no type and links to nothing ("menu *", its schema drawn by a
         # script or not at all) names the body itself, whose fields the request sample shows: no field of its
@@ -248,7 +257,11 @@ def build_operation(
     if body_rows:
         table_schema = schema_from_rows(with_references(body_rows, named or {}), page_text, report.dropped)
         if table_schema.get("properties"):
+            listed = body is None and len(body_rows) == 1 and body_rows[0].name == "body"
+            # a list of the schema its one row links to (fortieth round)
             body = _merge(body, table_schema, enrich=True)
+            if listed and body_rows[0].type == "array":
+                body = {"type": "array", "items": body}
             for row in body_rows:
                 report.parameters[row.source] += row.name in table_schema["properties"]
 
@@ -276,6 +289,13 @@ def _sends_form(evidence: Evidence) -> bool:
     a parameter of no stated place, neither in the path nor a header, is one of the form's fields, as code
     generators list form fields among the parameters in one table (thirty-ninth round)."""
     return any(block.kind == "text" and _FORM_SENT.fullmatch(block.text.strip()) for block in evidence.blocks)
+
+
+def _object_or_list(row: FieldRow) -> bool:
+    """Whether a row's type is a schema's: an object, or none stated, or a list whose type cell links to the
+    schema of its items ("Timesheet | [List](Models/Timesheet.md)", a body that is an array of them, as
+    generators draw a Swagger 2 body parameter of `type: array`; issue 17's fortieth round)."""
+    return row.type in (None, "object") or (row.type == "array" and bool(row.ref))
 
 
 def _described_schema(row: FieldRow, named: dict[str, list[FieldRow]]) -> str:

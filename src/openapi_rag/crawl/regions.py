@@ -65,6 +65,17 @@ def operation_regions(
             # the next operation's heading, drawn at a shallower rank): never this operation's.
             if others or any(a <= start < b and start < pos for a, b in titled):
                 break
+            # A response's label heading between the previous operation's line and this one ("Responses", "200"
+            # drawn after the previous line, this line under them where no heading heads an operation) is the
+            # previous operation's: a response comes after its request line, never this operation's part, where the
+            # heading it sits under (past other response headings) comes before that line (a title after it, "Get
+            # Popular" over "Responses", heads the next operation's part, whose sample may follow). Fortieth round.
+            if (
+                prev < start < pos
+                and not any(prev < p < start for p, k in positions if k == key)  # this operation's own line before it
+                and _response_after(blocks, headings, level, start, prev)
+            ):
+                break
             # The section ends at a heading that heads no request of its own, before the next operation,
             # at a level the operations' label headings have (a sibling of the section, or a shallower
             # label when the line sat under the previous operation's last label): the operation's line
@@ -149,6 +160,20 @@ def operation_regions(
 
 # A heading over the page's list of schemas ("Models", "Definitions"): what follows documents no operation.
 _SCHEMA_LIST = re.compile(r"\s*(?:models|definitions|data models|data types)\s*", re.I)
+
+
+def _response_after(
+    blocks: list[Block], headings: list[tuple[int, int]], level: dict[int, int], start: int, prev: int
+) -> bool:
+    """Whether the heading at `start` labels a response and sits, past the response headings over it ("Responses"
+    over "200"), under a heading that comes before `prev` (or under none): in the part `prev` opened."""
+    at = start
+    while label_kind(blocks[at].text.lower()) == "response":
+        parent = next((p for p, lv in reversed(headings) if p < at and lv < level[at]), -1)
+        if parent < prev:
+            return True
+        at = parent
+    return False
 
 
 def _before_schema_list(blocks: list[Block], span: tuple[int, int]) -> tuple[int, int]:

@@ -31,6 +31,11 @@ def with_references(
         name = page_schema(row.ref, named) if row.ref else _named_untyped(rows, index, named)
         if not name and not row.ref and (listed := _listed_items(rows, index, named)):
             name, row = listed, replace(row, type="array")
+        if not name and not row.type and _untyped_as_named(rows, index, named):
+            # No stated type, no fields of its own, named exactly as a schema the page draws as fields ("HomeAddress"
+            # | | over a section "HomeAddress") among rows that state theirs: an object, whose fields are not read in
+            # (a row so named may be a list of the page's sections, thirty-sixth round). Fortieth round.
+            row = replace(row, type="object")
         if name and not row.type and named[name]:
             # No stated type but a link to a schema the page draws as fields ("ExternalUrlObject"): an
             # object, whether or not its fields are read in below (past the levels followed, or on the way down).
@@ -64,6 +69,14 @@ def _named_untyped(rows: list[FieldRow], index: int, named: dict[str, list[Field
     return found
 
 
+def _untyped_as_named(rows: list[FieldRow], index: int, named: dict[str, list[FieldRow]]) -> bool:
+    row = rows[index]
+    if row.ref or (index + 1 < len(rows) and rows[index + 1].depth > row.depth):
+        return False
+    found = _schema_as_named(row.name, named)
+    return bool(found and named[found] and any(other.type for other in rows))
+
+
 def _listed_items(rows: list[FieldRow], index: int, named: dict[str, list[FieldRow]]) -> str | None:
     """The page schema a list's items are, by the list's name: a row whose type cell says `array` alone, or of no
     stated type among rows that state theirs, with no link and no fields of its own, named as the plural of a schema
@@ -80,6 +93,15 @@ def _listed_items(rows: list[FieldRow], index: int, named: dict[str, list[FieldR
         if (found := _schema_of_name(singular, named)) and named[found] and not _scalar_section(found, named):
             return found
     return None
+
+
+def _schema_as_named(name: str, named: dict[str, list[FieldRow]]) -> str | None:
+    """The page schema of exactly a name, in the schema's own case ("HomeAddress" of a section "HomeAddress"), not
+    a section of parameters."""
+    found = page_schema(name, named)
+    if found != name or any(field.location for field in named[found]):
+        return None
+    return found
 
 
 def _singulars(name: str) -> list[str]:

@@ -492,6 +492,18 @@ def _typed_field_at(blocks: list[Block], i: int) -> tuple[list[str], int] | None
     return _field_from(blocks, i + 2, typed.group(1), typed.group(2) or "", location, type_, "")
 
 
+# A run that labels the values a field allows, each in a run of its own after it ("Enum:").
+# ("Enum: V" where the label and the first value were joined as a label's value).
+_ENUM_LABEL = re.compile(r"(?:enum(?:eration)?|allowed values|possible values)\s*(?::\s*\S{0,60})?", re.I)
+_MAX_VALUES = 200
+
+
+def _enum_value(block: Block) -> bool:
+    """A run that is one value alone ("V", "DRAFT", "-1"): one word, no mark."""
+    text = block.text.strip()
+    return block.kind == "text" and 0 < len(text) <= 60 and not any(ch.isspace() for ch in text)
+
+
 def _field_from(
     blocks: list[Block], start: int, name: str, mark: str, location: str | None, type_: str | None, rest: str
 ) -> tuple[list[str], int]:
@@ -500,7 +512,8 @@ def _field_from(
     required = "true" if mark in ("*", "(required)") else "false" if mark in ("?", "(optional)") else ""
     following: list[str] = [rest] if rest else []
     j = start
-    while j < len(blocks) and j < start + MAX_FOLLOWING and blocks[j].kind == "text":
+    limit = start + MAX_FOLLOWING
+    while j < len(blocks) and j < limit and blocks[j].kind == "text":
         if inline_field(blocks[j].text) is not None:
             break  # the next field, drawn in one run
         if j + 1 < len(blocks) and blocks[j + 1].kind == "text":
@@ -522,6 +535,17 @@ def _field_from(
             break  # a caption right over code ("Response Example"): the code's label, no description
         if _media_type_run(blocks[j]):
             break  # "application/json": the next body's or response's schema starts, no field's description
+        if _ENUM_LABEL.fullmatch(text):
+            # "Enum:", then its values one run each ("V", "I", "D", …): the field's still, however many (bounded)
+            values = j + 1
+            while (
+                values < len(blocks)
+                and values - j <= _MAX_VALUES
+                and _enum_value(blocks[values])
+                and _field_at(blocks, values, after_field=True) is None  # a bare name over its type: the next field
+            ):
+                values += 1
+            limit = max(limit, values + 1)
         if text.lower() == "required":
             required = "true"
         elif said := _REQUIRED_SAID.fullmatch(text):  # "Required: No", a label's value (label_values)

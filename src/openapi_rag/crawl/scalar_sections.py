@@ -1,6 +1,7 @@
 """Schemas the page documents as one type, no fields: a section headed by a schema's name that states a type other
 than an object ("SocialSecurityNumber: string" as a heading; "Gender", then "Type: string | null"; "Tags", then
-"type: array"), or that lists only the values it allows (a one-column "Enum Values" table: a string's, an integer's).
+"type: array"), or that lists only the values it allows (a one-column "Enum Values" table: a string's, an integer's),
+or whose one table is a field table's header with no row (an enum's model page; fortieth round).
 A field whose type cell names such a schema (a link, "SocialSecurityNumber") is of that type, not an object.
 Issue 17's thirty-ninth round."""
 
@@ -65,6 +66,9 @@ def scalar_sections(blocks: list[Block]) -> dict[str, str]:
                     out.setdefault(name, type_)
                 continue
             type_ = _type_under(blocks, i) if named else None
+            if named and type_ is None and _empty_table_only(blocks, i):
+                out.setdefault(names[0], "string")
+                continue
         if type_ and not _fields_under(blocks, i, type_):
             for name in names:
                 out.setdefault(name, type_)
@@ -86,6 +90,22 @@ def _enum_under(blocks: list[Block], i: int) -> str | None:
             return None
         return "integer" if all(_INTEGER.fullmatch(v) for v in values) else "string"
     return None
+
+
+def _empty_table_only(blocks: list[Block], i: int) -> bool:
+    """Whether the one table of a heading's section (down to the next heading as shallow, bounded) is a field
+    table's header with no row: a generator's model page of an enum ("TimesheetStatus", "Properties", then "Name |
+    Type | Description | Notes" alone), whose values it does not draw: a string's, no object of fields (issue 17's
+    fortieth round)."""
+    tables = []
+    for block in blocks[i + 1 : i + 400]:
+        if block.kind == "heading" and block.level <= blocks[i].level:
+            break
+        if block.kind == "table":
+            tables.append(block)
+    if len(tables) != 1 or not tables[0].header or len(tables[0].rows) != 1:
+        return False
+    return {"name", "type"} <= {cell.strip().lower() for cell in tables[0].rows[0]}
 
 
 def _type_under(blocks: list[Block], i: int) -> str | None:

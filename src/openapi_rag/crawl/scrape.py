@@ -69,6 +69,7 @@ from openapi_rag.crawl.tables import (
     status_rows,
     status_schemas,
 )
+from openapi_rag.crawl.yaml_bodies import parse_yaml_mapping
 
 _BODY_METHODS = {"POST", "PUT", "PATCH"}
 # One name of dotted parts ("iam.v1.account.VendorOauthAppCreateRequest", a namespaced schema's name)
@@ -84,8 +85,13 @@ _NAMED_AT_END = re.compile(r":\s*\[?([A-Za-z_][\w.-]{0,99})\]?$")  # "…: Pagin
 # One name, shown once or twice, perhaps marked: a reference drawn as a run, however long, is no prose.
 _ONE_NAME = re.compile(r"(\S{1,100})(?:\s+\1(?:\s*\((?:required|optional)\))?|\s*\((?:required|optional)\))")
 # A parameter drawn as one run: its name, its type (a schema's name) and whether it is required ("body
-# metadata_template (required)"), however long the names: a declaration, no prose (thirty-sixth round).
-_NAME_TYPE_MARK = re.compile(r"[A-Za-z_$][\w.$-]{0,99}\s+[A-Za-z_$][\w.$\[\]-]{0,99}\s*\((?:required|optional)\)")
+# metadata_template (required)"), however long the names: a declaration, no prose (thirty-sixth round); its type a
+# list of a schema as a generator draws one, the link spaced apart ("Timesheet array[ Timesheet ] (required)", fortieth).
+_NAME_TYPE_MARK = re.compile(
+    r"[A-Za-z_$][\w.$-]{0,99}\s+(?:[A-Za-z_$][\w.$\[\]-]{0,99}|(?:array|list)?\s*[\[<]\s*[A-Za-z_$][\w.$-]{0,99}\s*[\]>])"
+    r"\s*\((?:required|optional)\)",
+    re.I,
+)
 _LABEL_ONLY = re.compile(
     r"(?:request|query|path|header|form|body|response)?\s*(?:parameters?|body|headers?|responses?)", re.I
 )
@@ -331,6 +337,14 @@ def _enclosing(outline: list[Block]) -> tuple[str, str]:
         if kind := label_kind(words):
             return kind, label_status(words)
     return "", ""
+
+
+def _under_request_params(outline: list[Block]) -> bool:
+    """Whether the innermost heading names parameters or headers ("Headers", "Parameters") and one further out
+    the request ("Request"): a part of the request's, no response's."""
+    if not outline or label_kind(outline[-1].text.lower()) != "param":
+        return False
+    return _enclosing(outline[:-1])[0] == "request"
 
 
 def _status_heading_over(outline: list[Block]) -> str:
@@ -707,6 +721,8 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             evidence.params.extend(("param", row) for row in headers)
         elif block.kind == "code" and block.position not in signature_positions:
             value = parse_example(block.text)  # JSON, or XML (an API answering in XML draws that)
+            if value is None and label_kind(label) == "request":
+                value = parse_yaml_mapping(block.text)  # "Body parameter", then "trx: 8ef2…": a form body as YAML
             if value is None:
                 shown = parse_http_response(block.text)  # "HTTP/1.1 200 OK", headers, then the JSON
                 if shown is not None:
@@ -732,6 +748,10 @@ def _read_region(evidence: Evidence, signature_positions: set[int]) -> None:
             elif not label_kind(label) and _enclosing(outline)[0] == "request" and not _piece_under_response(outline):
                 # The nearest words say nothing ("Example: create"): a heading further out that names the
                 # request ("Request Body", then its media type's heading) says, as it does for a table.
+                evidence.request_examples.append(value)
+            elif _under_request_params(outline) and not evidence.statuses and not responses_run:
+                # "Request", then "Headers" (its header lines drawn as code), then a JSON value: no parameter is
+                # drawn as JSON there, the request's body is (a list body given no heading of its own, fortieth round)
                 evidence.request_examples.append(value)
             else:
                 # In a strip's panels ("200", "default", then a schema and an example for each) the

@@ -200,6 +200,8 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
     for index, row in enumerate(rows[1:] if header else rows, start=1 if header else 0):
         if not row or not any(cell.strip() for cell in row):
             continue
+        if header and _spilled_sentence(row, cols):
+            continue  # a row of one sentence, its other cells empty: the row above's description, continued
         parsed = _row(row, cols) if header else _shape_row(row)
         if parsed is not None and parsed.type is None and default_at is not None and default_at < len(row):
             parsed.type = default_type(row[default_at])
@@ -221,6 +223,16 @@ def field_rows(rows: list[list[str]], header: bool, links: list[list[str]] | Non
                 parsed.type = parsed.type or "object"
             out.append(parsed)
     return _unflatten(out)
+
+
+def _spilled_sentence(row: list[str], cols: dict[str, int]) -> bool:
+    """Whether a row of a table of three columns or more is a sentence in its name cell alone, every other cell empty
+    ("If your API key were aaa012 … then your HTTP header would be: …" under the `Authorization` row): a paragraph of
+    the description above it, drawn as a row of its own, no field named "If" (issue 17's fortieth round)."""
+    at = cols.get("name", 0)
+    if len(row) < 3 or at >= len(row) or any(cell.strip() for i, cell in enumerate(row) if i != at):
+        return False
+    return len(row[at].split()) >= 6
 
 
 def _link_alone(cell: str, links: list[list[str]] | None, index: int, cols: dict[str, int]) -> bool:
