@@ -10,6 +10,8 @@ small fragment of the structure (each fails without its rule)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -224,3 +226,20 @@ def test_a_row_of_one_sentence_with_empty_cells_continues_the_description_above(
     )
     names = {p["name"] for p in document["paths"]["/accounts/{api_key}/secrets"]["get"]["parameters"]}
     assert "If" not in names and {"Authorization", "api_key"} <= names
+
+
+def test_a_response_heading_under_no_heading_before_any_operation_ends(tmp_path: Path) -> None:
+    # The rule above climbed from a response label to the heading over it; with none over it and no operation
+    # before, it looked at the same block forever (a held-out page hung the crawl). Run apart, so a return of
+    # the loop fails this test instead of hanging the suite.
+    page = tmp_path / "p.html"
+    page.write_text(
+        "<html><body><h2>Responses</h2><p>x</p><p><code>GET /a</code></p><h2>Responses</h2><p>200 OK</p></body></html>",
+        encoding="utf-8",
+    )
+    code = (
+        "from pathlib import Path; from openapi_rag.crawl import crawl_pages; "
+        f"print(sorted(crawl_pages([Path({str(page)!r})]).document['paths']))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "['/a']"

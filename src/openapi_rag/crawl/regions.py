@@ -167,6 +167,11 @@ def _response_after(
 ) -> bool:
     """Whether the heading at `start` labels a response and sits, past the response headings over it ("Responses"
     over "200"), under a heading that comes before `prev` (or under none): in the part `prev` opened."""
+    if prev < 0:
+        # No operation before: no part of one to be in. (Without this, a response label under no heading
+        # climbed to "block -1" and, were the page's last block a response label too, forever: a held-out
+        # page hung the crawl.) Every climb below ends: a parent comes before its child, or is -1 < prev.
+        return False
     at = start
     while label_kind(blocks[at].text.lower()) == "response":
         parent = next((p for p, lv in reversed(headings) if p < at and lv < level[at]), -1)
