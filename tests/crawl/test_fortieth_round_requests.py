@@ -243,3 +243,13 @@ def test_a_response_heading_under_no_heading_before_any_operation_ends(tmp_path:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "['/a']"
+
+
+def test_a_yaml_body_whose_aliases_expand_or_contain_themselves_is_no_body() -> None:
+    from openapi_rag.crawl.yaml_bodies import parse_yaml_mapping
+
+    bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    bomb += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    assert parse_yaml_mapping("\n".join(bomb)) is None  # 510 bytes, a billion nodes once expanded
+    assert parse_yaml_mapping("x: 1\na: &a [1, *a]") is None
+    assert parse_yaml_mapping("x: 1\na: &a [1]\nb: *a") == {"x": 1, "a": [1], "b": [1]}

@@ -5,14 +5,21 @@ fortieth round."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from openapi_rag.crawl.custom_headers import is_custom_header
 from openapi_rag.crawl.tables import is_request_header
+from openapi_rag.errors import SpecError
+from openapi_rag.spec.limits import ReadLimits
+from openapi_rag.spec.shape import check_shape
 
 MAX_YAML_CHARS = 50_000  # a body's example, not a document
+# What its aliases may expand it to, and how deep it may nest: a 510-byte alias bomb expands to a billion nodes,
+# and an alias may contain itself, both of which the example's schema would walk forever.
+_LIMITS = ReadLimits(max_alias_nodes=MAX_YAML_CHARS)
 # A mapping's line ("name: value", "name:" over its nested lines) or a list's item ("- value"), at any indentation.
 _LINE = re.compile(r"\s*(?:[A-Za-z_$@][\w.$@-]{0,99}:(?:\s.*)?|-(?:\s.*)?)")
 _TOP_KEY = re.compile(r"[A-Za-z_$@][\w.$@-]{0,99}:(?:\s|$)")
@@ -30,6 +37,10 @@ def parse_yaml_mapping(text: str) -> dict[str, Any] | None:
     try:
         value = yaml.safe_load(text)
     except yaml.YAMLError:
+        return None
+    try:
+        check_shape(value, Path("<yaml example>"), _LIMITS, aliased="*" in text)
+    except SpecError:
         return None
     if not isinstance(value, dict) or not value or not all(isinstance(key, str) for key in value):
         return None
