@@ -94,9 +94,8 @@ def normalize_type(text: str) -> str | None:
     text = text.strip()
     if not text:
         return None
-    for name, pattern in _TYPE_WORDS:
-        if pattern.search(text):
-            return name
+    if named := _named_type(text):
+        return named
     # A bare schema name ("Pet", "NewPet") stands for an object.
     if re.fullmatch(r"[A-Z][A-Za-z0-9_.]*", text):
         return "object"
