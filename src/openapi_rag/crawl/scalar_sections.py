@@ -97,12 +97,7 @@ def _empty_table_only(blocks: list[Block], i: int) -> bool:
     table's header with no row: a generator's model page of an enum ("TimesheetStatus", "Properties", then "Name |
     Type | Description | Notes" alone), whose values it does not draw: a string's, no object of fields (issue 17's
     fortieth round)."""
-    tables = []
-    for block in blocks[i + 1 : i + 400]:
-        if block.kind == "heading" and block.level <= blocks[i].level:
-            break
-        if block.kind == "table":
-            tables.append(block)
+    tables = _section_tables(blocks, i)
     if len(tables) != 1 or not tables[0].header or len(tables[0].rows) != 1:
         return False
     return {"name", "type"} <= {cell.strip().lower() for cell in tables[0].rows[0]}
@@ -120,14 +115,18 @@ def _type_under(blocks: list[Block], i: int) -> str | None:
 def _fields_under(blocks: list[Block], i: int, type_: str) -> bool:
     """Whether a table comes under the heading before the next one: a scalar's section has none (an array's
     may show its items' fields)."""
-    if type_ == "array":
-        return False
+    return type_ != "array" and bool(_section_tables(blocks, i))
+
+
+def _section_tables(blocks: list[Block], i: int) -> list[Block]:
+    """The tables of the section a heading heads: down to the next heading as shallow (bounded)."""
+    tables = []
     for block in blocks[i + 1 : i + 400]:
         if block.kind == "heading" and block.level <= blocks[i].level:
-            return False
+            break
         if block.kind == "table":
-            return True
-    return False
+            tables.append(block)
+    return tables
 
 
 def retype_rows(rows: list[FieldRow], scalars: dict[str, str]) -> list[FieldRow]:
